@@ -1,0 +1,1 @@
+#![cfg(target_family = "wasm")]

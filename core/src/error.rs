@@ -1,0 +1,201 @@
+//! The one error type of beacon: a stable string code, a message, and the byte offset of the
+//! offending character in the caller's input.
+
+use std::fmt;
+
+/// Why parsing failed. Each variant has a stable string code ([`ErrorCode::as_str`]) that callers
+/// may match on; the codes never change meaning between releases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// `tool_call.not_found`: no tier found a tool call in the text.
+    NotFound,
+    /// `tool_call.multiple`: `parse_tool_call` found more than one call.
+    Multiple,
+    /// `tool_call.unrecognized`: tagged content (or a value that claims to be a call) is not a
+    /// call shape.
+    Unrecognized,
+    /// `tool_call.invalid_name`: the name is empty, not a string, or not a valid identifier.
+    InvalidName,
+    /// `tool_call.invalid_arguments`: the arguments are not an object, or an arguments string is
+    /// not a JSON object.
+    InvalidArguments,
+    /// `tool_call.ambiguous_arguments`: more than one of `arguments`, `parameters`, `input`, `args`.
+    AmbiguousArguments,
+    /// `tool_call.positional_argument`: a positional argument in call syntax, `f(q=1, 2)`.
+    PositionalArgument,
+    /// `tool_call.duplicate_argument`: the same argument twice, `f(q=1, q=2)`.
+    DuplicateArgument,
+    /// `tool_call.unclosed`: the text ends inside a call: a tag, parenthesis or string that is
+    /// never closed.
+    Unclosed,
+    /// `tool_call.syntax`: malformed call syntax or tag structure (a token other than the one the
+    /// grammar allows at that point).
+    Syntax,
+    /// `tool_call.invalid_literal`: a call-syntax value that is not a literal (`f(q=x)`), or a
+    /// malformed string or number literal.
+    InvalidLiteral,
+    /// `tool_call.too_deep`: call-syntax literals nested deeper than [`crate::MAX_DEPTH`].
+    CallTooDeep,
+    /// `json.unexpected_token`: a character that cannot start or continue the JSON value here.
+    JsonUnexpectedToken,
+    /// `json.unexpected_end`: the input ends inside a JSON value.
+    JsonUnexpectedEnd,
+    /// `json.invalid_string`: a raw control character (U+0000–U+001F) inside a JSON string.
+    JsonInvalidString,
+    /// `json.invalid_escape`: an escape sequence JSON does not define.
+    JsonInvalidEscape,
+    /// `json.invalid_unicode`: a `\u` escape that is not four hex digits or is a lone surrogate.
+    JsonInvalidUnicode,
+    /// `json.invalid_number`: a number JSON does not allow (`01`, `1.`, `.5`, `+1`), or one too
+    /// large for a 64-bit float.
+    JsonInvalidNumber,
+    /// `json.duplicate_key`: the same key twice in one object.
+    JsonDuplicateKey,
+    /// `json.too_deep`: arrays and objects nested deeper than [`crate::MAX_DEPTH`].
+    JsonTooDeep,
+    /// `json.trailing_characters`: more than one value where exactly one is allowed (an
+    /// arguments string followed by other text).
+    JsonTrailingCharacters,
+    /// `internal`: a bug in beacon. Reported instead of crashing the host process.
+    Internal,
+}
+
+impl ErrorCode {
+    /// Every code, in documentation order.
+    pub const ALL: [ErrorCode; 22] = [
+        ErrorCode::NotFound,
+        ErrorCode::Multiple,
+        ErrorCode::Unrecognized,
+        ErrorCode::InvalidName,
+        ErrorCode::InvalidArguments,
+        ErrorCode::AmbiguousArguments,
+        ErrorCode::PositionalArgument,
+        ErrorCode::DuplicateArgument,
+        ErrorCode::Unclosed,
+        ErrorCode::Syntax,
+        ErrorCode::InvalidLiteral,
+        ErrorCode::CallTooDeep,
+        ErrorCode::JsonUnexpectedToken,
+        ErrorCode::JsonUnexpectedEnd,
+        ErrorCode::JsonInvalidString,
+        ErrorCode::JsonInvalidEscape,
+        ErrorCode::JsonInvalidUnicode,
+        ErrorCode::JsonInvalidNumber,
+        ErrorCode::JsonDuplicateKey,
+        ErrorCode::JsonTooDeep,
+        ErrorCode::JsonTrailingCharacters,
+        ErrorCode::Internal,
+    ];
+
+    /// The stable string code, e.g. `"tool_call.not_found"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::NotFound => "tool_call.not_found",
+            ErrorCode::Multiple => "tool_call.multiple",
+            ErrorCode::Unrecognized => "tool_call.unrecognized",
+            ErrorCode::InvalidName => "tool_call.invalid_name",
+            ErrorCode::InvalidArguments => "tool_call.invalid_arguments",
+            ErrorCode::AmbiguousArguments => "tool_call.ambiguous_arguments",
+            ErrorCode::PositionalArgument => "tool_call.positional_argument",
+            ErrorCode::DuplicateArgument => "tool_call.duplicate_argument",
+            ErrorCode::Unclosed => "tool_call.unclosed",
+            ErrorCode::Syntax => "tool_call.syntax",
+            ErrorCode::InvalidLiteral => "tool_call.invalid_literal",
+            ErrorCode::CallTooDeep => "tool_call.too_deep",
+            ErrorCode::JsonUnexpectedToken => "json.unexpected_token",
+            ErrorCode::JsonUnexpectedEnd => "json.unexpected_end",
+            ErrorCode::JsonInvalidString => "json.invalid_string",
+            ErrorCode::JsonInvalidEscape => "json.invalid_escape",
+            ErrorCode::JsonInvalidUnicode => "json.invalid_unicode",
+            ErrorCode::JsonInvalidNumber => "json.invalid_number",
+            ErrorCode::JsonDuplicateKey => "json.duplicate_key",
+            ErrorCode::JsonTooDeep => "json.too_deep",
+            ErrorCode::JsonTrailingCharacters => "json.trailing_characters",
+            ErrorCode::Internal => "internal",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A parse failure: what went wrong ([`ParseError::code`]), a message for people, and where.
+///
+/// `offset` is a byte offset into the text the caller passed in (never into an inner substring
+/// such as a decoded arguments string); [`locate`] turns it into the caller's own units and a
+/// 1-based line and column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub code: ErrorCode,
+    pub message: String,
+    pub offset: usize,
+}
+
+impl ParseError {
+    pub fn new(code: ErrorCode, offset: usize, message: impl Into<String>) -> Self {
+        ParseError { code, message: message.into(), offset }
+    }
+
+    /// The error as `code at line L, column C: message`, with columns counted in `unit`.
+    pub fn describe(&self, input: &str, unit: Unit) -> String {
+        let loc = locate(input, self.offset, unit);
+        format!("{} at line {}, column {}: {}", self.code, loc.line, loc.column, self.message)
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}: {}", self.code, self.offset, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// The unit a caller counts string positions in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// UTF-8 bytes (Rust `&str` indices).
+    Bytes,
+    /// Unicode scalar values (Python `str` indices).
+    CodePoints,
+    /// UTF-16 code units (JavaScript string indices).
+    Utf16,
+}
+
+/// A position in the caller's units: 0-based `offset`, 1-based `line` and `column`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Location {
+    pub offset: usize,
+    pub line: usize,
+    pub column: usize,
+}
+
+fn count_units(s: &str, unit: Unit) -> usize {
+    match unit {
+        Unit::Bytes => s.len(),
+        Unit::CodePoints => s.chars().count(),
+        Unit::Utf16 => s.chars().map(char::len_utf16).sum(),
+    }
+}
+
+/// Converts a byte offset into `input` to `unit`s, with a 1-based line (lines end at `\n`) and a
+/// 1-based column counted in the same unit. An offset past the end or inside a character is
+/// clamped down to the nearest character boundary.
+pub fn locate(input: &str, byte_offset: usize, unit: Unit) -> Location {
+    let mut at = byte_offset.min(input.len());
+    while !input.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &input[..at];
+    let line_start = memchr::memrchr(b'\n', before.as_bytes()).map_or(0, |i| i + 1);
+    let line = 1 + memchr::memchr_iter(b'\n', before.as_bytes()).count();
+    Location {
+        offset: count_units(before, unit),
+        line,
+        column: 1 + count_units(&before[line_start..], unit),
+    }
+}

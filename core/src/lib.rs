@@ -1,0 +1,103 @@
+//! beacon: the tool-call parser for LLM output.
+//!
+//! [`parse_tool_calls`] finds every tool call a model wrote, in any of the common formats, and
+//! returns each as a name plus an object of arguments. Formats are tried in three tiers and the
+//! first tier that finds anything wins (see [`Format`]). Arguments are parsed strictly; a call
+//! that is broken is reported as a [`ParseError`] with a stable code and the byte offset of the
+//! offending character, never dropped.
+
+mod callsyntax;
+mod detect;
+mod error;
+mod formats;
+mod json;
+mod scan;
+mod shape;
+mod value;
+
+pub use error::{locate, ErrorCode, Location, ParseError, Unit};
+pub use value::{Number, Object, Value};
+
+/// The deepest nesting of arrays and objects (JSON) or lists, tuples and dicts (call syntax)
+/// that beacon accepts; deeper input is an error, not a stack overflow.
+pub const MAX_DEPTH: usize = 128;
+
+/// Which format a call was written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// `<tool_call>{json}</tool_call>` (Hermes, Qwen and many fine-tunes). Tier 1.
+    Hermes,
+    /// `[TOOL_CALL]name=f;args={...}[/TOOL_CALL]` or `[TOOL_CALL]{json}[/TOOL_CALL]`. Tier 1.
+    Bracket,
+    /// `[TOOL_CALLS] [{json}, ...]` or `[TOOL_CALLS]f[ARGS]{...}`. Tier 1.
+    Mistral,
+    /// `<|python_tag|>{"name": ..., "parameters": ...}` or `<|python_tag|>tool.call(k=v)`. Tier 1.
+    Llama,
+    /// `<invoke name="f"><parameter name="k">v</parameter></invoke>`. Tier 1.
+    XmlInvoke,
+    /// An OpenAI or Anthropic call shape in JSON, bare, in prose or fenced. Tier 2.
+    Json,
+    /// Python call syntax, `search(query="rust", limit=5)`. Tier 3.
+    Python,
+}
+
+impl Format {
+    pub const ALL: [Format; 7] = [
+        Format::Hermes,
+        Format::Bracket,
+        Format::Mistral,
+        Format::Llama,
+        Format::XmlInvoke,
+        Format::Json,
+        Format::Python,
+    ];
+
+    /// The format's id: `hermes`, `bracket`, `mistral`, `llama`, `xml_invoke`, `json`, `python`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Format::Hermes => "hermes",
+            Format::Bracket => "bracket",
+            Format::Mistral => "mistral",
+            Format::Llama => "llama",
+            Format::XmlInvoke => "xml_invoke",
+            Format::Json => "json",
+            Format::Python => "python",
+        }
+    }
+}
+
+/// One tool call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    pub name: String,
+    /// The arguments, keys in the order written.
+    pub arguments: Object,
+    pub format: Format,
+    /// The byte range of the call in the input.
+    pub span: std::ops::Range<usize>,
+}
+
+/// Every tool call in `text`, in text order. Errs with [`ErrorCode::NotFound`] when there is none.
+pub fn parse_tool_calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
+    detect::parse_all(text)
+}
+
+/// The one tool call in `text`. Errs with [`ErrorCode::Multiple`] (at the second call) when
+/// there are several, and with [`ErrorCode::NotFound`] when there is none.
+pub fn parse_tool_call(text: &str) -> Result<ToolCall, ParseError> {
+    let mut calls = parse_tool_calls(text)?;
+    if calls.len() > 1 {
+        let second = &calls[1];
+        return Err(ParseError::new(
+            ErrorCode::Multiple,
+            second.span.start,
+            format!(
+                "expected exactly one tool call, found {} (`{}` and `{}`…); use parse_tool_calls for parallel calls",
+                calls.len(),
+                calls[0].name,
+                second.name
+            ),
+        ));
+    }
+    Ok(calls.remove(0))
+}

@@ -1,0 +1,123 @@
+//! Argument values: what JSON and call-syntax literals decode to.
+
+/// A decoded argument value. Objects keep their keys in the order written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(String),
+    Array(Vec<Value>),
+    Object(Object),
+}
+
+/// A number as written: integers stay exact at any size.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Number {
+    /// An integer that fits in `i64`.
+    Int(i64),
+    /// An integer outside `i64`, as its decimal digits with an optional leading `-`.
+    BigInt(String),
+    /// A number written with a fraction or an exponent.
+    Float(f64),
+}
+
+/// An object: keys unique, in the order written.
+pub type Object = Vec<(String, Value)>;
+
+impl Value {
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Looks `key` up in an object value.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Object(o) => get(o, key),
+            _ => None,
+        }
+    }
+
+    /// A short name of the value's type, for messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        }
+    }
+
+    /// Serialises the value as compact JSON (keys in order, integers exact).
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        write_json(self, &mut out);
+        out
+    }
+}
+
+/// Looks `key` up in an object.
+pub fn get<'a>(object: &'a Object, key: &str) -> Option<&'a Value> {
+    object.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+fn write_json(value: &Value, out: &mut String) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(Number::Int(i)) => out.push_str(&i.to_string()),
+        Value::Number(Number::BigInt(s)) => out.push_str(s),
+        Value::Number(Number::Float(f)) => {
+            if f.fract() == 0.0 && f.abs() < 1e16 {
+                out.push_str(&format!("{f:.1}"));
+            } else {
+                out.push_str(&format!("{f:?}"));
+            }
+        }
+        Value::String(s) => write_json_string(s, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(entries) => {
+            out.push('{');
+            for (i, (k, v)) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json_string(k, out);
+                out.push(':');
+                write_json(v, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// Writes `s` as a JSON string literal.
+pub fn write_json_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
