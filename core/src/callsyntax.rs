@@ -1,1 +1,401 @@
-//! (being written)
+//! Python call syntax: `name(key=literal, ...)` with Python or JSON literals.
+//!
+//! Grammar (whitespace, including newlines, may stand between any two tokens):
+//!
+//! ```text
+//! call     = name "(" [ keyword { "," keyword } [ "," ] ] ")"
+//! keyword  = identifier "=" literal
+//! literal  = string | number | "True" | "False" | "None" | "true" | "false" | "null"
+//!          | "[" [ literal { "," literal } [ "," ] ] "]"
+//!          | "(" [ literal { "," literal } [ "," ] ] ")"     (a tuple, returned as a list;
+//!                                                           "(x)" without a comma is just x)
+//!          | "{" [ string ":" literal { "," string ":" literal } [ "," ] ] "}"
+//! ```
+//!
+//! Strings take either quote style, or triple quotes (which may span lines), with Python's
+//! escapes. Numbers take a sign, `_` between digits, a fraction and an exponent; integers stay
+//! exact at any size.
+
+use crate::error::{ErrorCode, ParseError};
+use crate::json::{number_value, quote, show_char};
+use crate::scan::{ident_end, is_ident_continue, skip_ws};
+use crate::value::{Object, Value};
+use crate::MAX_DEPTH;
+
+/// Whether the `(` at `open` starts a call's argument list by the recognition rule: the
+/// parentheses are empty, or start with `identifier=` (not `==`).
+pub(crate) fn starts_keyword_list(bytes: &[u8], open: usize) -> bool {
+    let p = skip_ws(bytes, open + 1);
+    if bytes.get(p) == Some(&b')') {
+        return true;
+    }
+    let end = ident_end(bytes, p);
+    if end == p {
+        return false;
+    }
+    let q = skip_ws(bytes, end);
+    bytes.get(q) == Some(&b'=') && bytes.get(q + 1) != Some(&b'=')
+}
+
+/// Parses the keyword arguments of the call whose `(` is at `open`. Returns the arguments and
+/// the offset just past the closing `)`.
+pub(crate) fn parse_arguments(src: &str, open: usize) -> Result<(Object, usize), ParseError> {
+    let mut p = Parser { src, bytes: src.as_bytes(), pos: open + 1, depth: 0 };
+    let args = p.arguments()?;
+    Ok((args, p.pos))
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn ws(&mut self) {
+        self.pos = skip_ws(self.bytes, self.pos);
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn unclosed(&self, what: &str) -> ParseError {
+        ParseError::new(ErrorCode::Unclosed, self.bytes.len(), format!("the text ends inside {what}"))
+    }
+
+    fn found(&self) -> String {
+        self.src[self.pos..].chars().next().map_or_else(|| "the end of the text".into(), show_char)
+    }
+
+    fn syntax(&self, expected: &str, inside: &str) -> ParseError {
+        if self.pos >= self.bytes.len() {
+            return self.unclosed(inside);
+        }
+        ParseError::new(ErrorCode::Syntax, self.pos, format!("expected {expected}, found {}", self.found()))
+    }
+
+    fn arguments(&mut self) -> Result<Object, ParseError> {
+        let mut args = Object::new();
+        loop {
+            self.ws();
+            match self.peek() {
+                None => return Err(self.unclosed("the call's arguments")),
+                Some(b')') => {
+                    self.pos += 1;
+                    return Ok(args);
+                }
+                _ => {}
+            }
+            let name_at = self.pos;
+            let name_end = ident_end(self.bytes, name_at);
+            let eq = skip_ws(self.bytes, name_end);
+            let keyword = name_end > name_at && self.bytes.get(eq) == Some(&b'=') && self.bytes.get(eq + 1) != Some(&b'=');
+            if !keyword {
+                return Err(ParseError::new(
+                    ErrorCode::PositionalArgument,
+                    name_at,
+                    "positional arguments are not allowed; write every argument as name=value",
+                ));
+            }
+            let name = &self.src[name_at..name_end];
+            if args.iter().any(|(k, _)| k == name) {
+                return Err(ParseError::new(
+                    ErrorCode::DuplicateArgument,
+                    name_at,
+                    format!("the argument `{name}` is given twice"),
+                ));
+            }
+            self.pos = eq + 1;
+            self.ws();
+            let value = self.literal()?;
+            args.push((name.to_string(), value));
+            self.ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b')') => {}
+                _ => return Err(self.syntax("`,` or `)` after an argument", "the call's arguments")),
+            }
+        }
+    }
+
+    fn literal(&mut self) -> Result<Value, ParseError> {
+        let Some(b) = self.peek() else {
+            return Err(self.unclosed("the call's arguments"));
+        };
+        match b {
+            b'"' | b'\'' => Ok(Value::String(self.string()?)),
+            b'0'..=b'9' | b'-' | b'+' | b'.' => self.number(),
+            b'[' => Ok(Value::Array(self.sequence(b']', "a list")?.0)),
+            b'(' => {
+                let (mut items, trailing_comma) = self.sequence(b')', "a tuple")?;
+                if items.len() == 1 && !trailing_comma {
+                    Ok(items.pop().expect("one item"))
+                } else {
+                    Ok(Value::Array(items))
+                }
+            }
+            b'{' => self.dict(),
+            _ => {
+                let end = ident_end(self.bytes, self.pos);
+                let word = &self.src[self.pos..end];
+                let value = match word {
+                    "True" | "true" => Value::Bool(true),
+                    "False" | "false" => Value::Bool(false),
+                    "None" | "null" => Value::Null,
+                    "" => {
+                        return Err(ParseError::new(
+                            ErrorCode::InvalidLiteral,
+                            self.pos,
+                            format!("expected a literal value, found {}", self.found()),
+                        ))
+                    }
+                    _ => {
+                        return Err(ParseError::new(
+                            ErrorCode::InvalidLiteral,
+                            self.pos,
+                            format!("`{word}` is not a literal; argument values must be strings, numbers, True/False/None, lists or dicts"),
+                        ))
+                    }
+                };
+                self.pos = end;
+                Ok(value)
+            }
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), ParseError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(ParseError::new(
+                ErrorCode::CallTooDeep,
+                self.pos,
+                format!("literals are nested deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `[a, b]` or `(a, b)`; also returns whether a comma followed the last item.
+    fn sequence(&mut self, close: u8, what: &str) -> Result<(Vec<Value>, bool), ParseError> {
+        self.enter()?;
+        self.pos += 1;
+        let mut items = Vec::new();
+        let mut comma = false;
+        loop {
+            self.ws();
+            if self.peek() == Some(close) {
+                self.pos += 1;
+                self.depth -= 1;
+                return Ok((items, comma));
+            }
+            items.push(self.literal()?);
+            self.ws();
+            comma = false;
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    comma = true;
+                }
+                Some(c) if c == close => {}
+                _ => return Err(self.syntax(&format!("`,` or `{}`", close as char), what)),
+            }
+        }
+    }
+
+    fn dict(&mut self) -> Result<Value, ParseError> {
+        self.enter()?;
+        self.pos += 1;
+        let mut entries = Object::new();
+        loop {
+            self.ws();
+            match self.peek() {
+                Some(b'}') => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(Value::Object(entries));
+                }
+                Some(b'"' | b'\'') => {}
+                None => return Err(self.unclosed("a dict")),
+                Some(_) => {
+                    return Err(ParseError::new(
+                        ErrorCode::InvalidLiteral,
+                        self.pos,
+                        format!("dict keys must be strings, found {}", self.found()),
+                    ))
+                }
+            }
+            let key_at = self.pos;
+            let key = self.string()?;
+            if entries.iter().any(|(k, _)| *k == key) {
+                return Err(ParseError::new(
+                    ErrorCode::JsonDuplicateKey,
+                    key_at,
+                    format!("the key {} appears twice in one dict", quote(&key)),
+                ));
+            }
+            self.ws();
+            if self.peek() != Some(b':') {
+                return Err(self.syntax("`:` after the key", "a dict"));
+            }
+            self.pos += 1;
+            self.ws();
+            let value = self.literal()?;
+            entries.push((key, value));
+            self.ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {}
+                _ => return Err(self.syntax("`,` or `}`", "a dict")),
+            }
+        }
+    }
+
+    fn string(&mut self) -> Result<String, ParseError> {
+        let quote_char = self.bytes[self.pos];
+        let triple = self.bytes.get(self.pos..self.pos + 3) == Some(&[quote_char; 3][..]);
+        let open = if triple { 3 } else { 1 };
+        let mut i = self.pos + open;
+        let mut out = String::new();
+        let mut run = i;
+        loop {
+            let Some(&b) = self.bytes.get(i) else {
+                return Err(self.unclosed("a string"));
+            };
+            if b == quote_char && (!triple || self.bytes.get(i..i + 3) == Some(&[quote_char; 3][..])) {
+                out.push_str(&self.src[run..i]);
+                self.pos = i + open;
+                return Ok(out);
+            }
+            match b {
+                b'\\' => {
+                    out.push_str(&self.src[run..i]);
+                    i = self.escape(i, &mut out)?;
+                    run = i;
+                }
+                b'\n' | b'\r' if !triple => {
+                    return Err(ParseError::new(
+                        ErrorCode::InvalidLiteral,
+                        i,
+                        "a line break inside a one-line string (use \\n, or triple quotes)",
+                    ))
+                }
+                _ => i += 1,
+            }
+        }
+    }
+
+    /// Decodes the escape at `at` (a backslash) into `out`; returns the offset after it.
+    fn escape(&self, at: usize, out: &mut String) -> Result<usize, ParseError> {
+        let invalid = |message: String| ParseError::new(ErrorCode::InvalidLiteral, at, message);
+        let Some(&e) = self.bytes.get(at + 1) else {
+            return Err(self.unclosed("a string"));
+        };
+        let simple = match e {
+            b'\n' => Some(None),
+            b'\\' => Some(Some('\\')),
+            b'\'' => Some(Some('\'')),
+            b'"' => Some(Some('"')),
+            b'n' => Some(Some('\n')),
+            b'r' => Some(Some('\r')),
+            b't' => Some(Some('\t')),
+            b'a' => Some(Some('\u{7}')),
+            b'b' => Some(Some('\u{8}')),
+            b'f' => Some(Some('\u{c}')),
+            b'v' => Some(Some('\u{b}')),
+            _ => None,
+        };
+        if let Some(c) = simple {
+            out.extend(c);
+            return Ok(at + 2);
+        }
+        let hex = |from: usize, n: usize| -> Option<u32> {
+            let s = self.src.get(from..from + n)?;
+            s.bytes().all(|b| b.is_ascii_hexdigit()).then(|| u32::from_str_radix(s, 16).ok())?
+        };
+        let (code, next) = match e {
+            b'0'..=b'7' => {
+                let mut end = at + 1;
+                while end < at + 4 && matches!(self.bytes.get(end), Some(b'0'..=b'7')) {
+                    end += 1;
+                }
+                (u32::from_str_radix(&self.src[at + 1..end], 8).expect("octal digits"), end)
+            }
+            b'x' => (hex(at + 2, 2).ok_or_else(|| invalid("`\\x` must be followed by two hex digits".into()))?, at + 4),
+            b'u' => (hex(at + 2, 4).ok_or_else(|| invalid("`\\u` must be followed by four hex digits".into()))?, at + 6),
+            b'U' => (hex(at + 2, 8).ok_or_else(|| invalid("`\\U` must be followed by eight hex digits".into()))?, at + 10),
+            _ => {
+                let c = self.src[at + 1..].chars().next().expect("a character after the backslash");
+                return Err(invalid(format!("`\\{c}` is not a string escape")));
+            }
+        };
+        if (0xD800..0xDC00).contains(&code) && e == b'u' && self.bytes.get(next..next + 2) == Some(b"\\u") {
+            if let Some(low @ 0xDC00..=0xDFFF) = hex(next + 2, 4) {
+                let c = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+                out.push(char::from_u32(c).expect("valid surrogate pair"));
+                return Ok(next + 6);
+            }
+        }
+        let c = char::from_u32(code)
+            .ok_or_else(|| invalid(format!("the escape is not a Unicode scalar value (U+{code:04X})")))?;
+        out.push(c);
+        Ok(next)
+    }
+
+    fn number(&mut self) -> Result<Value, ParseError> {
+        let start = self.pos;
+        let b = self.bytes;
+        let invalid = |message: &str| ParseError::new(ErrorCode::InvalidLiteral, start, message.to_string());
+        let mut i = start;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        // Digits with single underscores between them.
+        let digits = |mut i: usize| -> Result<usize, ParseError> {
+            let from = i;
+            while i < b.len() && (b[i].is_ascii_digit() || (b[i] == b'_' && i > from)) {
+                if b[i] == b'_' && !b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+                    return Err(invalid("`_` in a number must stand between digits"));
+                }
+                i += 1;
+            }
+            Ok(i)
+        };
+        let int_start = i;
+        i = digits(i)?;
+        let int_digits = &self.src[int_start..i];
+        if int_digits.len() > 1 && int_digits.starts_with('0') {
+            return Err(invalid("an integer has no leading zeros"));
+        }
+        let mut float = false;
+        let mut frac_digits = 0;
+        if b.get(i) == Some(&b'.') {
+            float = true;
+            let after = digits(i + 1)?;
+            frac_digits = after - (i + 1);
+            i = after;
+        }
+        if int_digits.is_empty() && frac_digits == 0 {
+            return Err(invalid("expected a number"));
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            float = true;
+            let mut j = i + 1;
+            if matches!(b.get(j), Some(b'+' | b'-')) {
+                j += 1;
+            }
+            let after = digits(j)?;
+            if after == j {
+                return Err(invalid("expected digits in the exponent"));
+            }
+            i = after;
+        }
+        if b.get(i).is_some_and(|&c| is_ident_continue(c) || c == b'.') {
+            return Err(invalid("malformed number (only decimal literals are allowed)"));
+        }
+        self.pos = i;
+        let text: String = self.src[start..i].chars().filter(|&c| c != '_' && c != '+').collect();
+        number_value(&text, float).ok_or_else(|| invalid("the number is too large for a 64-bit float"))
+    }
+}

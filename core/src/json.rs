@@ -1,1 +1,474 @@
-//! (being written)
+//! Strict JSON (RFC 8259) over the caller's text.
+//!
+//! Rules beyond the RFC's grammar: a key repeated in one object is an error, nesting deeper than
+//! [`MAX_DEPTH`] is an error, a lone surrogate escape is an error, and a number too large for an
+//! `f64` is an error. Every error carries the byte offset of the offending character in the text
+//! being parsed, so parsing starts at an offset into the caller's input rather than at a slice.
+//!
+//! Performance notes: one forward pass, no backtracking; strings are copied in runs between
+//! escapes; keys are checked for duplicates by linear search in small objects and by a hash set
+//! once an object grows past [`SMALL_OBJECT`] keys, so a huge object stays linear.
+
+use std::collections::HashSet;
+
+use crate::error::{ErrorCode, ParseError};
+use crate::scan::skip_ws;
+use crate::value::{Number, Object, Value};
+use crate::MAX_DEPTH;
+
+const SMALL_OBJECT: usize = 16;
+
+/// Parses one JSON value starting at byte `start` of `src` (leading whitespace is skipped).
+/// Returns the value and the offset just past it.
+pub(crate) fn parse_value_at(src: &str, start: usize) -> Result<(Value, usize), ParseError> {
+    let mut p = Parser { src, bytes: src.as_bytes(), pos: start, depth: 0 };
+    p.pos = skip_ws(p.bytes, p.pos);
+    let value = p.value()?;
+    Ok((value, p.pos))
+}
+
+/// Parses `src` as exactly one JSON value, optionally surrounded by whitespace.
+pub(crate) fn parse_complete(src: &str) -> Result<Value, ParseError> {
+    let (value, end) = parse_value_at(src, 0)?;
+    let end = skip_ws(src.as_bytes(), end);
+    if end < src.len() {
+        return Err(ParseError::new(
+            ErrorCode::JsonTrailingCharacters,
+            end,
+            "unexpected text after the JSON value",
+        ));
+    }
+    Ok(value)
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn err(&self, code: ErrorCode, at: usize, message: impl Into<String>) -> ParseError {
+        ParseError::new(code, at, message)
+    }
+
+    fn end_err(&self, what: &str) -> ParseError {
+        self.err(ErrorCode::JsonUnexpectedEnd, self.bytes.len(), format!("the text ends inside {what}"))
+    }
+
+    /// An unexpected character at `self.pos`, or the end of the text.
+    fn unexpected(&self, expected: &str, inside: &str) -> ParseError {
+        match self.src[self.pos..].chars().next() {
+            None => self.end_err(inside),
+            Some(c) => self.err(
+                ErrorCode::JsonUnexpectedToken,
+                self.pos,
+                format!("expected {expected}, found {}", show_char(c)),
+            ),
+        }
+    }
+
+    fn value(&mut self) -> Result<Value, ParseError> {
+        let Some(&b) = self.bytes.get(self.pos) else {
+            return Err(self.end_err("a JSON value"));
+        };
+        match b {
+            b'{' => self.object(),
+            b'[' => self.array(),
+            b'"' => Ok(Value::String(self.string()?)),
+            b'-' | b'0'..=b'9' => self.number(),
+            b't' => self.keyword("true", Value::Bool(true)),
+            b'f' => self.keyword("false", Value::Bool(false)),
+            b'n' => self.keyword("null", Value::Null),
+            b'+' | b'.' => Err(self.err(
+                ErrorCode::JsonInvalidNumber,
+                self.pos,
+                "a JSON number starts with `-` or a digit",
+            )),
+            _ => Err(self.unexpected("a JSON value", "a JSON value")),
+        }
+    }
+
+    fn keyword(&mut self, word: &'static str, value: Value) -> Result<Value, ParseError> {
+        let rest = &self.bytes[self.pos..];
+        if rest.starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(value)
+        } else if word.as_bytes().starts_with(rest) {
+            Err(self.end_err("a JSON value"))
+        } else {
+            Err(self.unexpected("a JSON value", "a JSON value"))
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), ParseError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.err(
+                ErrorCode::JsonTooDeep,
+                self.pos,
+                format!("arrays and objects are nested deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn array(&mut self) -> Result<Value, ParseError> {
+        self.enter()?;
+        self.pos = skip_ws(self.bytes, self.pos + 1);
+        let mut items = Vec::new();
+        if self.bytes.get(self.pos) == Some(&b']') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(Value::Array(items));
+        }
+        loop {
+            items.push(self.value()?);
+            self.pos = skip_ws(self.bytes, self.pos);
+            match self.bytes.get(self.pos) {
+                Some(b',') => {
+                    self.pos = skip_ws(self.bytes, self.pos + 1);
+                    if self.bytes.get(self.pos) == Some(&b']') {
+                        return Err(self.err(
+                            ErrorCode::JsonUnexpectedToken,
+                            self.pos,
+                            "expected a value after `,` (JSON allows no trailing comma)",
+                        ));
+                    }
+                }
+                Some(b']') => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(Value::Array(items));
+                }
+                _ => return Err(self.unexpected("`,` or `]`", "an array")),
+            }
+        }
+    }
+
+    fn object(&mut self) -> Result<Value, ParseError> {
+        self.enter()?;
+        self.pos = skip_ws(self.bytes, self.pos + 1);
+        let mut entries: Object = Vec::new();
+        let mut seen: Option<HashSet<String>> = None;
+        if self.bytes.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(Value::Object(entries));
+        }
+        loop {
+            if self.bytes.get(self.pos) != Some(&b'"') {
+                let trailing = entries.is_empty() || self.bytes.get(self.pos) != Some(&b'}');
+                return Err(if trailing {
+                    self.unexpected("a string key", "an object")
+                } else {
+                    self.err(
+                        ErrorCode::JsonUnexpectedToken,
+                        self.pos,
+                        "expected a key after `,` (JSON allows no trailing comma)",
+                    )
+                });
+            }
+            let key_at = self.pos;
+            let key = self.string()?;
+            let duplicate = match &mut seen {
+                Some(set) => !set.insert(key.clone()),
+                None => entries.iter().any(|(k, _)| *k == key),
+            };
+            if duplicate {
+                return Err(self.err(
+                    ErrorCode::JsonDuplicateKey,
+                    key_at,
+                    format!("the key {} appears twice in one object", quote(&key)),
+                ));
+            }
+            self.pos = skip_ws(self.bytes, self.pos);
+            if self.bytes.get(self.pos) != Some(&b':') {
+                return Err(self.unexpected("`:` after the key", "an object"));
+            }
+            self.pos = skip_ws(self.bytes, self.pos + 1);
+            let value = self.value()?;
+            entries.push((key, value));
+            if seen.is_none() && entries.len() == SMALL_OBJECT {
+                seen = Some(entries.iter().map(|(k, _)| k.clone()).collect());
+            }
+            self.pos = skip_ws(self.bytes, self.pos);
+            match self.bytes.get(self.pos) {
+                Some(b',') => self.pos = skip_ws(self.bytes, self.pos + 1),
+                Some(b'}') => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(Value::Object(entries));
+                }
+                _ => return Err(self.unexpected("`,` or `}`", "an object")),
+            }
+        }
+    }
+
+    /// Parses a string literal at `self.pos` (which is `"`).
+    fn string(&mut self) -> Result<String, ParseError> {
+        let mut out = String::new();
+        let mut run = self.pos + 1;
+        let mut i = run;
+        loop {
+            let Some(&b) = self.bytes.get(i) else {
+                return Err(self.end_err("a string"));
+            };
+            match b {
+                b'"' => {
+                    out.push_str(&self.src[run..i]);
+                    self.pos = i + 1;
+                    return Ok(out);
+                }
+                b'\\' => {
+                    out.push_str(&self.src[run..i]);
+                    let (c, next) = decode_escape(self.bytes, i)?;
+                    out.push(c);
+                    i = next;
+                    run = i;
+                }
+                0..=0x1f => {
+                    return Err(self.err(
+                        ErrorCode::JsonInvalidString,
+                        i,
+                        format!("a raw control character (U+{b:04X}) in a string must be escaped"),
+                    ))
+                }
+                _ => i += 1,
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<Value, ParseError> {
+        let start = self.pos;
+        let b = self.bytes;
+        let mut i = start;
+        if b[i] == b'-' {
+            i += 1;
+        }
+        let digits = |mut i: usize| {
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            i
+        };
+        let invalid = |at: usize, message: &str| ParseError::new(ErrorCode::JsonInvalidNumber, at, message);
+        match b.get(i) {
+            Some(b'0') => {
+                i += 1;
+                if matches!(b.get(i), Some(b'0'..=b'9')) {
+                    return Err(invalid(i, "a JSON number has no leading zeros"));
+                }
+            }
+            Some(b'1'..=b'9') => i = digits(i),
+            Some(_) => return Err(invalid(i, "expected a digit after `-`")),
+            None => return Err(self.end_err("a number")),
+        }
+        let mut float = false;
+        if b.get(i) == Some(&b'.') {
+            float = true;
+            i += 1;
+            let after = digits(i);
+            if after == i {
+                return Err(match b.get(i) {
+                    None => self.end_err("a number"),
+                    Some(_) => invalid(i, "expected a digit after the decimal point"),
+                });
+            }
+            i = after;
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            float = true;
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            let after = digits(i);
+            if after == i {
+                return Err(match b.get(i) {
+                    None => self.end_err("a number"),
+                    Some(_) => invalid(i, "expected a digit in the exponent"),
+                });
+            }
+            i = after;
+        }
+        self.pos = i;
+        number_value(&self.src[start..i], float)
+            .ok_or_else(|| invalid(start, "the number is too large for a 64-bit float"))
+    }
+}
+
+/// Decodes a number already checked against a grammar: integers exact, floats finite.
+pub(crate) fn number_value(text: &str, float: bool) -> Option<Value> {
+    if float {
+        let f: f64 = text.parse().ok()?;
+        return f.is_finite().then_some(Value::Number(Number::Float(f)));
+    }
+    Some(Value::Number(match text.parse::<i64>() {
+        Ok(i) => Number::Int(i),
+        Err(_) => Number::BigInt(text.to_string()),
+    }))
+}
+
+/// Decodes the escape at `bytes[at]` (a backslash) inside a JSON string. Returns the character
+/// and the offset after the escape.
+fn decode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), ParseError> {
+    let Some(&e) = bytes.get(at + 1) else {
+        return Err(ParseError::new(ErrorCode::JsonUnexpectedEnd, bytes.len(), "the text ends inside a string"));
+    };
+    let c = match e {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => return decode_unicode_escape(bytes, at),
+        _ => {
+            return Err(ParseError::new(
+                ErrorCode::JsonInvalidEscape,
+                at,
+                format!("`\\{}` is not a JSON escape", show_byte(e)),
+            ))
+        }
+    };
+    Ok((c, at + 2))
+}
+
+fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
+    let digits = bytes.get(at..at + 4)?;
+    let s = std::str::from_utf8(digits).ok()?;
+    if !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u32::from_str_radix(s, 16).ok()
+}
+
+/// `\uXXXX`, combining a surrogate pair written as two escapes.
+fn decode_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), ParseError> {
+    let bad = |message: &str| ParseError::new(ErrorCode::JsonInvalidUnicode, at, message);
+    let Some(first) = hex4(bytes, at + 2) else {
+        if bytes.len() < at + 6 && bytes[at + 2..].iter().all(u8::is_ascii_hexdigit) {
+            return Err(ParseError::new(ErrorCode::JsonUnexpectedEnd, bytes.len(), "the text ends inside a string"));
+        }
+        return Err(bad("`\\u` must be followed by four hex digits"));
+    };
+    match first {
+        0xD800..=0xDBFF => {
+            if bytes.get(at + 6) == Some(&b'\\') && bytes.get(at + 7) == Some(&b'u') {
+                if let Some(second @ 0xDC00..=0xDFFF) = hex4(bytes, at + 8) {
+                    let c = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+                    return Ok((char::from_u32(c).expect("valid surrogate pair"), at + 12));
+                }
+            }
+            Err(bad("a high surrogate escape must be followed by a low surrogate escape"))
+        }
+        0xDC00..=0xDFFF => Err(bad("a low surrogate escape without a high surrogate before it")),
+        c => Ok((char::from_u32(c).expect("not a surrogate"), at + 6)),
+    }
+}
+
+/// Maps a byte offset into the decoded content of the string literal at `literal_start` (its
+/// opening quote) back to the offset in `src` of the character that decoded to it.
+pub(crate) fn raw_offset_in_string(src: &str, literal_start: usize, decoded_offset: usize) -> usize {
+    let bytes = src.as_bytes();
+    let mut raw = literal_start + 1;
+    let mut decoded = 0;
+    while decoded < decoded_offset && raw < bytes.len() && bytes[raw] != b'"' {
+        if bytes[raw] == b'\\' {
+            match decode_escape(bytes, raw) {
+                Ok((c, next)) => {
+                    decoded += c.len_utf8();
+                    raw = next;
+                }
+                Err(_) => break,
+            }
+        } else {
+            decoded += 1;
+            raw += 1;
+        }
+    }
+    raw
+}
+
+/// One step of a path from a JSON value to a value nested in it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Step<'k> {
+    /// The value under this key.
+    Key(&'k str),
+    /// The opening quote of this key.
+    KeyName(&'k str),
+    /// The element at this index.
+    Index(usize),
+}
+
+/// The offset of the value reached from the value at `start` by following `path`. The text is
+/// known to parse (this is used to point errors at values found by walking a parsed tree).
+pub(crate) fn locate_path(src: &str, start: usize, path: &[Step<'_>]) -> usize {
+    let bytes = src.as_bytes();
+    let mut pos = skip_ws(bytes, start);
+    for step in path {
+        match *step {
+            Step::Key(want) | Step::KeyName(want) => {
+                // `{` ws "key" ws : ws value ws (, ws "key" ...)
+                pos = skip_ws(bytes, pos + 1);
+                loop {
+                    let key_at = pos;
+                    let mut p = Parser { src, bytes, pos, depth: 0 };
+                    let Ok(key) = p.string() else { return key_at };
+                    pos = skip_ws(bytes, p.pos + 1); // past `:`
+                    pos = skip_ws(bytes, pos);
+                    if key == want {
+                        if matches!(step, Step::KeyName(_)) {
+                            return key_at;
+                        }
+                        break;
+                    }
+                    pos = skip_value(src, pos);
+                    pos = skip_ws(bytes, skip_ws(bytes, pos) + 1); // past `,`
+                }
+            }
+            Step::Index(n) => {
+                pos = skip_ws(bytes, pos + 1);
+                for _ in 0..n {
+                    pos = skip_value(src, pos);
+                    pos = skip_ws(bytes, skip_ws(bytes, pos) + 1);
+                }
+            }
+        }
+    }
+    pos
+}
+
+fn skip_value(src: &str, pos: usize) -> usize {
+    parse_value_at(src, pos).map_or(src.len(), |(_, end)| end)
+}
+
+/// `c` for a message: printable characters quoted, others as U+XXXX.
+pub(crate) fn show_char(c: char) -> String {
+    if c.is_control() || c.is_whitespace() {
+        format!("U+{:04X}", c as u32)
+    } else {
+        format!("`{c}`")
+    }
+}
+
+fn show_byte(b: u8) -> String {
+    if b.is_ascii_graphic() {
+        (b as char).to_string()
+    } else if b.is_ascii() {
+        format!("U+{b:04X}")
+    } else {
+        "(a non-ASCII character)".to_string()
+    }
+}
+
+/// `s` quoted for a message.
+pub(crate) fn quote(s: &str) -> String {
+    let mut out = String::new();
+    crate::value::write_json_string(s, &mut out);
+    out
+}

@@ -1,1 +1,270 @@
-//! (being written)
+//! JSON call shapes: which JSON values are tool calls, and how name and arguments are read from
+//! them.
+//!
+//! A value is first *classified* by its keys alone (no errors: a value that is not a call shape
+//! is data). A value that is a call shape is then *extracted*, and every problem found there is an
+//! error, since the value claimed to be a call. Errors point into the caller's text by walking the
+//! JSON source again along the path to the offending value (errors are rare; the happy path keeps
+//! no positions).
+
+use crate::error::{ErrorCode, ParseError};
+use crate::json::{self, locate_path, quote, Step};
+use crate::value::{get, Object, Value};
+
+/// Keys that carry the arguments of a call object.
+const ARGUMENT_KEYS: [&str; 4] = ["arguments", "parameters", "input", "args"];
+/// Keys allowed beside `name` and the arguments in a call object, or beside `function` in a
+/// function object.
+const ID_KEYS: [&str; 4] = ["id", "type", "call_id", "index"];
+
+/// Where the JSON value stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Inside a tag (tier 1): the value claims to be a call, and a call object may leave out its
+    /// arguments.
+    Tagged,
+    /// Found by scanning text (tier 2): only the documented shapes count.
+    Bare,
+}
+
+/// A name and arguments read from a call shape.
+pub(crate) type NamedArgs = (String, Object);
+
+/// The calls in `value` (parsed from `src[start..]`), or `None` when it is not a call shape.
+pub(crate) fn calls_in(src: &str, start: usize, value: Value, mode: Mode) -> Result<Option<Vec<NamedArgs>>, ParseError> {
+    if !is_call_shape(&value, mode) {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    let mut path = Vec::new();
+    let ctx = Ctx { src, start, mode };
+    ctx.extract(value, &mut path, &mut out)?;
+    Ok(Some(out))
+}
+
+fn is_call_object(o: &Object, mode: Mode) -> bool {
+    get(o, "name").is_some()
+        && o.iter().all(|(k, _)| k == "name" || ARGUMENT_KEYS.contains(&k.as_str()) || ID_KEYS.contains(&k.as_str()))
+        && (mode == Mode::Tagged || o.iter().any(|(k, _)| ARGUMENT_KEYS.contains(&k.as_str())))
+}
+
+fn is_function_object(o: &Object) -> bool {
+    matches!(get(o, "function"), Some(Value::Object(_)))
+        && o.iter().all(|(k, _)| k == "function" || ID_KEYS.contains(&k.as_str()))
+        && get(o, "type").is_none_or(|t| t.as_str() == Some("function"))
+}
+
+fn is_message(o: &Object) -> bool {
+    get(o, "tool_calls").is_some() || get(o, "function_call").is_some()
+}
+
+fn is_call_shape_object(value: &Value, mode: Mode) -> bool {
+    match value {
+        Value::Object(o) => is_call_object(o, mode) || is_function_object(o) || is_message(o),
+        _ => false,
+    }
+}
+
+fn is_call_shape(value: &Value, mode: Mode) -> bool {
+    match value {
+        Value::Array(items) => !items.is_empty() && items.iter().all(|v| is_call_shape_object(v, mode)),
+        v => is_call_shape_object(v, mode),
+    }
+}
+
+struct Ctx<'a> {
+    src: &'a str,
+    start: usize,
+    mode: Mode,
+}
+
+impl Ctx<'_> {
+    fn at(&self, path: &[Step<'_>]) -> usize {
+        locate_path(self.src, self.start, path)
+    }
+
+    fn error(&self, code: ErrorCode, path: &[Step<'_>], message: String) -> ParseError {
+        ParseError::new(code, self.at(path), message)
+    }
+
+    /// Extracts the calls of a classified value.
+    fn extract<'k>(&self, value: Value, path: &mut Vec<Step<'k>>, out: &mut Vec<NamedArgs>) -> Result<(), ParseError> {
+        match value {
+            Value::Array(items) => {
+                for (i, item) in items.into_iter().enumerate() {
+                    path.push(Step::Index(i));
+                    self.extract(item, path, out)?;
+                    path.pop();
+                }
+                Ok(())
+            }
+            Value::Object(o) if is_call_object(&o, self.mode) => {
+                out.push(self.call_object(o, path)?);
+                Ok(())
+            }
+            Value::Object(o) if is_function_object(&o) => {
+                let Some(Value::Object(inner)) = o.into_iter().find(|(k, _)| k == "function").map(|(_, v)| v) else {
+                    unreachable!("classified as a function object")
+                };
+                path.push(Step::Key("function"));
+                if !is_call_object(&inner, Mode::Tagged) {
+                    return Err(self.error(
+                        ErrorCode::Unrecognized,
+                        path,
+                        "`function` must be an object with `name` and `arguments`".to_string(),
+                    ));
+                }
+                out.push(self.call_object(inner, path)?);
+                path.pop();
+                Ok(())
+            }
+            Value::Object(o) => self.message(o, path, out),
+            _ => unreachable!("classified as a call shape"),
+        }
+    }
+
+    /// `{"tool_calls": [...]}` and/or `{"function_call": {...}}`, in the order written.
+    fn message<'k>(&self, o: Object, path: &mut Vec<Step<'k>>, out: &mut Vec<NamedArgs>) -> Result<(), ParseError> {
+        for (key, value) in o {
+            match key.as_str() {
+                "tool_calls" => {
+                    path.push(Step::Key("tool_calls"));
+                    let Value::Array(items) = value else {
+                        return Err(self.error(
+                            ErrorCode::Unrecognized,
+                            path,
+                            format!("`tool_calls` must be an array of calls, found {}", value.kind()),
+                        ));
+                    };
+                    for (i, item) in items.into_iter().enumerate() {
+                        path.push(Step::Index(i));
+                        let ok = matches!(&item, Value::Object(o) if is_call_object(o, Mode::Tagged) || is_function_object(o));
+                        if !ok {
+                            return Err(self.error(
+                                ErrorCode::Unrecognized,
+                                path,
+                                "a `tool_calls` item must be a call: {\"type\": \"function\", \"function\": {\"name\": ..., \"arguments\": ...}}".to_string(),
+                            ));
+                        }
+                        self.extract(item, path, out)?;
+                        path.pop();
+                    }
+                    path.pop();
+                }
+                "function_call" => {
+                    path.push(Step::Key("function_call"));
+                    match value {
+                        Value::Object(o) if is_call_object(&o, Mode::Tagged) => out.push(self.call_object(o, path)?),
+                        _ => {
+                            return Err(self.error(
+                                ErrorCode::Unrecognized,
+                                path,
+                                "`function_call` must be an object with `name` and `arguments`".to_string(),
+                            ))
+                        }
+                    }
+                    path.pop();
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Name and arguments of `{"name": ..., "arguments": ...}` (or `parameters`, `input`, `args`).
+    fn call_object<'k>(&self, o: Object, path: &mut Vec<Step<'k>>) -> Result<NamedArgs, ParseError> {
+        let mut name = None;
+        let mut args: Option<(&'static str, Value)> = None;
+        for (key, value) in o {
+            if key == "name" {
+                name = Some(value);
+            } else if let Some(&k) = ARGUMENT_KEYS.iter().find(|k| **k == key) {
+                if let Some((first, _)) = &args {
+                    path.push(Step::KeyName(k));
+                    let e = self.error(
+                        ErrorCode::AmbiguousArguments,
+                        path,
+                        format!("both `{first}` and `{k}` are given; a call has one arguments key"),
+                    );
+                    return Err(e);
+                }
+                args = Some((k, value));
+            }
+        }
+        path.push(Step::Key("name"));
+        let name = match name {
+            Some(Value::String(s)) if !s.is_empty() => s,
+            Some(Value::String(_)) => return Err(self.error(ErrorCode::InvalidName, path, "the tool name is empty".into())),
+            Some(v) => {
+                return Err(self.error(ErrorCode::InvalidName, path, format!("the tool name must be a string, found {}", v.kind())))
+            }
+            None => {
+                path.pop();
+                return Err(self.error(ErrorCode::InvalidName, path, "the call has no `name`".into()));
+            }
+        };
+        path.pop();
+        let Some((key, value)) = args else {
+            return Ok((name, Object::new()));
+        };
+        path.push(Step::Key(key));
+        let arguments = self.arguments(&name, key, value, path)?;
+        path.pop();
+        Ok((name, arguments))
+    }
+
+    fn arguments(&self, name: &str, key: &str, value: Value, path: &[Step<'_>]) -> Result<Object, ParseError> {
+        match value {
+            Value::Object(o) => Ok(o),
+            Value::String(s) => match json::parse_complete(&s) {
+                Ok(Value::Object(o)) => Ok(o),
+                Ok(other) => Err(self.error(
+                    ErrorCode::InvalidArguments,
+                    path,
+                    format!("the `{key}` string of {} must decode to a JSON object, found {}", quote(name), other.kind()),
+                )),
+                Err(e) => {
+                    let literal = self.at(path);
+                    Err(ParseError::new(
+                        ErrorCode::InvalidArguments,
+                        json::raw_offset_in_string(self.src, literal, e.offset),
+                        format!("the `{key}` string of {} is not valid JSON: {} ({})", quote(name), e.message, e.code),
+                    ))
+                }
+            },
+            other => Err(self.error(
+                ErrorCode::InvalidArguments,
+                path,
+                format!("the `{key}` of {} must be an object, found {}", quote(name), other.kind()),
+            )),
+        }
+    }
+}
+
+/// Whether the JSON text at `pos` (a `{` or `[`) *claims* to be a call, judged from its first
+/// key alone: `name`, `function`, `tool_calls`, `function_call`, or `"type": "function"` /
+/// `"type": "tool_use"`; for `[`, the same of its first element.
+pub(crate) fn claims_call(bytes: &[u8], pos: usize) -> bool {
+    use crate::scan::{at, skip_ws};
+    let mut p = pos;
+    if bytes.get(p) == Some(&b'[') {
+        p = skip_ws(bytes, p + 1);
+    }
+    if bytes.get(p) != Some(&b'{') {
+        return false;
+    }
+    p = skip_ws(bytes, p + 1);
+    for key in ["\"name\"", "\"function\"", "\"tool_calls\"", "\"function_call\""] {
+        if at(bytes, p, key) {
+            return true;
+        }
+    }
+    if at(bytes, p, "\"type\"") {
+        p = skip_ws(bytes, p + 6);
+        if bytes.get(p) == Some(&b':') {
+            p = skip_ws(bytes, p + 1);
+            return at(bytes, p, "\"function\"") || at(bytes, p, "\"tool_use\"");
+        }
+    }
+    false
+}

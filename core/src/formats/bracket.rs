@@ -1,0 +1,72 @@
+//! `[TOOL_CALL]name=f;args={...}[/TOOL_CALL]` or `[TOOL_CALL]{json}[/TOOL_CALL]`.
+//!
+//! In the `name=` form the name runs to `;`, `[`, a line break or the end of the text and must be
+//! non-empty without inner whitespace; `;args=` may be left out for a call without arguments,
+//! and `args` must be a JSON object. The closing tag may be missing only at the very end.
+
+use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
+use crate::error::{ErrorCode, ParseError};
+use crate::scan::{at, skip_ws};
+use crate::value::Value;
+use crate::{Format, ToolCall};
+
+pub(crate) const MARKER: &str = "[TOOL_CALL]";
+const CLOSE: &str = "[/TOOL_CALL]";
+
+/// Parses the call whose marker is at `start`; returns the offset after it.
+pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+    let bytes = text.as_bytes();
+    let first = out.len();
+    let p = skip_ws(bytes, start + MARKER.len());
+    let end = match bytes.get(p) {
+        None => return Err(unclosed_marker(text, MARKER)),
+        Some(b'{' | b'[') => tagged_json(text, p, Format::Bracket, MARKER, out)?,
+        Some(_) if at(bytes, p, "name") && bytes.get(skip_ws(bytes, p + 4)) == Some(&b'=') => {
+            key_value(text, skip_ws(bytes, p + 4) + 1, out)?
+        }
+        Some(_) => return Err(unrecognized(text, p, MARKER)),
+    };
+    let end = closing_tag(text, end, CLOSE)?;
+    widen_span(out, first, start, end);
+    Ok(end)
+}
+
+/// `NAME[;args={...}]` after `name=`.
+fn key_value(text: &str, from: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+    let bytes = text.as_bytes();
+    let name_at = skip_ws(bytes, from);
+    let mut name_end = name_at;
+    while name_end < bytes.len() && !matches!(bytes[name_end], b';' | b'[' | b'\n' | b'\r') {
+        name_end += 1;
+    }
+    let name = text[name_at..name_end].trim_end_matches([' ', '\t']);
+    if name.is_empty() || name.contains([' ', '\t']) {
+        let why = if name.is_empty() { "the tool name is empty".to_string() } else { format!("the tool name {} contains whitespace", crate::json::quote(name)) };
+        return Err(ParseError::new(ErrorCode::InvalidName, name_at, why));
+    }
+    let mut end = name_at + name.len();
+    let mut arguments = Vec::new();
+    let p = skip_ws(bytes, end);
+    if bytes.get(p) == Some(&b';') {
+        let q = skip_ws(bytes, p + 1);
+        let eq = skip_ws(bytes, q + 4);
+        if !at(bytes, q, "args") || bytes.get(eq) != Some(&b'=') {
+            return Err(ParseError::new(ErrorCode::Syntax, q, "expected `args=` after `;`"));
+        }
+        let value_at = skip_ws(bytes, eq + 1);
+        let (value, value_end) = crate::json::parse_value_at(text, value_at)?;
+        match value {
+            Value::Object(o) => arguments = o,
+            other => {
+                return Err(ParseError::new(
+                    ErrorCode::InvalidArguments,
+                    value_at,
+                    format!("`args` of {} must be a JSON object, found {}", crate::json::quote(name), other.kind()),
+                ))
+            }
+        }
+        end = value_end;
+    }
+    out.push(ToolCall { name: name.to_string(), arguments, format: Format::Bracket, span: name_at..end });
+    Ok(end)
+}

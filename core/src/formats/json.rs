@@ -1,0 +1,38 @@
+//! Tier 2: JSON call shapes anywhere in the text (bare, in prose, or in a fenced block).
+//!
+//! The text is scanned for `{` and `[`. A value that parses is a call or data, and scanning
+//! resumes after it. A value that fails to parse is a broken call when it claims to be one
+//! ([`claims_call`]); otherwise it is prose and scanning resumes where it failed, so no
+//! character is scanned from more than one start and the tier stays linear.
+
+use memchr::memchr2;
+
+use crate::error::ParseError;
+use crate::shape::{calls_in, claims_call, Mode};
+use crate::{Format, ToolCall};
+
+/// Every JSON call in `text`, in text order.
+pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut pos = 0;
+    while let Some(i) = memchr2(b'{', b'[', &bytes[pos..]) {
+        let start = pos + i;
+        match crate::json::parse_value_at(text, start) {
+            Ok((value, end)) => {
+                if let Some(calls) = calls_in(text, start, value, Mode::Bare)? {
+                    out.extend(calls.into_iter().map(|(name, arguments)| ToolCall {
+                        name,
+                        arguments,
+                        format: Format::Json,
+                        span: start..end,
+                    }));
+                }
+                pos = end;
+            }
+            Err(e) if claims_call(bytes, start) => return Err(e),
+            Err(e) => pos = e.offset.clamp(start + 1, bytes.len()),
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,60 @@
+//! `<|python_tag|>{"name": "f", "parameters": {...}}` (several separated by `;`) or
+//! `<|python_tag|>tool.call(k=v)` / `<|python_tag|>f(k=v)`, optionally followed by `<|eom_id|>`
+//! or `<|eot_id|>`. Nothing else may follow the call.
+
+use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
+use crate::callsyntax::parse_arguments;
+use crate::error::{ErrorCode, ParseError};
+use crate::scan::{at, dotted_name_end, is_ident_start, skip_ws};
+use crate::{Format, ToolCall};
+
+pub(crate) const MARKER: &str = "<|python_tag|>";
+const ENDS: [&str; 2] = ["<|eom_id|>", "<|eot_id|>"];
+
+/// Parses the calls whose marker is at `start`; returns the offset after them.
+pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+    let bytes = text.as_bytes();
+    let first = out.len();
+    let mut p = skip_ws(bytes, start + MARKER.len());
+    let end = match bytes.get(p) {
+        None => return Err(unclosed_marker(text, MARKER)),
+        Some(b'{' | b'[') => loop {
+            let end = tagged_json(text, p, Format::Llama, MARKER, out)?;
+            let q = skip_ws(bytes, end);
+            if bytes.get(q) == Some(&b';') && matches!(bytes.get(skip_ws(bytes, q + 1)), Some(b'{' | b'[')) {
+                p = skip_ws(bytes, q + 1);
+            } else if bytes.get(q) == Some(&b';') {
+                break q + 1;
+            } else {
+                break end;
+            }
+        },
+        Some(&b) if is_ident_start(b) => {
+            let name_to = dotted_name_end(bytes, p);
+            let dotted = &text[p..name_to];
+            let name = dotted.strip_suffix(".call").filter(|n| !n.is_empty()).unwrap_or(dotted);
+            if bytes.get(name_to) != Some(&b'(') {
+                return Err(ParseError::new(ErrorCode::Syntax, name_to, format!("expected `(` after the tool name `{dotted}`")));
+            }
+            let (arguments, end) = parse_arguments(text, name_to)?;
+            out.push(ToolCall { name: name.to_string(), arguments, format: Format::Llama, span: p..end });
+            end
+        }
+        Some(_) => return Err(unrecognized(text, p, MARKER)),
+    };
+    let q = skip_ws(bytes, end);
+    let end = if let Some(tag) = ENDS.iter().find(|t| at(bytes, q, t)) {
+        q + tag.len()
+    } else if q == bytes.len() {
+        q
+    } else {
+        let found = text[q..].chars().next().map(crate::json::show_char).unwrap_or_default();
+        return Err(ParseError::new(
+            ErrorCode::Syntax,
+            q,
+            format!("expected `<|eom_id|>`, `<|eot_id|>` or the end of the text after the call, found {found}"),
+        ));
+    };
+    widen_span(out, first, start, end);
+    Ok(end)
+}
