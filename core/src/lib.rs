@@ -77,6 +77,13 @@ pub struct ToolCall {
     pub span: std::ops::Range<usize>,
 }
 
+/// Parses `text` as exactly one strict JSON value (RFC 8259; repeated keys, nesting deeper than
+/// [`MAX_DEPTH`], lone surrogates and numbers beyond `f64` are errors), as beacon reads
+/// arguments.
+pub fn parse_json(text: &str) -> Result<Value, ParseError> {
+    json::parse_complete(text)
+}
+
 /// Every tool call in `text`, in text order. Errs with [`ErrorCode::NotFound`] when there is none.
 pub fn parse_tool_calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
     detect::parse_all(text)

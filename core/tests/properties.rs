@@ -1,0 +1,271 @@
+//! Property tests: random calls rendered into every format parse back equal, and the strict JSON
+//! parser accepts exactly what serde_json accepts (except the documented strict differences) and
+//! decodes to equal values.
+
+use beacon_core::{parse_json, parse_tool_calls, ErrorCode, Format, Number, Object, Value};
+use proptest::prelude::*;
+
+// ---------------------------------------------------------------------------------------------
+// Generators
+
+fn string_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z ]{0,8}",
+        // quotes, backslashes, brackets, control characters, non-ASCII and astral characters
+        "[a-z\"'\\\\\\[\\]{}()<>/=;,:&#\\n\\t\\r\\u{0}\\u{1f}é漢😀]{0,12}",
+        // the formats' own markers and closing tags inside strings
+        prop::sample::select(vec![
+            "</tool_call>", "<tool_call>", "[/TOOL_CALL]", "[TOOL_CALLS]", "[ARGS]", "<|eom_id|>",
+            "</parameter>", "</invoke>", "<invoke name=\"x\">", "f(x=1)", "{\"name\": \"f\"}", "&amp;", "&lt;",
+        ])
+        .prop_map(str::to_string),
+    ]
+}
+
+fn float_value() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        (-1000i32..1000).prop_map(|i| f64::from(i) / 8.0),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()),
+    ]
+}
+
+fn leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|i| Value::Number(Number::Int(i))),
+        "[1-9][0-9]{19,40}".prop_map(|d| Value::Number(Number::BigInt(d))),
+        float_value().prop_map(|f| Value::Number(Number::Float(f))),
+        string_value().prop_map(Value::String),
+    ]
+}
+
+fn unique(entries: Vec<(String, Value)>) -> Object {
+    let mut out: Object = Vec::new();
+    for (k, v) in entries {
+        if !out.iter().any(|(seen, _)| *seen == k) {
+            out.push((k, v));
+        }
+    }
+    out
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    leaf().prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec((string_value(), inner), 0..5).prop_map(|e| Value::Object(unique(e))),
+        ]
+    })
+}
+
+/// Call arguments: identifier keys (so call syntax can express them), any values.
+fn arguments() -> impl Strategy<Value = Object> {
+    prop::collection::vec(("[a-z_][a-z0-9_]{0,6}", value()), 0..5).prop_map(unique)
+}
+
+fn name() -> impl Strategy<Value = String> {
+    "[a-z_][a-z0-9_]{0,10}".prop_filter("not a keyword", |n| n != "call")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Renderers
+
+fn json(v: &Value) -> String {
+    v.to_json()
+}
+
+fn json_string(s: &str) -> String {
+    Value::String(s.to_string()).to_json()
+}
+
+/// A Python literal for `v`.
+fn python(v: &Value) -> String {
+    match v {
+        Value::Null => "None".into(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Number(_) => v.to_json(),
+        Value::String(s) => {
+            let mut out = String::from("'");
+            for c in s.chars() {
+                match c {
+                    '\'' => out.push_str("\\'"),
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    c if (c as u32) < 0x20 => out.push_str(&format!("\\x{:02x}", c as u32)),
+                    c => out.push(c),
+                }
+            }
+            out.push('\'');
+            out
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(python).collect::<Vec<_>>().join(", ")),
+        Value::Object(o) => format!(
+            "{{{}}}",
+            o.iter().map(|(k, v)| format!("{}: {}", python(&Value::String(k.clone())), python(v))).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn kwargs(args: &Object) -> String {
+    args.iter().map(|(k, v)| format!("{k}={}", python(v))).collect::<Vec<_>>().join(", ")
+}
+
+/// `(format, text)` for every way beacon reads a call.
+fn renderings(name: &str, args: &Object) -> Vec<(Format, String)> {
+    let a = json(&Value::Object(args.clone()));
+    let mut xml = format!("<function_calls>\n<invoke name=\"{}\">\n", xml_escape(name));
+    for (k, v) in args {
+        xml.push_str(&format!("<parameter name=\"{}\">{}</parameter>\n", xml_escape(k), xml_escape(&json(v))));
+    }
+    xml.push_str("</invoke>\n</function_calls>");
+    vec![
+        (Format::Hermes, format!("<tool_call>\n{{\"name\": {}, \"arguments\": {a}}}\n</tool_call>", json_string(name))),
+        (Format::Hermes, format!("Sure.\n<tool_call>{{\"name\": {}, \"arguments\": {}}}", json_string(name), json_string(&a))),
+        (Format::Bracket, format!("[TOOL_CALL]name={name};args={a}[/TOOL_CALL]")),
+        (Format::Bracket, format!("[TOOL_CALL]{{\"name\": {}, \"arguments\": {a}}}[/TOOL_CALL]", json_string(name))),
+        (Format::Mistral, format!("[TOOL_CALLS] [{{\"name\": {}, \"arguments\": {a}}}]</s>", json_string(name))),
+        (Format::Mistral, format!("[TOOL_CALLS]{name}[ARGS]{a}")),
+        (Format::Llama, format!("<|python_tag|>{{\"name\": {}, \"parameters\": {a}}}<|eom_id|>", json_string(name))),
+        (Format::Llama, format!("<|python_tag|>{name}.call({})<|eom_id|>", kwargs(args))),
+        (Format::XmlInvoke, xml),
+        (Format::Json, format!("Calling it:\n{{\"name\": {}, \"arguments\": {a}}}", json_string(name))),
+        (
+            Format::Json,
+            format!(
+                "```json\n{{\"type\": \"function\", \"id\": \"call_1\", \"function\": {{\"name\": {}, \"arguments\": {}}}}}\n```",
+                json_string(name),
+                json_string(&a)
+            ),
+        ),
+        (Format::Python, format!("I'll run {name}({}) now.", kwargs(args))),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Properties
+
+fn from_serde(v: &serde_json::Value) -> Value {
+    match v {
+        serde_json::Value::Null => Value::Null,
+        serde_json::Value::Bool(b) => Value::Bool(*b),
+        serde_json::Value::Number(n) => {
+            let text = n.to_string();
+            if text.contains(['.', 'e', 'E']) {
+                Value::Number(Number::Float(text.parse().expect("a float")))
+            } else {
+                match text.parse::<i64>() {
+                    Ok(i) => Value::Number(Number::Int(i)),
+                    Err(_) => Value::Number(Number::BigInt(text)),
+                }
+            }
+        }
+        serde_json::Value::String(s) => Value::String(s.clone()),
+        serde_json::Value::Array(a) => Value::Array(a.iter().map(from_serde).collect()),
+        serde_json::Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), from_serde(v))).collect()),
+    }
+}
+
+const MARKERS: [&str; 5] = ["<tool_call>", "[TOOL_CALL]", "[TOOL_CALLS]", "<|python_tag|>", "<invoke"];
+
+/// Bytes a mutation may insert: JSON's own punctuation and the starts of its tokens.
+const MUTATIONS: &[&str] =
+    &["{", "}", "[", "]", "\"", ",", ":", "0", "-", ".", "e", "+", "t", "n", " ", "\\", "\\u", "\\ud800", "\u{1}", "01", "1e999"];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_format_round_trips(name in name(), args in arguments()) {
+        // Tier 1 looks for its markers anywhere (README: "Where markers are looked for"), so a
+        // tier 2 or 3 call whose strings contain a tier-1 marker is read as tier 1 by design.
+        let has_marker = MARKERS.iter().any(|m| json(&Value::Object(args.clone())).contains(m));
+        for (format, text) in renderings(&name, &args) {
+            if has_marker && matches!(format, Format::Json | Format::Python) {
+                continue;
+            }
+            let calls = parse_tool_calls(&text).map_err(|e| TestCaseError::fail(format!("{format:?}: {e} in {text:?}")))?;
+            prop_assert_eq!(calls.len(), 1, "{:?}: {:?}", format, text);
+            prop_assert_eq!(calls[0].format, format, "{:?}", text);
+            prop_assert_eq!(&calls[0].name, &name, "{:?}", text);
+            prop_assert_eq!(&calls[0].arguments, &args, "{:?}: {:?}", format, text);
+        }
+    }
+
+    #[test]
+    fn several_calls_come_back_in_text_order(calls in prop::collection::vec((name(), arguments()), 1..4)) {
+        let text: String = calls
+            .iter()
+            .enumerate()
+            .map(|(i, (n, a))| {
+                let a = json(&Value::Object(a.clone()));
+                // alternate formats: all tier 1, so text order must hold across them
+                match i % 3 {
+                    0 => format!("<tool_call>{{\"name\": {}, \"arguments\": {a}}}</tool_call>\n", json_string(n)),
+                    1 => format!("[TOOL_CALLS]{n}[ARGS]{a}\n"),
+                    _ => format!("[TOOL_CALL]name={n};args={a}[/TOOL_CALL]\n"),
+                }
+            })
+            .collect();
+        let parsed = parse_tool_calls(&text).map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
+        prop_assert_eq!(parsed.len(), calls.len());
+        for (got, (n, a)) in parsed.iter().zip(&calls) {
+            prop_assert_eq!(&got.name, n);
+            prop_assert_eq!(&got.arguments, a);
+        }
+    }
+
+    #[test]
+    fn json_decodes_what_serde_json_decodes(v in value()) {
+        let text = serde_json::to_string(&serde_json::from_str::<serde_json::Value>(&json(&v)).expect("valid")).expect("serialises");
+        let ours = parse_json(&text).map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
+        prop_assert_eq!(ours, v);
+    }
+
+    #[test]
+    fn json_accepts_exactly_what_serde_json_accepts(
+        v in value(),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(MUTATIONS), any::<bool>()), 1..4),
+    ) {
+        let mut text = json(&v);
+        for (at, insert, delete) in edits {
+            let mut i = at.index(text.len() + 1);
+            while !text.is_char_boundary(i) {
+                i -= 1;
+            }
+            if delete && i < text.len() {
+                let c = text[i..].chars().next().expect("a char");
+                text.replace_range(i..i + c.len_utf8(), "");
+            } else {
+                text.insert_str(i, insert);
+            }
+        }
+        let theirs = serde_json::from_str::<serde_json::Value>(&text);
+        match parse_json(&text) {
+            Ok(ours) => {
+                let theirs = theirs.map_err(|e| TestCaseError::fail(format!("beacon accepted, serde_json rejected ({e}): {text:?}")))?;
+                prop_assert_eq!(ours, from_serde(&theirs), "{:?}", text);
+            }
+            // Documented strict differences: serde_json keeps the last of repeated keys and
+            // (with arbitrary_precision) accepts numbers beyond f64.
+            Err(e) if e.code == ErrorCode::JsonDuplicateKey => {}
+            Err(e) if e.code == ErrorCode::JsonInvalidNumber && e.message.contains("too large") => {}
+            Err(e) => prop_assert!(theirs.is_err(), "beacon rejected ({}), serde_json accepted: {:?}", e, text),
+        }
+    }
+
+    #[test]
+    fn error_offsets_are_char_boundaries_inside_the_input(text in "[a-z(){}\\[\\]\"'=,:<>|_/ 😀é\\\\]{0,40}") {
+        for t in [text.clone(), format!("<tool_call>{text}"), format!("f(a={text}"), format!("{{\"name\": {text}")] {
+            if let Err(e) = parse_tool_calls(&t) {
+                prop_assert!(e.offset <= t.len() && t.is_char_boundary(e.offset), "{:?} at {} in {:?}", e.code, e.offset, t);
+            }
+        }
+    }
+}
