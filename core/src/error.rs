@@ -54,16 +54,18 @@ pub enum ErrorCode {
     JsonDuplicateKey,
     /// `json.too_deep`: arrays and objects nested deeper than [`crate::MAX_DEPTH`].
     JsonTooDeep,
-    /// `json.trailing_characters`: more than one value where exactly one is allowed (an
-    /// arguments string followed by other text).
-    JsonTrailingCharacters,
+    /// `result.missing_field`: a tool result lacks a field the provider requires (the call id, or
+    /// the tool name), so `format_results` cannot write it.
+    ResultMissingField,
+    /// `result.unsupported`: `format_results` cannot write results for this provider.
+    ResultUnsupported,
     /// `internal`: a bug in beacon. Reported instead of crashing the host process.
     Internal,
 }
 
 impl ErrorCode {
     /// Every code, in documentation order.
-    pub const ALL: [ErrorCode; 22] = [
+    pub const ALL: [ErrorCode; 23] = [
         ErrorCode::NotFound,
         ErrorCode::Multiple,
         ErrorCode::Unrecognized,
@@ -84,7 +86,8 @@ impl ErrorCode {
         ErrorCode::JsonInvalidNumber,
         ErrorCode::JsonDuplicateKey,
         ErrorCode::JsonTooDeep,
-        ErrorCode::JsonTrailingCharacters,
+        ErrorCode::ResultMissingField,
+        ErrorCode::ResultUnsupported,
         ErrorCode::Internal,
     ];
 
@@ -111,7 +114,8 @@ impl ErrorCode {
             ErrorCode::JsonInvalidNumber => "json.invalid_number",
             ErrorCode::JsonDuplicateKey => "json.duplicate_key",
             ErrorCode::JsonTooDeep => "json.too_deep",
-            ErrorCode::JsonTrailingCharacters => "json.trailing_characters",
+            ErrorCode::ResultMissingField => "result.missing_field",
+            ErrorCode::ResultUnsupported => "result.unsupported",
             ErrorCode::Internal => "internal",
         }
     }

@@ -33,9 +33,9 @@ pub(crate) fn parse_complete(src: &str) -> Result<Value, ParseError> {
     let end = skip_ws(src.as_bytes(), end);
     if end < src.len() {
         return Err(ParseError::new(
-            ErrorCode::JsonTrailingCharacters,
+            ErrorCode::JsonUnexpectedToken,
             end,
-            "unexpected text after the JSON value",
+            "expected the end of the JSON value",
         ));
     }
     Ok(value)

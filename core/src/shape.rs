@@ -49,13 +49,13 @@ fn is_call_object(o: &Object, mode: Mode) -> bool {
 }
 
 fn is_function_object(o: &Object) -> bool {
-    matches!(get(o, "function"), Some(Value::Object(_)))
+    matches!(get(o, "function"), Some(Value::Object(f)) if is_call_object(f, Mode::Tagged))
         && o.iter().all(|(k, _)| k == "function" || ID_KEYS.contains(&k.as_str()))
         && get(o, "type").is_none_or(|t| t.as_str() == Some("function"))
 }
 
 fn is_message(o: &Object) -> bool {
-    get(o, "tool_calls").is_some() || get(o, "function_call").is_some()
+    matches!(get(o, "tool_calls"), Some(Value::Array(_))) || matches!(get(o, "function_call"), Some(Value::Object(_)))
 }
 
 fn is_call_shape_object(value: &Value, mode: Mode) -> bool {
@@ -107,13 +107,6 @@ impl Ctx<'_> {
                     unreachable!("classified as a function object")
                 };
                 path.push(Step::Key("function"));
-                if !is_call_object(&inner, Mode::Tagged) {
-                    return Err(self.error(
-                        ErrorCode::Unrecognized,
-                        path,
-                        "`function` must be an object with `name` and `arguments`".to_string(),
-                    ));
-                }
                 out.push(self.call_object(inner, path)?);
                 path.pop();
                 Ok(())
