@@ -1,0 +1,58 @@
+"""Shared helpers for the Python test suite of beacon (run: pytest tests/python)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Tuple
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def fixture_cases() -> List[Any]:
+    """Every case of tests/fixtures/*.json (the text-parser fixtures; providers/ holds the cases
+    of the provider-response API, which the Python package does not expose), as pytest params
+    identified by the case id (unique across files)."""
+    params = []
+    for path in sorted(FIXTURES.glob("*.json")):
+        with path.open(encoding="utf-8") as f:
+            doc = json.load(f)
+        for case in doc["cases"]:
+            params.append(pytest.param(case, id=case["id"]))
+    return params
+
+
+def typed(value: Any) -> Any:
+    """`value` with every scalar tagged by its exact type and every dict as a list of pairs, so
+    that `typed(a) == typed(b)` checks types (1 vs 1.0 vs True) and key order, not just `==`."""
+    if isinstance(value, dict):
+        return ("dict", [(typed(k), typed(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return ("list", [typed(v) for v in value])
+    return (type(value).__name__, value)
+
+
+def assert_same(actual: Any, expected: Any) -> None:
+    assert typed(actual) == typed(expected)
+
+
+def error_fields(err: Any) -> Dict[str, Any]:
+    return {"code": err.code, "position": err.position, "line": err.line, "column": err.column}
+
+
+def expected_location(text: str, position: int) -> Tuple[int, int]:
+    """The 1-based (line, column) of code-point offset `position` in `text`."""
+    line = text.count("\n", 0, position) + 1
+    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    return line, column
+
+
+def iter_calls(calls: List[Dict[str, Any]], include_format: bool) -> Iterator[Dict[str, Any]]:
+    for call in calls:
+        out = {"name": call["name"], "arguments": call["arguments"]}
+        if include_format:
+            out["format"] = call["format"]
+        yield out

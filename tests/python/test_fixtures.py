@@ -1,0 +1,69 @@
+"""Every shared fixture (tests/fixtures/*.json, the same cases the Rust and JS suites run),
+checked through the Python API: exact types and key order of the calls, the include_format
+variant, and for errors the code, the exception class and the code-point position."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict
+
+import pytest
+
+from beacon import NoToolCallFoundError, ToolCallError, parse_tool_call, parse_tool_calls
+
+from conftest import assert_same, error_fields, expected_location, fixture_cases, iter_calls
+
+CASES = fixture_cases()
+
+FUNCTIONS: Dict[str, Callable[[str], Any]] = {
+    "parse_tool_call": parse_tool_call,
+    "parse_tool_calls": parse_tool_calls,
+}
+
+
+def test_fixtures_exist() -> None:
+    assert CASES, "no cases found in tests/fixtures/*.json"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_fixture(case: Dict[str, Any]) -> None:
+    text = case["input"]
+    function = case.get("function", "parse_tool_calls")
+    assert function in FUNCTIONS, f"unknown function {function!r}"
+    assert ("calls" in case) != ("error" in case), "a case has exactly one of calls and error"
+
+    if "error" in case:
+        expected = case["error"]
+        with pytest.raises(ToolCallError) as info:
+            FUNCTIONS[function](text)
+        err = info.value
+        assert {k: v for k, v in error_fields(err).items() if k in expected} == {
+            k: expected[k] for k in ("code", "position", "line", "column") if k in expected
+        }
+        if err.code == "tool_call.not_found":
+            assert type(err) is NoToolCallFoundError
+        else:
+            assert type(err) is ToolCallError
+        assert 0 <= err.position <= len(text)
+        assert (err.line, err.column) == expected_location(text, err.position)
+        assert str(err) == f"{err.code} at line {err.line}, column {err.column}: {err.message}"
+        if function == "parse_tool_calls":
+            # parse_tool_call finds the calls the same way, so it fails the same way.
+            with pytest.raises(ToolCallError) as again:
+                parse_tool_call(text)
+            assert error_fields(again.value) == error_fields(err)
+        return
+
+    calls = case["calls"]
+    with_format = all("format" in c for c in calls)
+    if function == "parse_tool_call":
+        assert len(calls) == 1, "a parse_tool_call case expects exactly one call"
+    if with_format:
+        assert_same(parse_tool_calls(text, include_format=True), list(iter_calls(calls, True)))
+    assert_same(parse_tool_calls(text), list(iter_calls(calls, False)))
+    assert_same(parse_tool_calls(text, include_format=False), list(iter_calls(calls, False)))
+    if len(calls) == 1:
+        assert_same(parse_tool_call(text), next(iter_calls(calls, False)))
+    else:
+        with pytest.raises(ToolCallError) as info:
+            parse_tool_call(text)
+        assert info.value.code == "tool_call.multiple"
