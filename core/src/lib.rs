@@ -5,17 +5,25 @@
 //! first tier that finds anything wins (see [`Format`]). Arguments are parsed strictly; a call
 //! that is broken is reported as a [`ParseError`] with a stable code and the byte offset of the
 //! offending character, never dropped.
+//!
+//! [`parse_response`] reads the tool calls out of a provider API's response JSON (OpenAI,
+//! Anthropic, Gemini, Cohere, Bedrock, Ollama), and [`format_results`] writes results back.
 
 mod callsyntax;
 mod detect;
 mod error;
 mod formats;
 mod json;
+mod providers;
 mod scan;
 mod shape;
 mod value;
 
 pub use error::{locate, ErrorCode, Location, ParseError, Unit};
+pub use providers::{
+    detect_provider, detect_provider_value, format_results, has_tool_calls, has_tool_calls_value, parse_response,
+    parse_response_value, Provider, ProviderCall, ToolResult,
+};
 pub use value::{Number, Object, Value};
 
 /// The deepest nesting of arrays and objects (JSON) or lists, tuples and dicts (call syntax)

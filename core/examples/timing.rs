@@ -1,0 +1,21 @@
+//! Times the core alone on each file given: `cargo run --release -p beacon-core --example timing -- FILE...`.
+use std::time::Instant;
+
+fn main() {
+    for path in std::env::args().skip(1) {
+        let text = std::fs::read_to_string(&path).expect("readable UTF-8 file");
+        let mut n = 1u32;
+        let per_call = loop {
+            let t = Instant::now();
+            for _ in 0..n {
+                std::hint::black_box(beacon_core::parse_tool_calls(std::hint::black_box(&text))).ok();
+            }
+            let dt = t.elapsed();
+            if dt.as_millis() > 200 {
+                break dt / n;
+            }
+            n *= 2;
+        };
+        println!("{path:<40} {:>8} bytes {:>10.2?}/call", text.len(), per_call);
+    }
+}

@@ -1,0 +1,32 @@
+//! Anthropic Messages: `content[]` blocks of type `tool_use` (`id`, `name`, `input`). Blocks the
+//! server runs itself (`server_tool_use`, `mcp_tool_use`) are not client calls and are skipped;
+//! `text` blocks are text.
+
+use crate::error::ParseError;
+use crate::value::{get, Value};
+
+use super::walk::{self, Ctx, Found, ROOT};
+
+pub(super) fn messages(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+    let Value::Object(o) = value else { return Ok(()) };
+    let content_at = ROOT.key("content");
+    match get(o, "content") {
+        Some(Value::Array(blocks)) => {
+            for (i, block) in blocks.iter().enumerate() {
+                let Value::Object(b) = block else { continue };
+                let at = content_at.index(i);
+                match walk::string(b, "type") {
+                    Some("tool_use") => {
+                        let id = walk::id(ctx, b, "id", &at)?;
+                        found.calls.push(walk::call(ctx, b, &at, id, "input")?);
+                    }
+                    Some("text") => found.text_value(get(b, "text"), &at.key("text")),
+                    _ => {}
+                }
+            }
+        }
+        Some(Value::String(s)) => found.text(s, &content_at),
+        _ => {}
+    }
+    Ok(())
+}

@@ -1,0 +1,37 @@
+//! Cohere Chat: v1 (top-level `tool_calls[]` of `{name, parameters}`, no ids; `text` is text) and
+//! v2 (`message.tool_calls[]` shaped like OpenAI's, `message.content[]` text parts; the
+//! `tool_plan` is the model's reasoning, not its answer, and is not text).
+
+use crate::error::ParseError;
+use crate::value::{get, Value};
+
+use super::openai;
+use super::walk::{self, Ctx, Found, ROOT};
+
+pub(super) fn v1(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+    let Value::Object(o) = value else { return Ok(()) };
+    let calls_at = ROOT.key("tool_calls");
+    match get(o, "tool_calls") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                let at = calls_at.index(i);
+                let Value::Object(call) = item else {
+                    return Err(ctx.unrecognized(&at, "an object with `name` and `parameters`", item));
+                };
+                found.calls.push(walk::call(ctx, call, &at, None, "parameters")?);
+            }
+        }
+        Some(other) => return Err(ctx.unrecognized(&calls_at, "an array of tool calls", other)),
+    }
+    found.text_value(get(o, "text"), &ROOT.key("text"));
+    Ok(())
+}
+
+pub(super) fn v2(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+    let Value::Object(o) = value else { return Ok(()) };
+    match walk::object(o, "message") {
+        Some(m) => openai::message(ctx, m, &ROOT.key("message"), found),
+        None => Ok(()),
+    }
+}

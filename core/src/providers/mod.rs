@@ -1,0 +1,232 @@
+//! Provider responses: the tool calls in the JSON a model API returned (OpenAI Chat Completions
+//! and Responses, Anthropic Messages, Gemini generateContent and Interactions, Cohere v1 and v2,
+//! Bedrock Converse, Ollama), which API a response came from, and the messages that carry tool
+//! results back to it ([`format_results`]).
+//!
+//! A response is read by walking the paths its API documents; nothing else in it is searched.
+//! Calls are strict like everywhere in beacon: a call whose name or arguments are broken is an
+//! error naming the tool and its path in the response, never dropped. Errors point into the
+//! caller's text (the text variants) or carry offset 0 (the value variants, which have no text).
+//! Every step is a single pass over the value; nothing here indexes or unwraps data.
+
+mod anthropic;
+mod bedrock;
+mod cohere;
+mod gemini;
+mod ollama;
+mod openai;
+mod results;
+mod walk;
+
+pub use results::{format_results, ToolResult};
+
+use crate::error::ParseError;
+use crate::scan::skip_ws;
+use crate::value::{get, Object, Value};
+use walk::{Ctx, Found};
+
+/// The API a response came from (and the one [`format_results`] writes for).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Provider {
+    /// OpenAI Chat Completions and every OpenAI-compatible server: a full response, a bare
+    /// assistant message, one streamed chunk, or a list of streamed chunks.
+    OpenaiChat,
+    /// OpenAI Responses API: `output[]` items of type `function_call`.
+    OpenaiResponses,
+    /// Anthropic Messages: `content[]` blocks of type `tool_use`.
+    Anthropic,
+    /// Gemini `generateContent`: `candidates[].content.parts[].functionCall`.
+    Gemini,
+    /// Gemini Interactions API: `steps[]` (or launch-era `outputs[]`) of type `function_call`.
+    GeminiInteractions,
+    /// Cohere Chat v1: top-level `tool_calls[]` with `parameters`.
+    CohereV1,
+    /// Cohere Chat v2: `message.tool_calls[]`, shaped like OpenAI's.
+    CohereV2,
+    /// AWS Bedrock Converse: `output.message.content[].toolUse`.
+    Bedrock,
+    /// Ollama `/api/chat`: `message.tool_calls[]` with arguments as an object.
+    Ollama,
+}
+
+impl Provider {
+    pub const ALL: [Provider; 9] = [
+        Provider::OpenaiChat,
+        Provider::OpenaiResponses,
+        Provider::Anthropic,
+        Provider::Gemini,
+        Provider::GeminiInteractions,
+        Provider::CohereV1,
+        Provider::CohereV2,
+        Provider::Bedrock,
+        Provider::Ollama,
+    ];
+
+    /// The provider's id: `openai_chat`, `openai_responses`, `anthropic`, `gemini`,
+    /// `gemini_interactions`, `cohere_v1`, `cohere_v2`, `bedrock`, `ollama`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Provider::OpenaiChat => "openai_chat",
+            Provider::OpenaiResponses => "openai_responses",
+            Provider::Anthropic => "anthropic",
+            Provider::Gemini => "gemini",
+            Provider::GeminiInteractions => "gemini_interactions",
+            Provider::CohereV1 => "cohere_v1",
+            Provider::CohereV2 => "cohere_v2",
+            Provider::Bedrock => "bedrock",
+            Provider::Ollama => "ollama",
+        }
+    }
+
+    /// The provider with this id ([`Provider::as_str`]), exactly as written.
+    pub fn parse(id: &str) -> Option<Provider> {
+        Provider::ALL.into_iter().find(|p| p.as_str() == id)
+    }
+}
+
+impl std::fmt::Display for Provider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One tool call read from a provider response.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProviderCall {
+    /// The id to send back with the result (Responses API: `call_id`; Bedrock: `toolUseId`),
+    /// or `None` when the provider gave none. Never invented.
+    pub id: Option<String>,
+    pub name: String,
+    /// The arguments, keys in the order written.
+    pub arguments: Object,
+}
+
+/// The response's JSON value, or `None` for plain text: text is JSON when its first
+/// non-whitespace character is `{` or `[`, and then it must parse strictly.
+fn json_of(text: &str) -> Result<Option<Value>, ParseError> {
+    match text.as_bytes().get(skip_ws(text.as_bytes(), 0)) {
+        Some(b'{' | b'[') => crate::json::parse_complete(text).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// Which API `response` came from, judged from its keys alone (README: "Provider responses").
+pub fn detect_provider_value(response: &Value) -> Option<Provider> {
+    let has = |o: &Object, k: &str| get(o, k).is_some();
+    match response {
+        Value::Array(items) => {
+            let chunks = !items.is_empty() && items.iter().all(|i| matches!(i, Value::Object(o) if has(o, "choices")));
+            chunks.then_some(Provider::OpenaiChat)
+        }
+        Value::Object(o) => {
+            if has(o, "choices") {
+                return Some(Provider::OpenaiChat);
+            }
+            if has(o, "candidates") || has(o, "promptFeedback") {
+                return Some(Provider::Gemini);
+            }
+            match get(o, "output") {
+                Some(Value::Array(_)) => return Some(Provider::OpenaiResponses),
+                Some(Value::Object(_)) => return Some(Provider::Bedrock),
+                _ => {}
+            }
+            if walk::array(o, "steps").is_some() || walk::array(o, "outputs").is_some() {
+                return Some(Provider::GeminiInteractions);
+            }
+            if walk::array(o, "content").is_some()
+                && (walk::string(o, "type") == Some("message") || has(o, "stop_reason"))
+            {
+                return Some(Provider::Anthropic);
+            }
+            if walk::object(o, "message").is_some() {
+                return Some(if has(o, "done") || has(o, "created_at") {
+                    Provider::Ollama
+                } else {
+                    Provider::CohereV2
+                });
+            }
+            let cohere_call = walk::array(o, "tool_calls")
+                .and_then(|calls| calls.first())
+                .is_some_and(|c| matches!(c, Value::Object(c) if has(c, "parameters")));
+            if cohere_call || has(o, "generation_id") || has(o, "response_id") || has(o, "chat_history") {
+                return Some(Provider::CohereV1);
+            }
+            if has(o, "tool_calls") || has(o, "function_call") || walk::string(o, "role") == Some("assistant") {
+                return Some(Provider::OpenaiChat);
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Which API the response text came from. Plain text (not starting with `{` or `[`) is
+/// `Ok(None)`; malformed JSON is its `json.*` error.
+pub fn detect_provider(text: &str) -> Result<Option<Provider>, ParseError> {
+    Ok(json_of(text)?.as_ref().and_then(detect_provider_value))
+}
+
+/// The tool calls in a provider response given as text. `provider: None` detects it
+/// ([`detect_provider`]). With `text_fallback`, a response without structured calls has its
+/// assistant text read by [`crate::parse_tool_calls`]. Plain text has no calls (`[]`).
+pub fn parse_response(
+    text: &str,
+    provider: Option<Provider>,
+    text_fallback: bool,
+) -> Result<Vec<ProviderCall>, ParseError> {
+    match json_of(text)? {
+        Some(value) => read(&Ctx::text(text), &value, provider, text_fallback),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// [`parse_response`] for a response already decoded. Errors carry offset 0 (there is no text);
+/// their messages name the path in the response.
+pub fn parse_response_value(
+    response: &Value,
+    provider: Option<Provider>,
+    text_fallback: bool,
+) -> Result<Vec<ProviderCall>, ParseError> {
+    read(&Ctx::value(), response, provider, text_fallback)
+}
+
+/// Whether the response text has tool calls: exactly `!parse_response(..)?.is_empty()`.
+pub fn has_tool_calls(text: &str, provider: Option<Provider>, text_fallback: bool) -> Result<bool, ParseError> {
+    Ok(!parse_response(text, provider, text_fallback)?.is_empty())
+}
+
+/// Whether the decoded response has tool calls: exactly `!parse_response_value(..)?.is_empty()`.
+pub fn has_tool_calls_value(
+    response: &Value,
+    provider: Option<Provider>,
+    text_fallback: bool,
+) -> Result<bool, ParseError> {
+    Ok(!parse_response_value(response, provider, text_fallback)?.is_empty())
+}
+
+fn read(
+    ctx: &Ctx<'_>,
+    value: &Value,
+    provider: Option<Provider>,
+    text_fallback: bool,
+) -> Result<Vec<ProviderCall>, ParseError> {
+    let Some(provider) = provider.or_else(|| detect_provider_value(value)) else {
+        return Ok(Vec::new());
+    };
+    let mut found = Found::new(text_fallback);
+    match provider {
+        Provider::OpenaiChat => openai::chat(ctx, value, &mut found)?,
+        Provider::OpenaiResponses => openai::responses(ctx, value, &mut found)?,
+        Provider::Anthropic => anthropic::messages(ctx, value, &mut found)?,
+        Provider::Gemini => gemini::generate_content(ctx, value, &mut found)?,
+        Provider::GeminiInteractions => gemini::interactions(ctx, value, &mut found)?,
+        Provider::CohereV1 => cohere::v1(ctx, value, &mut found)?,
+        Provider::CohereV2 => cohere::v2(ctx, value, &mut found)?,
+        Provider::Bedrock => bedrock::converse(ctx, value, &mut found)?,
+        Provider::Ollama => ollama::chat(ctx, value, &mut found)?,
+    }
+    if found.calls.is_empty() && text_fallback {
+        return walk::fallback(ctx, &found.text);
+    }
+    Ok(found.calls)
+}

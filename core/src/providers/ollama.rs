@@ -1,0 +1,17 @@
+//! Ollama `/api/chat`: `message.tool_calls[]` of `{"function": {"name", "arguments": {...}}}`
+//! (an `id` is read when a version sends one; Ollama's own responses have none), and
+//! `message.content` as text.
+
+use crate::error::ParseError;
+use crate::value::Value;
+
+use super::openai;
+use super::walk::{self, Ctx, Found, ROOT};
+
+pub(super) fn chat(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+    let Value::Object(o) = value else { return Ok(()) };
+    match walk::object(o, "message") {
+        Some(m) => openai::message(ctx, m, &ROOT.key("message"), found),
+        None => Ok(()),
+    }
+}

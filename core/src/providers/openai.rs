@@ -1,0 +1,415 @@
+//! OpenAI: Chat Completions (a full response, a bare assistant message, streamed chunks) and the
+//! Responses API. OpenAI-compatible servers (vLLM, SGLang, llama.cpp, LM Studio, Mistral,
+//! DeepSeek, xAI, …) come through here too, and Cohere v2 and Ollama reuse [`message`].
+
+use std::collections::HashMap;
+
+use crate::error::{ErrorCode, ParseError};
+use crate::json::{self, quote};
+use crate::value::{get, Number, Object, Value};
+
+use super::walk::{self, At, Ctx, Found, Joined, Seg, ROOT};
+use super::ProviderCall;
+
+/// Chat Completions: a response (`choices[]`), a list of streamed chunks, or a bare message.
+pub(super) fn chat(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+    match value {
+        Value::Array(chunks) => {
+            let mut stream = Stream::default();
+            for (i, chunk) in chunks.iter().enumerate() {
+                if let Value::Object(o) = chunk {
+                    stream.chunk(ctx, o, &ROOT.index(i), found.want_text)?;
+                }
+            }
+            stream.finish(ctx, found)
+        }
+        Value::Object(o) if get(o, "choices").is_some() => {
+            let mut stream = Stream::default();
+            stream.chunk(ctx, o, &ROOT, found.want_text)?;
+            stream.finish(ctx, found)
+        }
+        Value::Object(o) => message(ctx, o, &ROOT, found),
+        _ => Ok(()),
+    }
+}
+
+/// An assistant message: `tool_calls[]` (function calls; other tool types are skipped), then the
+/// legacy `function_call` (no id); its `content` (a string, or parts of type `text`) is text.
+pub(super) fn message(ctx: &Ctx<'_>, o: &Object, at: &At<'_>, found: &mut Found) -> Result<(), ParseError> {
+    let calls_at = at.key("tool_calls");
+    match get(o, "tool_calls") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                if let Some(call) = tool_call(ctx, item, &calls_at.index(i))? {
+                    found.calls.push(call);
+                }
+            }
+        }
+        Some(other) => return Err(ctx.unrecognized(&calls_at, "an array of tool calls", other)),
+    }
+    let legacy_at = at.key("function_call");
+    match get(o, "function_call") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(f)) => found.calls.push(walk::call(ctx, f, &legacy_at, None, "arguments")?),
+        Some(other) => return Err(ctx.unrecognized(&legacy_at, "an object with `name` and `arguments`", other)),
+    }
+    content(o, at, found);
+    Ok(())
+}
+
+/// `content` as text: a string, or an array of parts whose `text` parts count.
+fn content(o: &Object, at: &At<'_>, found: &mut Found) {
+    let content_at = at.key("content");
+    match get(o, "content") {
+        Some(Value::String(s)) => found.text(s, &content_at),
+        Some(Value::Array(parts)) => {
+            for (i, part) in parts.iter().enumerate() {
+                if let Value::Object(p) = part {
+                    if walk::string(p, "type") == Some("text") {
+                        let part_at = content_at.index(i);
+                        found.text_value(get(p, "text"), &part_at.key("text"));
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether a `type` field allows a function call: missing, null or `"function"`. A call of another
+/// type (`custom` tools carry free text, not arguments) is skipped.
+fn is_function(ctx: &Ctx<'_>, o: &Object, at: &At<'_>) -> Result<bool, ParseError> {
+    match get(o, "type") {
+        None | Some(Value::Null) => Ok(true),
+        Some(Value::String(t)) => Ok(t == "function"),
+        Some(other) => Err(ctx.unrecognized(&at.key("type"), "a string", other)),
+    }
+}
+
+/// One `tool_calls` item: `{"id", "type": "function", "function": {"name", "arguments"}}`.
+fn tool_call(ctx: &Ctx<'_>, item: &Value, at: &At<'_>) -> Result<Option<ProviderCall>, ParseError> {
+    let Value::Object(tc) = item else {
+        return Err(ctx.unrecognized(at, "a tool call object", item));
+    };
+    if !is_function(ctx, tc, at)? {
+        return Ok(None);
+    }
+    let function_at = at.key("function");
+    let function = match get(tc, "function") {
+        Some(Value::Object(f)) => f,
+        Some(other) => return Err(ctx.unrecognized(&function_at, "an object with `name` and `arguments`", other)),
+        None => {
+            return Err(ctx.error(
+                ErrorCode::Unrecognized,
+                at,
+                format!("the tool call at {} has no `function` object", at.show()),
+            ))
+        }
+    };
+    let id = walk::id(ctx, tc, "id", at)?;
+    walk::call(ctx, function, &function_at, id, "arguments").map(Some)
+}
+
+/// Streamed chunks, joined per choice (by the choice's `index`) and per call (by the fragment's
+/// `index`). Also serves full responses, whose choices carry a `message` instead of a `delta`.
+#[derive(Default)]
+struct Stream {
+    choices: Vec<Choice>,
+    by_index: HashMap<u64, usize>,
+}
+
+#[derive(Default)]
+struct Choice {
+    finished: bool,
+    /// Calls and text of complete messages, then streamed text.
+    found: Found,
+    partials: Vec<Partial>,
+    by_index: HashMap<u64, usize>,
+    legacy: Option<usize>,
+    last: Option<usize>,
+}
+
+/// The fragments of one streamed call seen so far.
+struct Partial {
+    /// Where the first fragment stands.
+    at: Vec<Seg>,
+    skip: bool,
+    id: Option<String>,
+    name: Option<String>,
+    arguments: Joined,
+    object: Option<(Object, Vec<Seg>)>,
+}
+
+impl Partial {
+    fn new(at: &At<'_>) -> Self {
+        Partial { at: at.path(), skip: false, id: None, name: None, arguments: Joined::default(), object: None }
+    }
+}
+
+/// A non-negative integer `index`, or `None` when missing or null.
+fn index(ctx: &Ctx<'_>, o: &Object, at: &At<'_>) -> Result<Option<u64>, ParseError> {
+    match get(o, "index") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(Number::Int(i))) if *i >= 0 => Ok(Some(*i as u64)),
+        Some(other) => Err(ctx.unrecognized(&at.key("index"), "a non-negative integer", other)),
+    }
+}
+
+impl Stream {
+    fn chunk(&mut self, ctx: &Ctx<'_>, o: &Object, at: &At<'_>, want_text: bool) -> Result<(), ParseError> {
+        let Some(choices) = walk::array(o, "choices") else { return Ok(()) };
+        let choices_at = at.key("choices");
+        for (pos, choice) in choices.iter().enumerate() {
+            let Value::Object(c) = choice else { continue };
+            let choice_at = choices_at.index(pos);
+            let index = index(ctx, c, &choice_at)?.unwrap_or(pos as u64);
+            let slot = match self.by_index.get(&index) {
+                Some(&i) => i,
+                None => {
+                    self.choices.push(Choice { found: Found::new(want_text), ..Choice::default() });
+                    self.by_index.insert(index, self.choices.len() - 1);
+                    self.choices.len() - 1
+                }
+            };
+            let Some(slot) = self.choices.get_mut(slot) else { continue };
+            if !matches!(get(c, "finish_reason"), None | Some(Value::Null)) {
+                slot.finished = true;
+            }
+            if let Some(m) = walk::object(c, "message") {
+                message(ctx, m, &choice_at.key("message"), &mut slot.found)?;
+            }
+            if let Some(d) = walk::object(c, "delta") {
+                slot.delta(ctx, d, &choice_at.key("delta"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The complete calls of every choice, in order of first appearance.
+    fn finish(self, ctx: &Ctx<'_>, found: &mut Found) -> Result<(), ParseError> {
+        for choice in self.choices {
+            found.calls.extend(choice.found.calls);
+            for p in choice.partials {
+                if let Some(call) = complete(ctx, p, choice.finished)? {
+                    found.calls.push(call);
+                }
+            }
+            found.text.append("\n", choice.found.text);
+        }
+        Ok(())
+    }
+}
+
+impl Choice {
+    fn delta(&mut self, ctx: &Ctx<'_>, d: &Object, at: &At<'_>) -> Result<(), ParseError> {
+        let content_at = at.key("content");
+        if let Some(Value::String(s)) = get(d, "content") {
+            if self.found.want_text {
+                self.found.text.push("", s, content_at.path());
+            }
+        }
+        let calls_at = at.key("tool_calls");
+        match get(d, "tool_calls") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    self.fragment(ctx, item, &calls_at.index(i), false)?;
+                }
+            }
+            Some(other) => return Err(ctx.unrecognized(&calls_at, "an array of tool call fragments", other)),
+        }
+        match get(d, "function_call") {
+            None | Some(Value::Null) => Ok(()),
+            Some(f @ Value::Object(_)) => self.fragment(ctx, f, &at.key("function_call"), true),
+            Some(other) => Err(ctx.unrecognized(&at.key("function_call"), "an object", other)),
+        }
+    }
+
+    /// One fragment: `{"index", "id"?, "type"?, "function": {"name"?, "arguments"?}}`, or (legacy)
+    /// `{"name"?, "arguments"?}` itself.
+    fn fragment(&mut self, ctx: &Ctx<'_>, item: &Value, at: &At<'_>, legacy: bool) -> Result<(), ParseError> {
+        let Value::Object(fo) = item else {
+            return Err(ctx.unrecognized(at, "a tool call fragment object", item));
+        };
+        let (id, function, function_at) = if legacy {
+            (None, Some(fo), *at)
+        } else {
+            let function = match get(fo, "function") {
+                None | Some(Value::Null) => None,
+                Some(Value::Object(f)) => Some(f),
+                Some(other) => return Err(ctx.unrecognized(&at.key("function"), "an object", other)),
+            };
+            (walk::id(ctx, fo, "id", at)?, function, at.key("function"))
+        };
+        let name_at = function_at.key("name");
+        let name = match function.and_then(|f| get(f, "name")) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s).filter(|s| !s.is_empty()),
+            Some(other) => {
+                return Err(ctx.error(
+                    ErrorCode::InvalidName,
+                    &name_at,
+                    format!("the tool name at {} must be a string, found {}", name_at.show(), other.kind()),
+                ))
+            }
+        };
+        let pos = if legacy {
+            self.legacy
+        } else {
+            match index(ctx, fo, at)? {
+                Some(i) => self.by_index.get(&i).copied().or_else(|| {
+                    self.by_index.insert(i, self.partials.len());
+                    None
+                }),
+                // Without `index`, a fragment continues the last call unless it carries another id.
+                None => self
+                    .last
+                    .filter(|&l| id.is_none() || self.partials.get(l).is_some_and(|p| p.id.is_none() || p.id == id)),
+            }
+        };
+        let pos = match pos {
+            Some(p) => p,
+            None => {
+                self.partials.push(Partial::new(at));
+                self.partials.len() - 1
+            }
+        };
+        if legacy {
+            self.legacy = Some(pos);
+        } else {
+            self.last = Some(pos);
+        }
+        let Some(partial) = self.partials.get_mut(pos) else { return Ok(()) };
+        if !legacy && !is_function(ctx, fo, at)? {
+            partial.skip = true;
+        }
+        if partial.id.is_none() {
+            partial.id = id;
+        }
+        if partial.name.is_none() {
+            partial.name = name.cloned();
+        }
+        let args_at = function_at.key("arguments");
+        match function.and_then(|f| get(f, "arguments")) {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) => partial.arguments.push("", s, args_at.path()),
+            Some(Value::Object(o)) => partial.object = Some((o.clone(), args_at.path())),
+            Some(other) => {
+                return Err(ctx.error(
+                    ErrorCode::InvalidArguments,
+                    &args_at,
+                    format!("the arguments fragment at {} must be a string, found {}", args_at.show(), other.kind()),
+                ))
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A streamed call if it is complete: its joined arguments parse as a JSON object. When the
+/// choice has finished (`finish_reason` seen), an incomplete call is an error, and `""` is `{}`.
+fn complete(ctx: &Ctx<'_>, p: Partial, finished: bool) -> Result<Option<ProviderCall>, ParseError> {
+    if p.skip {
+        return Ok(None);
+    }
+    let Some(name) = p.name else {
+        if !finished {
+            return Ok(None);
+        }
+        return Err(ParseError::new(
+            ErrorCode::InvalidName,
+            ctx.offset(&p.at),
+            format!("the streamed tool call starting at {} has no name", walk::show(&p.at)),
+        ));
+    };
+    let arguments = match p.object {
+        Some((o, _)) if p.arguments.text.is_empty() => o,
+        Some((_, path)) => {
+            return Err(ParseError::new(
+                ErrorCode::InvalidArguments,
+                ctx.offset(&path),
+                format!(
+                    "the streamed arguments of {} mix an object (at {}) with text fragments",
+                    quote(&name),
+                    walk::show(&path)
+                ),
+            ))
+        }
+        None if p.arguments.text.is_empty() => {
+            if !finished {
+                return Ok(None);
+            }
+            Object::new()
+        }
+        None => match json::parse_complete(&p.arguments.text) {
+            Ok(Value::Object(o)) => o,
+            _ if !finished => return Ok(None),
+            Ok(other) => {
+                let (offset, path) = p.arguments.locate(ctx, 0);
+                return Err(ParseError::new(
+                    ErrorCode::InvalidArguments,
+                    offset,
+                    format!(
+                        "the streamed arguments of {} (joined from {} fragments, the first at {path}) must be a JSON object, found {}",
+                        quote(&name),
+                        p.arguments.pieces(),
+                        other.kind()
+                    ),
+                ));
+            }
+            Err(e) => {
+                let (offset, path) = p.arguments.locate(ctx, e.offset);
+                return Err(ParseError::new(
+                    ErrorCode::InvalidArguments,
+                    offset,
+                    format!(
+                        "the streamed arguments of {} are not valid JSON: {} ({}), in the fragment at {path}{}",
+                        quote(&name),
+                        e.message,
+                        e.code,
+                        if ctx.has_text() {
+                            String::new()
+                        } else {
+                            format!(", at byte {} of the joined arguments", e.offset)
+                        }
+                    ),
+                ));
+            }
+        },
+    };
+    Ok(Some(ProviderCall { id: p.id, name, arguments }))
+}
+
+/// Responses API: `output[]` items of type `function_call` (id: `call_id`); the `output_text`
+/// parts of `message` items are text. Other item types (reasoning, built-in tool calls, custom
+/// tool calls) are not function calls and are skipped.
+pub(super) fn responses(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+    let Value::Object(o) = value else { return Ok(()) };
+    let Some(items) = walk::array(o, "output") else { return Ok(()) };
+    let output_at = ROOT.key("output");
+    for (i, item) in items.iter().enumerate() {
+        let Value::Object(it) = item else { continue };
+        let at = output_at.index(i);
+        match walk::string(it, "type") {
+            Some("function_call") => {
+                let id = walk::id(ctx, it, "call_id", &at)?;
+                found.calls.push(walk::call(ctx, it, &at, id, "arguments")?);
+            }
+            Some("message") => {
+                let Some(parts) = walk::array(it, "content") else { continue };
+                let content_at = at.key("content");
+                for (j, part) in parts.iter().enumerate() {
+                    if let Value::Object(p) = part {
+                        if walk::string(p, "type") == Some("output_text") {
+                            let part_at = content_at.index(j);
+                            found.text_value(get(p, "text"), &part_at.key("text"));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,360 @@
+//! Shared machinery of the provider readers: where a value stands in the response (for error
+//! positions and messages), how one call's name, id and arguments are read, and how assistant
+//! text is collected for the text fallback.
+
+use std::fmt::Write as _;
+
+use crate::error::{ErrorCode, ParseError};
+use crate::json::{self, locate_path, quote, Step};
+use crate::value::{get, Object, Value};
+
+use super::ProviderCall;
+
+/// One step from a value to a value nested in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Seg {
+    Key(&'static str),
+    Index(usize),
+}
+
+/// Where a value stands in the response, as a chain of stack frames: building a path costs no
+/// allocation; it is only written out (`to_vec`) for an error or a text piece.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct At<'a> {
+    parent: Option<&'a At<'a>>,
+    seg: Option<Seg>,
+}
+
+/// The response itself.
+pub(super) const ROOT: At<'static> = At { parent: None, seg: None };
+
+impl<'a> At<'a> {
+    pub(super) fn key(&'a self, key: &'static str) -> At<'a> {
+        At { parent: Some(self), seg: Some(Seg::Key(key)) }
+    }
+
+    pub(super) fn index(&'a self, index: usize) -> At<'a> {
+        At { parent: Some(self), seg: Some(Seg::Index(index)) }
+    }
+
+    pub(super) fn path(&self) -> Vec<Seg> {
+        let mut out = Vec::new();
+        let mut at = Some(self);
+        while let Some(a) = at {
+            if let Some(seg) = a.seg {
+                out.push(seg);
+            }
+            at = a.parent;
+        }
+        out.reverse();
+        out
+    }
+
+    pub(super) fn show(&self) -> String {
+        show(&self.path())
+    }
+}
+
+/// A path as people write it: `choices[0].message.tool_calls[1].function.arguments`.
+pub(super) fn show(path: &[Seg]) -> String {
+    if path.is_empty() {
+        return "the response".to_string();
+    }
+    let mut out = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            Seg::Index(i) => {
+                let _ = write!(out, "[{i}]");
+            }
+        }
+    }
+    out
+}
+
+/// The caller's text when there is one: errors point into it. Without text (a response passed
+/// as a value) every offset is 0 and the message's path is the only position.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Ctx<'s> {
+    src: Option<&'s str>,
+}
+
+impl<'s> Ctx<'s> {
+    pub(super) fn text(src: &'s str) -> Self {
+        Ctx { src: Some(src) }
+    }
+
+    pub(super) fn value() -> Self {
+        Ctx { src: None }
+    }
+
+    pub(super) fn has_text(&self) -> bool {
+        self.src.is_some()
+    }
+
+    /// The offset of the value at `path` (the response parsed from the text, so the path exists).
+    pub(super) fn offset(&self, path: &[Seg]) -> usize {
+        let Some(src) = self.src else { return 0 };
+        let steps: Vec<Step<'_>> = path
+            .iter()
+            .map(|s| match *s {
+                Seg::Key(k) => Step::Key(k),
+                Seg::Index(i) => Step::Index(i),
+            })
+            .collect();
+        locate_path(src, 0, &steps)
+    }
+
+    /// The offset of the character that decoded to byte `decoded` of the string at `path`.
+    pub(super) fn offset_in_string(&self, path: &[Seg], decoded: usize) -> usize {
+        let Some(src) = self.src else { return 0 };
+        json::raw_offset_in_string(src, self.offset(path), decoded)
+    }
+
+    pub(super) fn error(&self, code: ErrorCode, at: &At<'_>, message: String) -> ParseError {
+        ParseError::new(code, self.offset(&at.path()), message)
+    }
+
+    /// `tool_call.unrecognized` at `at`: a value that claims to hold calls but has the wrong shape.
+    pub(super) fn unrecognized(&self, at: &At<'_>, what: &str, found: &Value) -> ParseError {
+        self.error(ErrorCode::Unrecognized, at, format!("{} must be {what}, found {}", at.show(), found.kind()))
+    }
+}
+
+/// Text pieces joined into one string, remembering where each piece came from so that an
+/// offset into the joined string can be mapped back into the caller's text.
+#[derive(Debug, Default)]
+pub(super) struct Joined {
+    pub(super) text: String,
+    parts: Vec<Part>,
+}
+
+#[derive(Debug)]
+struct Part {
+    start: usize,
+    len: usize,
+    path: Vec<Seg>,
+}
+
+impl Joined {
+    /// Appends `piece` (the string at `path`), preceded by `sep` unless nothing came before.
+    pub(super) fn push(&mut self, sep: &str, piece: &str, path: Vec<Seg>) {
+        if !self.parts.is_empty() {
+            self.text.push_str(sep);
+        }
+        self.parts.push(Part { start: self.text.len(), len: piece.len(), path });
+        self.text.push_str(piece);
+    }
+
+    /// Appends everything in `other`, preceded by `sep` unless either side is empty.
+    pub(super) fn append(&mut self, sep: &str, other: Joined) {
+        if other.parts.is_empty() {
+            return;
+        }
+        if !self.parts.is_empty() {
+            self.text.push_str(sep);
+        }
+        let base = self.text.len();
+        self.text.push_str(&other.text);
+        self.parts.extend(other.parts.into_iter().map(|p| Part { start: base + p.start, ..p }));
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
+    /// The number of pieces.
+    pub(super) fn pieces(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// Maps byte `offset` of the joined text to the caller's text, with the path of the piece it
+    /// falls in (an offset in a separator or at the end maps to the end of the piece before it).
+    pub(super) fn locate(&self, ctx: &Ctx<'_>, offset: usize) -> (usize, String) {
+        let i = self.parts.partition_point(|p| p.start <= offset).saturating_sub(1);
+        match self.parts.get(i) {
+            Some(p) => {
+                let decoded = offset.saturating_sub(p.start).min(p.len);
+                (ctx.offset_in_string(&p.path, decoded), show(&p.path))
+            }
+            None => (0, show(&[])),
+        }
+    }
+}
+
+/// What a reader found: the structured calls, and (when the text fallback may need it) the
+/// assistant's text.
+#[derive(Debug, Default)]
+pub(super) struct Found {
+    pub(super) calls: Vec<ProviderCall>,
+    pub(super) text: Joined,
+    pub(super) want_text: bool,
+}
+
+impl Found {
+    pub(super) fn new(want_text: bool) -> Self {
+        Found { calls: Vec::new(), text: Joined::default(), want_text }
+    }
+
+    /// Records a piece of assistant text (pieces are joined with `\n`).
+    pub(super) fn text(&mut self, piece: &str, at: &At<'_>) {
+        if self.want_text {
+            self.text.push("\n", piece, at.path());
+        }
+    }
+
+    /// Records `value` as assistant text when it is a string.
+    pub(super) fn text_value(&mut self, value: Option<&Value>, at: &At<'_>) {
+        if let Some(Value::String(s)) = value {
+            self.text(s, at);
+        }
+    }
+}
+
+/// The object under `key`, if the value there is one.
+pub(super) fn object<'v>(o: &'v Object, key: &str) -> Option<&'v Object> {
+    match get(o, key) {
+        Some(Value::Object(inner)) => Some(inner),
+        _ => None,
+    }
+}
+
+/// The array under `key`, if the value there is one.
+pub(super) fn array<'v>(o: &'v Object, key: &str) -> Option<&'v [Value]> {
+    match get(o, key) {
+        Some(Value::Array(items)) => Some(items),
+        _ => None,
+    }
+}
+
+/// `o[key]` when it is a string.
+pub(super) fn string<'v>(o: &'v Object, key: &str) -> Option<&'v str> {
+    get(o, key).and_then(Value::as_str)
+}
+
+/// A call id under `key` of `o` (which stands at `at`): a non-empty string, or `None` when the
+/// key is missing, null or `""`. Any other type is `tool_call.unrecognized`.
+pub(super) fn id(ctx: &Ctx<'_>, o: &Object, key: &'static str, at: &At<'_>) -> Result<Option<String>, ParseError> {
+    match get(o, key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s.is_empty() => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(ctx.unrecognized(&at.key(key), "a string (the call id)", other)),
+    }
+}
+
+/// The tool name under `name` of `o` (which stands at `at`): a non-empty string.
+pub(super) fn name(ctx: &Ctx<'_>, o: &Object, at: &At<'_>) -> Result<String, ParseError> {
+    let name_at = at.key("name");
+    match get(o, "name") {
+        Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
+        Some(Value::String(_)) => {
+            Err(ctx.error(ErrorCode::InvalidName, &name_at, format!("the tool name at {} is empty", name_at.show())))
+        }
+        None | Some(Value::Null) => {
+            Err(ctx.error(ErrorCode::InvalidName, at, format!("the call at {} has no `name`", at.show())))
+        }
+        Some(other) => Err(ctx.error(
+            ErrorCode::InvalidName,
+            &name_at,
+            format!("the tool name at {} must be a string, found {}", name_at.show(), other.kind()),
+        )),
+    }
+}
+
+/// The arguments of `name`, the value at `at` (or missing):
+/// an object as is; a string decoded as strict JSON, which must be an object (`""` is `{}`);
+/// missing or null is `{}`; anything else is `tool_call.invalid_arguments`.
+pub(super) fn arguments(ctx: &Ctx<'_>, name: &str, value: Option<&Value>, at: &At<'_>) -> Result<Object, ParseError> {
+    match value {
+        None | Some(Value::Null) => Ok(Object::new()),
+        Some(Value::Object(o)) => Ok(o.clone()),
+        Some(Value::String(s)) if s.is_empty() => Ok(Object::new()),
+        Some(Value::String(s)) => match json::parse_complete(s) {
+            Ok(Value::Object(o)) => Ok(o),
+            Ok(other) => Err(ctx.error(
+                ErrorCode::InvalidArguments,
+                at,
+                format!(
+                    "the arguments of {} at {} must be a JSON object, but the string decodes to {}",
+                    quote(name),
+                    at.show(),
+                    other.kind()
+                ),
+            )),
+            Err(e) => {
+                let path = at.path();
+                Err(ParseError::new(
+                    ErrorCode::InvalidArguments,
+                    ctx.offset_in_string(&path, e.offset),
+                    format!(
+                        "the arguments of {} at {} are not valid JSON: {} ({}){}",
+                        quote(name),
+                        show(&path),
+                        e.message,
+                        e.code,
+                        inner_offset(ctx, e.offset)
+                    ),
+                ))
+            }
+        },
+        Some(other) => Err(ctx.error(
+            ErrorCode::InvalidArguments,
+            at,
+            format!(
+                "the arguments of {} at {} must be an object or a JSON string, found {}",
+                quote(name),
+                at.show(),
+                other.kind()
+            ),
+        )),
+    }
+}
+
+/// Without text to point into, a message names the byte inside the string instead.
+pub(super) fn inner_offset(ctx: &Ctx<'_>, offset: usize) -> String {
+    if ctx.has_text() {
+        String::new()
+    } else {
+        format!(", at byte {offset} of the string")
+    }
+}
+
+/// One call from the object `o` at `at` holding `name` and the arguments under `args_key`.
+pub(super) fn call(
+    ctx: &Ctx<'_>,
+    o: &Object,
+    at: &At<'_>,
+    id: Option<String>,
+    args_key: &'static str,
+) -> Result<ProviderCall, ParseError> {
+    let name = name(ctx, o, at)?;
+    let arguments = arguments(ctx, &name, get(o, args_key), &at.key(args_key))?;
+    Ok(ProviderCall { id, name, arguments })
+}
+
+/// The text fallback: the calls written in the assistant's text, by [`crate::parse_tool_calls`].
+/// No call there is `[]`; any other error is raised at its position mapped back into the
+/// caller's text (the message names the path of the text piece).
+pub(super) fn fallback(ctx: &Ctx<'_>, text: &Joined) -> Result<Vec<ProviderCall>, ParseError> {
+    if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    match crate::parse_tool_calls(&text.text) {
+        Ok(calls) => {
+            Ok(calls.into_iter().map(|c| ProviderCall { id: None, name: c.name, arguments: c.arguments }).collect())
+        }
+        Err(e) if e.code == ErrorCode::NotFound => Ok(Vec::new()),
+        Err(e) => {
+            let (offset, path) = text.locate(ctx, e.offset);
+            let inner =
+                if ctx.has_text() { String::new() } else { format!(", at byte {} of the assistant text", e.offset) };
+            Err(ParseError::new(e.code, offset, format!("{} (in the assistant text at {path}{inner})", e.message)))
+        }
+    }
+}
