@@ -18,6 +18,19 @@ use crate::MAX_DEPTH;
 
 const SMALL_OBJECT: usize = 16;
 
+/// Bytes that end the plain run of a string: the closing quote, a backslash, control characters.
+const STRING_STOP: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
 /// Parses one JSON value starting at byte `start` of `src` (leading whitespace is skipped).
 /// Returns the value and the offset just past it.
 pub(crate) fn parse_value_at(src: &str, start: usize) -> Result<(Value, usize), ParseError> {
@@ -117,12 +130,12 @@ impl Parser<'_> {
     fn array(&mut self) -> Result<Value, ParseError> {
         self.enter()?;
         self.pos = skip_ws(self.bytes, self.pos + 1);
-        let mut items = Vec::new();
         if self.bytes.get(self.pos) == Some(&b']') {
             self.pos += 1;
             self.depth -= 1;
-            return Ok(Value::Array(items));
+            return Ok(Value::Array(Vec::new()));
         }
+        let mut items = Vec::with_capacity(4);
         loop {
             items.push(self.value()?);
             self.pos = skip_ws(self.bytes, self.pos);
@@ -150,13 +163,13 @@ impl Parser<'_> {
     fn object(&mut self) -> Result<Value, ParseError> {
         self.enter()?;
         self.pos = skip_ws(self.bytes, self.pos + 1);
-        let mut entries: Object = Vec::new();
         let mut seen: Option<HashSet<String>> = None;
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
             self.depth -= 1;
-            return Ok(Value::Object(entries));
+            return Ok(Value::Object(Vec::new()));
         }
+        let mut entries: Object = Vec::with_capacity(4);
         loop {
             if self.bytes.get(self.pos) != Some(&b'"') {
                 let trailing = entries.is_empty() || self.bytes.get(self.pos) != Some(&b'}');
@@ -206,11 +219,23 @@ impl Parser<'_> {
         }
     }
 
-    /// Parses a string literal at `self.pos` (which is `"`).
+    /// Parses a string literal at `self.pos` (which is `"`). Strings without escapes (most of
+    /// them) are copied once, at their exact size.
     fn string(&mut self) -> Result<String, ParseError> {
-        let mut out = String::new();
-        let mut run = self.pos + 1;
-        let mut i = run;
+        let start = self.pos + 1;
+        let mut i = start;
+        while let Some(&b) = self.bytes.get(i) {
+            if STRING_STOP[b as usize] {
+                break;
+            }
+            i += 1;
+        }
+        if self.bytes.get(i) == Some(&b'"') {
+            self.pos = i + 1;
+            return Ok(self.src[start..i].to_owned());
+        }
+        let mut out = String::with_capacity(i - start + 16);
+        let mut run = start;
         loop {
             let Some(&b) = self.bytes.get(i) else {
                 return Err(self.end_err("a string"));
