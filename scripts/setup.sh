@@ -1,0 +1,302 @@
+#!/usr/bin/env bash
+# Make a fresh Debian 12 machine (rustup stable, python3.11+ with pip, node 20 + npm
+# preinstalled) ready to build and test every part of beacon.
+#
+# Idempotent: every step checks whether it is already done (locally, without network)
+# and is skipped if so, so a re-run takes seconds.  Before each step that does work
+# the script prints the shell command it is equivalent to.
+#
+# Outputs used by the other scripts:
+#   build/wasm-toolchain   rustup toolchain name to use for the wasm32 build ONLY
+#                          (`RUSTUP_TOOLCHAIN=$(cat build/wasm-toolchain)`); the native
+#                          build keeps the default toolchain.
+#   .venv/                 Python virtualenv with requirements-dev.txt installed.
+#
+# Environment knobs:
+#   PYTHON=python3                  interpreter used to create .venv (>= 3.11)
+#   BEACON_WASM_FORCE_FALLBACK=1    skip `rustup target add` and use the Debian toolchain
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
+case ":$PATH:" in *":$CARGO_BIN:"*) ;; *) export PATH="$CARGO_BIN:$PATH" ;; esac
+
+BUILD="$ROOT/build"
+STAMPS="$BUILD/.stamps"
+mkdir -p "$STAMPS"
+
+# Only one setup at a time (test.sh and serve.sh both call this).
+exec 9>"$BUILD/.setup.lock"
+flock 9
+
+WASM_TARGET=wasm32-unknown-unknown
+WASM_BINDGEN_DEFAULT=0.2.130          # used only if the version cannot be read from the repo
+DEBIAN_WEB_TC=debian-web
+DEBIAN_SYSROOT_LIB=/usr/lib/rustlib/$WASM_TARGET/lib
+# No Debian binaryen: bookworm's wasm-opt 108 corrupts wasm-bindgen's externref table
+# (the module then fails at instantiation with "WebAssembly.Table.set(): Argument 1 is
+# invalid for table"), and wasm-pack would pick it up from PATH.  wasm-opt comes from the
+# npm package `binaryen` instead (BINARYEN_NPM_VERSION, installed under build/tools/).
+APT_PACKAGES=(chromium fonts-liberation gzip)
+# rust-web-llvm (a Recommends of rustc-web) provides /usr/bin/rust-lld -> lld-22, the wasm linker.
+APT_FALLBACK_PACKAGES=(rustc-web cargo-web rust-web-src rust-web-llvm lld-22)
+BINARYEN_NPM_VERSION=132.0.0
+BINARYEN_DIR="$BUILD/tools/binaryen"
+PYTHON="${PYTHON:-python3}"
+VENV="$ROOT/.venv"
+REQS="$ROOT/requirements-dev.txt"
+
+T0=$(date +%s)
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+log()  { printf '[setup] %s\n' "$*"; }
+cmd()  { printf '[setup] $ %s\n' "$*"; }   # the command a step is equivalent to
+skip() { printf '[setup] ok: %s\n' "$*"; }
+die()  { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# ---------------------------------------------------------------- apt packages
+APT_UPDATED=0
+apt_missing() {  # prints the packages among "$@" that are not installed
+  local p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || echo "$p"
+  done
+}
+apt_ensure() {
+  local missing
+  missing=$(apt_missing "$@" | tr '\n' ' ')
+  if [ -z "${missing// /}" ]; then
+    skip "apt packages installed: $*"
+    return 0
+  fi
+  if [ "$APT_UPDATED" = 0 ]; then
+    cmd "${SUDO:+$SUDO }apt-get update"
+    $SUDO apt-get update -q
+    APT_UPDATED=1
+  fi
+  cmd "${SUDO:+$SUDO }apt-get install -y --no-install-recommends ${missing% }"
+  # shellcheck disable=SC2086
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+}
+
+# ---------------------------------------------------------------- base tools
+command -v rustup >/dev/null || die "rustup not found (expected in $CARGO_BIN)"
+command -v cargo  >/dev/null || die "cargo not found"
+command -v node   >/dev/null || die "node not found (node 20 expected)"
+command -v npm    >/dev/null || die "npm not found"
+"$PYTHON" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' \
+  || die "$PYTHON is older than 3.11"
+
+apt_ensure "${APT_PACKAGES[@]}"
+
+# ---------------------------------------------------------------- wasm32 toolchain
+# probe_wasm TOOLCHAIN: can TOOLCHAIN build a std-using, LTO'd cdylib for wasm32?
+probe_wasm() {
+  local tc=$1 dir
+  dir=$(mktemp -d)
+  mkdir -p "$dir/src"
+  cat >"$dir/Cargo.toml" <<'EOF'
+[package]
+name = "beacon_wasm_probe"
+version = "0.0.0"
+edition = "2021"
+[lib]
+crate-type = ["cdylib"]
+[profile.release]
+lto = true
+codegen-units = 1
+opt-level = "z"
+EOF
+  cat >"$dir/src/lib.rs" <<'EOF'
+#[no_mangle]
+pub extern "C" fn probe(n: u32) -> u32 {
+    let v: Vec<String> = (0..n).map(|i| format!("{i}")).collect();
+    v.join(",").len() as u32
+}
+EOF
+  cmd "(cd $dir && cargo +$tc build --release --target $WASM_TARGET)"
+  if (cd "$dir" && RUSTUP_TOOLCHAIN="$tc" CARGO_TARGET_DIR="$dir/target" \
+        cargo build --release --offline --quiet --target "$WASM_TARGET") \
+     && head -c4 "$dir/target/$WASM_TARGET/release/beacon_wasm_probe.wasm" | od -An -c | grep -q 'a   s   m'; then
+    rm -rf "$dir"; return 0
+  fi
+  rm -rf "$dir"; return 1
+}
+
+default_toolchain() {  # name of the toolchain rustup selects in this repo
+  rustup show active-toolchain 2>/dev/null | awk 'NR==1{print $1}'
+}
+
+# Build std for wasm32 from Debian's vendored sources and install it into /usr's sysroot.
+debian_web_build_std() {
+  local want have tmp
+  want=$(/usr/bin/rustc --version)
+  have=$(cat "$DEBIAN_SYSROOT_LIB/../.beacon-std-stamp" 2>/dev/null || true)
+  if [ "$want" = "$have" ] && compgen -G "$DEBIAN_SYSROOT_LIB/libstd-*.rlib" >/dev/null; then
+    skip "wasm32 std already built for $want"
+    return 0
+  fi
+  tmp=$(mktemp -d)
+  mkdir -p "$tmp/src" "$tmp/.cargo"
+  printf '[package]\nname="stdbuild"\nversion="0.0.0"\nedition="2021"\n[lib]\ncrate-type=["cdylib"]\n[profile.release]\npanic="abort"\n' >"$tmp/Cargo.toml"
+  : >"$tmp/src/lib.rs"
+  printf '[source.crates-io]\nreplace-with="vendored-std"\n[source.vendored-std]\ndirectory="/usr/lib/rustlib/src/rust/library/vendor"\n' >"$tmp/.cargo/config.toml"
+  cmd "(cd $tmp && RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 RUSTFLAGS=-Cembed-bitcode=yes /usr/bin/cargo build --release --target $WASM_TARGET -Zbuild-std=std,panic_abort)"
+  # embed-bitcode=yes: without it crates built with `lto = true` fail to link.
+  (cd "$tmp" && env -u RUSTUP_TOOLCHAIN CARGO_TARGET_DIR="$tmp/target" RUSTC=/usr/bin/rustc \
+      RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Cembed-bitcode=yes" \
+      /usr/bin/cargo build --release --offline --target "$WASM_TARGET" -Zbuild-std=std,panic_abort)
+  cmd "cp $tmp/target/$WASM_TARGET/release/deps/lib*.rlib $DEBIAN_SYSROOT_LIB/"
+  $SUDO mkdir -p "$DEBIAN_SYSROOT_LIB"
+  $SUDO rm -f "$DEBIAN_SYSROOT_LIB"/lib*.rlib
+  $SUDO cp "$tmp/target/$WASM_TARGET/release/deps/"lib*.rlib "$DEBIAN_SYSROOT_LIB/"
+  $SUDO rm -f "$DEBIAN_SYSROOT_LIB"/libstdbuild*
+  echo "$want" | $SUDO tee "$DEBIAN_SYSROOT_LIB/../.beacon-std-stamp" >/dev/null
+  rm -rf "$tmp"
+}
+
+setup_debian_web() {
+  log "falling back to Debian's rustc-web toolchain for wasm32"
+  apt_ensure "${APT_FALLBACK_PACKAGES[@]}"
+  debian_web_build_std
+  if rustup toolchain list | awk '{print $1}' | grep -qx "$DEBIAN_WEB_TC"; then
+    skip "rustup toolchain $DEBIAN_WEB_TC linked"
+  else
+    cmd "rustup toolchain link $DEBIAN_WEB_TC /usr"
+    rustup toolchain link "$DEBIAN_WEB_TC" /usr
+  fi
+}
+
+wasm_stamp_key() {  # TOOLCHAIN -> key; changes when its rustc or wasm32 std changes
+  local tc=$1 ver sysroot libs
+  ver=$(rustup run "$tc" rustc --version 2>/dev/null) || return 1
+  sysroot=$(rustup run "$tc" rustc --print sysroot 2>/dev/null) || return 1
+  libs=$(ls "$sysroot/lib/rustlib/$WASM_TARGET/lib/" 2>/dev/null | grep '^libstd-' | head -1)
+  [ -n "$libs" ] || return 1
+  printf '%s|%s|%s\n' "$tc" "$ver" "$libs"
+}
+
+ensure_wasm_toolchain() {
+  local tc key
+  if [ -f "$BUILD/wasm-toolchain" ]; then
+    tc=$(cat "$BUILD/wasm-toolchain")
+    if key=$(wasm_stamp_key "$tc") && [ "$key" = "$(cat "$STAMPS/wasm-toolchain" 2>/dev/null)" ]; then
+      skip "wasm32 toolchain: $tc ($(rustup run "$tc" rustc --version))"
+      return 0
+    fi
+  fi
+  rm -f "$STAMPS/wasm-toolchain"
+
+  tc=$(default_toolchain)
+  [ -n "$tc" ] || die "rustup has no default toolchain"
+  if [ "${BEACON_WASM_FORCE_FALLBACK:-0}" != 1 ]; then
+    cmd "rustup target add $WASM_TARGET"
+    if rustup target add "$WASM_TARGET" && probe_wasm "$tc"; then
+      echo "$tc" >"$BUILD/wasm-toolchain"
+      wasm_stamp_key "$tc" >"$STAMPS/wasm-toolchain"
+      log "wasm32 toolchain: $tc"
+      return 0
+    fi
+    log "rustup's $WASM_TARGET target is unavailable for $tc"
+  fi
+
+  setup_debian_web
+  probe_wasm "$DEBIAN_WEB_TC" || die "the $DEBIAN_WEB_TC toolchain cannot build for $WASM_TARGET"
+  echo "$DEBIAN_WEB_TC" >"$BUILD/wasm-toolchain"
+  wasm_stamp_key "$DEBIAN_WEB_TC" >"$STAMPS/wasm-toolchain"
+  log "wasm32 toolchain: $DEBIAN_WEB_TC"
+}
+ensure_wasm_toolchain
+
+# ---------------------------------------------------------------- wasm-bindgen-cli
+# The CLI must be exactly the version of the `wasm-bindgen` crate the project uses.
+wasm_bindgen_version() {
+  local v=""
+  if [ -f Cargo.lock ]; then
+    v=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/"/, "", $3); print $3; exit}' Cargo.lock)
+  fi
+  if [ -z "$v" ]; then
+    local f
+    for f in bindings-wasm/Cargo.toml Cargo.toml; do
+      [ -f "$f" ] || continue
+      v=$(grep -E '^[[:space:]]*wasm-bindgen[[:space:]]*=' "$f" \
+            | head -1 | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1 || true)
+      [ -n "$v" ] && break
+    done
+  fi
+  echo "${v:-$WASM_BINDGEN_DEFAULT}"
+}
+
+# cargo_install CRATE [ARGS...]: `cargo install --locked`; some registry snapshots lack a
+# version pinned in the crate's own lockfile, so retry without --locked if that fails.
+cargo_install() {
+  cmd "cargo install $* --locked"
+  if cargo install "$@" --locked; then return 0; fi
+  log "cargo install --locked failed; retrying with a fresh dependency resolution"
+  cmd "cargo install $*"
+  cargo install "$@"
+}
+
+WBG_VERSION=$(wasm_bindgen_version)
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" = "$WBG_VERSION" ]; then
+  skip "wasm-bindgen $WBG_VERSION"
+else
+  cargo_install wasm-bindgen-cli --version "=$WBG_VERSION"
+  [ "$(wasm-bindgen --version | awk '{print $2}')" = "$WBG_VERSION" ] \
+    || die "wasm-bindgen on PATH is not $WBG_VERSION: $(command -v wasm-bindgen)"
+fi
+
+# ---------------------------------------------------------------- wasm-pack
+if command -v wasm-pack >/dev/null; then
+  skip "$(wasm-pack --version)"
+else
+  cargo_install wasm-pack
+fi
+
+# ---------------------------------------------------------------- wasm-opt (binaryen)
+WASM_OPT="$BINARYEN_DIR/node_modules/.bin/wasm-opt"
+BINARYEN_MAJOR=${BINARYEN_NPM_VERSION%%.*}
+if [ -x "$WASM_OPT" ] && "$WASM_OPT" --version 2>/dev/null | grep -q "version $BINARYEN_MAJOR\b"; then
+  skip "wasm-opt $BINARYEN_MAJOR (npm binaryen@$BINARYEN_NPM_VERSION in build/tools/binaryen)"
+else
+  cmd "npm install --prefix build/tools/binaryen binaryen@$BINARYEN_NPM_VERSION"
+  mkdir -p "$BINARYEN_DIR"
+  npm install --prefix "$BINARYEN_DIR" --no-audit --no-fund "binaryen@$BINARYEN_NPM_VERSION"
+  "$WASM_OPT" --version
+fi
+
+# ---------------------------------------------------------------- python venv
+venv_ok() { [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import sys' 2>/dev/null; }
+if venv_ok; then
+  skip "virtualenv $VENV"
+else
+  cmd "$PYTHON -m venv .venv"
+  rm -rf "$VENV"
+  "$PYTHON" -m venv "$VENV"
+fi
+[ -f "$REQS" ] || die "missing $REQS"
+REQ_KEY="$(sha256sum "$REQS" | cut -d' ' -f1) $("$VENV/bin/python" --version 2>&1)"
+if [ "$REQ_KEY" = "$(cat "$VENV/.beacon-requirements" 2>/dev/null)" ]; then
+  skip "python dev requirements ($REQS)"
+else
+  cmd ".venv/bin/pip install -r requirements-dev.txt"
+  "$VENV/bin/pip" install --disable-pip-version-check -q -r "$REQS"
+  echo "$REQ_KEY" >"$VENV/.beacon-requirements"
+fi
+# Playwright drives Debian's /usr/bin/chromium (executable_path); never `playwright install`.
+
+# ---------------------------------------------------------------- summary
+log "tools:"
+printf '  %-14s %s\n' \
+  rustc "$(rustc --version)" \
+  wasm-toolchain "$(cat "$BUILD/wasm-toolchain") ($(rustup run "$(cat "$BUILD/wasm-toolchain")" rustc --version))" \
+  wasm-bindgen "$(wasm-bindgen --version)" \
+  wasm-pack "$(wasm-pack --version)" \
+  wasm-opt "$("$WASM_OPT" --version) (build/tools/binaryen)" \
+  chromium "$(/usr/bin/chromium --version 2>/dev/null || echo missing)" \
+  node "$(node --version)" \
+  python "$("$VENV/bin/python" --version 2>&1) in .venv"
+log "done in $(( $(date +%s) - T0 ))s"
