@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Builds the npm package `beacon-toolcall` into build/pkg-web (or the directory given as $1):
+#   cargo build (wasm32, size-tuned profile from bindings-wasm/.cargo/config.toml)
+#   -> wasm-opt -Oz -> wasm-bindgen --target web -> hand-written wrapper js/index.js + .d.ts.
+# The one package serves Node >= 20 (reads the .wasm from disk) and browsers (fetches it).
+#
+# Needs: the wasm32 toolchain named in build/wasm-toolchain (written by scripts/setup.sh;
+# default: rustup's active one), wasm-bindgen-cli of the same version as the wasm-bindgen
+# crate, and binaryen's wasm-opt (skipped with a warning when missing).
+# Prints, before each step, the shell command it is equivalent to.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/.." && pwd)"
+OUT="$(realpath -m "${1:-$ROOT/build/pkg-web}")"
+TARGET=wasm32-unknown-unknown
+CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
+case ":$PATH:" in *":$CARGO_BIN:"*) ;; *) export PATH="$CARGO_BIN:$PATH" ;; esac
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+WASM_IN="$TARGET_DIR/$TARGET/release/beacon_wasm.wasm"
+
+if [ -z "${RUSTUP_TOOLCHAIN:-}" ] && [ -f "$ROOT/build/wasm-toolchain" ]; then
+  export RUSTUP_TOOLCHAIN="$(cat "$ROOT/build/wasm-toolchain")"
+fi
+
+step() { printf '[build-wasm] $ %s\n' "$*"; }
+
+# Cargo picks up bindings-wasm/.cargo/config.toml only when run from bindings-wasm/.
+step "(cd bindings-wasm && RUSTUP_TOOLCHAIN=${RUSTUP_TOOLCHAIN:-} cargo build --release --target $TARGET)"
+(cd "$HERE" && CARGO_TARGET_DIR="$TARGET_DIR" cargo build --release --target "$TARGET" --quiet)
+
+# wasm-opt runs on cargo's output, *before* wasm-bindgen. That order works with every binaryen:
+# Debian 12's binaryen 108 mixes up the two tables of a wasm-bindgen module when it runs after
+# wasm-bindgen (it exports the funcref table as `__wbindgen_externrefs`; instantiation then
+# fails), and optimising first gives the same size (112 KB either way, measured).
+# The binary: $WASM_OPT, else the pinned npm binaryen scripts/setup.sh installs, else PATH.
+# The feature flags are those rustc enables by default for wasm32 (Rust >= 1.87); binaryen
+# rejects a module that uses features it was not told about.
+WASM_OPT="${WASM_OPT:-}"
+if [ -z "$WASM_OPT" ]; then
+  if [ -x "$ROOT/build/tools/binaryen/node_modules/.bin/wasm-opt" ]; then
+    WASM_OPT="$ROOT/build/tools/binaryen/node_modules/.bin/wasm-opt"
+  else
+    WASM_OPT="$(command -v wasm-opt || true)"
+  fi
+fi
+OPT_IN="$WASM_IN"
+if [ -n "$WASM_OPT" ]; then
+  OPT_IN="$TARGET_DIR/$TARGET/release/beacon_wasm.opt.wasm"
+  step "${WASM_OPT#"$ROOT"/} -Oz --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals --enable-reference-types --enable-multivalue $WASM_IN -o $OPT_IN"
+  "$WASM_OPT" -Oz --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
+    --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    "$WASM_IN" -o "$OPT_IN"
+else
+  echo "[build-wasm] warning: wasm-opt not found; the module is larger than it needs to be" >&2
+fi
+
+step "wasm-bindgen --target web --no-typescript --out-name beacon_wasm --out-dir $OUT $OPT_IN"
+rm -rf "$OUT"
+mkdir -p "$OUT"
+wasm-bindgen --target web --no-typescript --out-name beacon_wasm --out-dir "$OUT" "$OPT_IN"
+
+step "cp bindings-wasm/js/{index.js,index.d.ts,package.json} bindings-wasm/README.md $OUT/"
+cp "$HERE/js/index.js" "$HERE/js/index.d.ts" "$HERE/js/package.json" "$HERE/README.md" "$OUT/"
+
+raw=$(wc -c <"$OUT/beacon_wasm_bg.wasm")
+gz=$(gzip -9 -c "$OUT/beacon_wasm_bg.wasm" | wc -c)
+printf '[build-wasm] %s: beacon_wasm_bg.wasm %d bytes (%d gzipped)\n' "$OUT" "$raw" "$gz"

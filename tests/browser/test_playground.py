@@ -1,0 +1,347 @@
+"""Browser tests of the playground (playground/), in Debian's Chromium driven by Playwright.
+
+The page loads the beacon-toolcall package from playground/pkg, which scripts/serve.sh and
+scripts/test.sh copy there from build/pkg-web; when it is missing, the fixture below copies it
+itself (and fails loudly when there is no build). Every test fails on any console error.
+The shared fixtures (tests/fixtures/*.json) also run inside the page, through the module the
+page loaded, with the same checks as the Node tests (tests/js/fixture-lib.mjs).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import re
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import ConsoleMessage, Page, expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+PLAYGROUND = ROOT / "playground"
+PKG = PLAYGROUND / "pkg"
+BUILT_PKG = ROOT / "build" / "pkg-web"
+TESTS_JS = ROOT / "tests" / "js"
+FIXTURES = ROOT / "tests" / "fixtures"
+SCREENSHOTS = ROOT / "build" / "screenshots"
+CHROMIUM = os.environ.get("BEACON_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+LOADING = "Loading beacon's Rust core (WebAssembly)…"
+
+# (preset button, first call's name, format, number of calls); None for an error.
+PRESETS = [
+    ("Python call", "search", "python", 1),
+    ("Hermes / Qwen", "get_weather", "hermes", 2),
+    ("Mistral", "get_current_weather", "mistral", 1),
+    ("Llama 3", "get_stock_price", "llama", 1),
+    ("OpenAI JSON", "create_ticket", "json", 1),
+    ("XML invoke", "search_docs", "xml_invoke", 1),
+    ("Broken", None, None, None),
+]
+
+
+def utf16_len(s: str) -> int:
+    return len(s.encode("utf-16-le")) // 2
+
+
+# ------------------------------------------------------------------------------- fixtures
+
+
+def _package_ready(d: Path) -> bool:
+    return (d / "index.js").is_file() and (d / "beacon_wasm_bg.wasm").is_file()
+
+
+@pytest.fixture(scope="session")
+def playground_pkg() -> Path:
+    """playground/pkg, copied from build/pkg-web when it is missing."""
+    if not _package_ready(PKG):
+        if not _package_ready(BUILT_PKG):
+            pytest.fail(
+                f"no wasm package: neither {PKG} nor {BUILT_PKG} has index.js and "
+                "beacon_wasm_bg.wasm; build it with `bash bindings-wasm/build.sh`",
+                pytrace=False,
+            )
+        shutil.rmtree(PKG, ignore_errors=True)
+        shutil.copytree(BUILT_PKG, PKG)
+    return PKG
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Serves playground/, plus tests/js/fixture-lib.mjs under /__tests__/ for the fixtures."""
+
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+    }
+
+    def translate_path(self, path: str) -> str:
+        if path.split("?", 1)[0] == "/__tests__/fixture-lib.mjs":
+            return str(TESTS_JS / "fixture-lib.mjs")
+        return super().translate_path(path)
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+@pytest.fixture(scope="session")
+def base_url(playground_pkg: Path):
+    handler = functools.partial(_Handler, directory=str(PLAYGROUND))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser, base_url):
+    """The playground, loaded and Idle. Fails the test on any console error or page error."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, device_scale_factor=1)
+    pg = context.new_page()
+    errors: list[str] = []
+
+    def on_console(msg: ConsoleMessage) -> None:
+        if msg.type == "error":
+            errors.append(f"console.error: {msg.text} ({msg.location})")
+
+    pg.on("console", on_console)
+    pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+    pg.on("requestfailed", lambda req: errors.append(f"request failed: {req.url} {req.failure}"))
+    pg.goto(base_url)
+    expect(pg.locator("#status")).to_have_text("Idle", timeout=15_000)
+    yield pg
+    context.close()
+    assert not errors, "\n".join(errors)
+
+
+def output_calls(page: Page) -> list[dict]:
+    """The calls shown in the Output panel (the page prints them as JSON)."""
+    return json.loads(page.locator("#json").inner_text())
+
+
+# ------------------------------------------------------------------------------- tests
+
+
+def test_loads_with_title_pitch_and_status(browser, base_url, playground_pkg):
+    context = browser.new_context()
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    # Hold the .wasm back to see the loading state, then let it through.
+    held = []
+    pg.route("**/*.wasm", lambda route: held.append(route))
+    pg.goto(base_url, wait_until="domcontentloaded")
+    expect(pg.locator("#status")).to_have_text(LOADING)
+    expect(pg.locator("#run-bench")).to_be_disabled()
+    for _ in range(100):
+        if held:
+            break
+        pg.wait_for_timeout(100)
+    assert held, "the page never requested the .wasm"
+    expect(pg.locator("#status")).to_have_text(LOADING)
+    held[0].continue_()
+    expect(pg.locator("#status")).to_have_text("Idle", timeout=15_000)
+    expect(pg.locator("h1")).to_have_text("beacon")
+    expect(pg.locator(".pitch")).to_have_text(
+        "Every vendor writes tool calls differently. One parser, documented format detection, "
+        "strict arguments."
+    )
+    expect(pg.locator("body")).to_contain_text(
+        "Same Rust core as the Python package, compiled to WebAssembly"
+    )
+    expect(pg.locator("#input")).to_have_value(
+        'I will look that up. search(query="rust async", limit=5)'
+    )
+    assert output_calls(pg) == [{"name": "search", "arguments": {"query": "rust async", "limit": 5}}]
+    context.close()
+    assert not errors, errors
+
+
+def test_preset_buttons_exactly(page: Page):
+    labels = page.locator("button.preset").all_inner_texts()
+    assert labels == [p[0] for p in PRESETS]
+
+
+@pytest.mark.parametrize("label,name,fmt,count", PRESETS, ids=[p[0] for p in PRESETS])
+def test_preset(page: Page, label, name, fmt, count):
+    page.locator("#include-format").check()
+    page.get_by_role("button", name=label, exact=True).click()
+    text = page.locator("#input").input_value()
+    assert text.strip(), "the preset fills the textarea"
+    if name is None:
+        expect(page.locator("#error-code")).to_have_text(re.compile(r"^(json|tool_call)\.[a-z_]+$"))
+        code = page.locator("#error-code").inner_text()
+        assert code != "tool_call.not_found"
+        mark = page.locator("#highlights mark")
+        expect(mark).to_have_count(1)
+        position = int(mark.get_attribute("data-position"))
+        assert mark.get_attribute("data-char") == text[position]  # ASCII preset: same indices
+        expect(page.locator("#error-where")).to_contain_text("line ")
+        return
+    calls = output_calls(page)
+    assert len(calls) == count
+    assert calls[0]["name"] == name
+    assert {c["format"] for c in calls} == {fmt}
+    assert all(isinstance(c["arguments"], dict) and c["arguments"] for c in calls)
+    expect(page.locator("#highlights mark")).to_have_count(0)
+    page.locator("#include-format").uncheck()
+    assert all("format" not in c for c in output_calls(page))
+
+
+def test_typing_a_broken_call_marks_the_offending_character(page: Page):
+    textarea = page.locator("#input")
+    textarea.fill("")
+    prefix = "Voilà 🙂\nOK: "
+    text = prefix + 'get_weather(city="Paris", city="Lyon")'
+    textarea.press_sequentially(text)
+    expect(page.locator("#error-code")).to_have_text("tool_call.duplicate_argument")
+    mark = page.locator("#highlights mark")
+    expect(mark).to_have_count(1)
+    second = text.index('city="Lyon"')
+    assert mark.get_attribute("data-char") == "c"
+    assert mark.inner_text() == "c"
+    assert int(mark.get_attribute("data-position")) == utf16_len(text[:second])
+    column = second - (text.rindex("\n", 0, second) + 1) + 1
+    expect(page.locator("#error-where")).to_contain_text(f"line 2, column {column}")
+    # The mark sits under the character in the textarea: same line box as the caret there.
+    box = mark.bounding_box()
+    area = textarea.bounding_box()
+    assert box and area and area["x"] <= box["x"] < area["x"] + area["width"]
+    assert area["y"] <= box["y"] < area["y"] + area["height"]
+
+    # Fixing it clears the error and the mark, while typing.
+    textarea.press("End")
+    for _ in range(len(', city="Lyon")')):
+        textarea.press("Backspace")
+    textarea.press_sequentially(")")
+    assert output_calls(page) == [{"name": "get_weather", "arguments": {"city": "Paris"}}]
+    expect(page.locator("#highlights mark")).to_have_count(0)
+
+
+def test_unclosed_call_marks_end_of_text(page: Page):
+    page.locator("#input").fill('search(query="rust async", limit=5')
+    expect(page.locator("#error-code")).to_have_text("tool_call.unclosed")
+    expect(page.locator("#highlights mark")).to_have_count(1)
+
+
+def test_no_call_is_not_found_without_mark(page: Page):
+    page.locator("#input").fill("Sure! Paris is sunny today.")
+    expect(page.locator("#error-code")).to_have_text("tool_call.not_found")
+    expect(page.locator(".error-class")).to_have_text("NoToolCallFoundError")
+    expect(page.locator("#highlights mark")).to_have_count(0)
+
+
+def test_bigint_shown_exactly(page: Page):
+    page.locator("#input").fill('f(id=123456789012345678901234567890, n=9007199254740993)')
+    shown = page.locator("#json").inner_text()
+    assert "123456789012345678901234567890" in shown and "9007199254740993" in shown
+
+
+def test_run_1000(page: Page):
+    page.get_by_role("button", name="Run 1,000×").click()
+    result = page.locator("#bench-result")
+    expect(result).to_contain_text("µs per call", timeout=30_000)
+    text = result.inner_text()
+    assert re.search(r"1,000 calls in \d+(\.\d+)? ms", text), text
+    assert re.search(r"[\d,]+ calls/s", text), text
+    expect(page.locator("#status")).to_have_text("Idle")
+
+
+def test_formats_table_matches_readme(page: Page):
+    """The page's formats table has the README's rows: (tier, format id, example)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("| Tier | Format id | Example |", 1)[1]
+    want = []
+    tier = ""
+    for line in section.splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        # " | `bracket` | ex " -> ["", "`bracket`", "ex"]; pipes inside code have no spaces around
+        cells = [c.strip() for c in re.split(r"\s\|\s", line.strip()[1:-1])]
+        cells = [c.replace("\\|", "|").replace("`", "") for c in cells]
+        tier = cells[0] or tier
+        want.append((tier, cells[1], cells[2]))
+    got = page.evaluate(
+        """() => {
+          let tier = '';
+          return [...document.querySelectorAll('#formats tbody tr')].map((tr) => {
+            const tds = [...tr.querySelectorAll('td')].map((td) => td.textContent.replace(/\\s+/g, ' ').trim());
+            if (tds.length === 3) tier = tds.shift(); 
+            return [tier, ...tds];
+          });
+        }"""
+    )
+    assert [tuple(r) for r in got] == want
+
+
+def test_shared_fixtures_pass_in_the_browser(page: Page):
+    files = sorted(FIXTURES.glob("*.json"))
+    assert files, "no tests/fixtures/*.json"
+    texts = {f.name: f.read_text(encoding="utf-8") for f in files}
+    result = page.evaluate(
+        """async (texts) => {
+          const lib = await import('/__tests__/fixture-lib.mjs');
+          const beacon = await import('/pkg/index.js');   // the module the page loaded
+          let total = 0;
+          const failures = [];
+          for (const [file, text] of Object.entries(texts)) {
+            for (const c of lib.parseJsonExact(text).cases) {
+              total++;
+              const problems = lib.runCase(beacon, c);
+              if (problems.length) failures.push(`${file} ${c.id}: ${problems.join('; ')}`);
+            }
+          }
+          return { total, failures };
+        }""",
+        texts,
+    )
+    assert result["total"] > 0
+    assert not result["failures"], (
+        f"{len(result['failures'])} of {result['total']} fixture cases fail in the browser:\n"
+        + "\n".join(result["failures"])
+    )
+
+
+def test_screenshot(page: Page):
+    """build/screenshots/playground.png: the Hermes preset with formats, after a timing run."""
+    page.locator("#include-format").check()
+    page.get_by_role("button", name="Hermes / Qwen", exact=True).click()
+    page.get_by_role("button", name="Run 1,000×").click()
+    expect(page.locator("#bench-result")).to_contain_text("calls/s", timeout=30_000)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "playground.png"), full_page=True)
+    page.get_by_role("button", name="Broken", exact=True).click()
+    expect(page.locator("#error-code")).to_be_visible()
+    page.screenshot(path=str(SCREENSHOTS / "playground-error.png"), full_page=True)
+    assert (SCREENSHOTS / "playground.png").stat().st_size > 10_000

@@ -1,0 +1,202 @@
+// The JavaScript surface of beacon-toolcall: exports, Error classes, TypeError, BigInt,
+// UTF-16 positions, includeFormat, and what travels through the private wire format.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { assertExact, loadBeacon, PKG_DIR, ROOT } from './helpers.mjs';
+
+const beacon = await loadBeacon();
+const { parseToolCall, parseToolCalls, ToolCallError, NoToolCallFoundError } = beacon;
+
+function thrown(fn) {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  assert.fail('expected an exception');
+}
+
+test('exports exactly the documented API, and index.d.ts declares all of it', () => {
+  assert.deepEqual(
+    Object.keys(beacon).sort(),
+    ['NoToolCallFoundError', 'ToolCallError', 'parseToolCall', 'parseToolCalls'],
+  );
+  const dts = readFileSync(join(PKG_DIR, 'index.d.ts'), 'utf8');
+  for (const name of Object.keys(beacon)) {
+    assert.match(dts, new RegExp(`export (declare )?(class|function) ${name}\\b`), name);
+  }
+});
+
+test('package.json: name, ESM, types, version of the Rust workspace', () => {
+  const pkg = JSON.parse(readFileSync(join(PKG_DIR, 'package.json'), 'utf8'));
+  assert.equal(pkg.name, 'beacon-toolcall');
+  assert.equal(pkg.type, 'module');
+  assert.equal(pkg.types, './index.d.ts');
+  const cargo = readFileSync(join(ROOT, 'Cargo.toml'), 'utf8');
+  const version = /\[workspace\.package\][^[]*?\nversion\s*=\s*"([^"]+)"/.exec(cargo)[1];
+  assert.equal(pkg.version, version, 'bindings-wasm/js/package.json version != Cargo.toml');
+});
+
+test('the README example', () => {
+  assertExact(parseToolCall('Call: search(query="rust async", limit=5)'), {
+    name: 'search', arguments: { query: 'rust async', limit: 5 },
+  });
+  assertExact(parseToolCall('[TOOL_CALL]name=search;args={"q":"rust"}[/TOOL_CALL]'), {
+    name: 'search', arguments: { q: 'rust' },
+  });
+});
+
+test('includeFormat adds the format id; without it there is no format key', () => {
+  const text = 'a <tool_call>{"name": "f", "arguments": {"x": 1}}</tool_call> '
+    + '[TOOL_CALL]name=g;args={}[/TOOL_CALL]';
+  assertExact(parseToolCalls(text), [
+    { name: 'f', arguments: { x: 1 } }, { name: 'g', arguments: {} },
+  ]);
+  assertExact(parseToolCalls(text, { includeFormat: true }), [
+    { name: 'f', arguments: { x: 1 }, format: 'hermes' },
+    { name: 'g', arguments: {}, format: 'bracket' },
+  ]);
+  assertExact(parseToolCalls(text, { includeFormat: false }), parseToolCalls(text));
+  assertExact(parseToolCalls(text, {}), parseToolCalls(text));
+});
+
+test('integers beyond Number.MAX_SAFE_INTEGER are BigInt, others numbers', () => {
+  const got = parseToolCall(
+    'f(a=9007199254740991, b=9007199254740992, c=-9007199254740991, d=-9007199254740992, '
+    + 'e=123456789012345678901234567890, f=-0, g=1.5, h=-0.0, i=1e300, j=12345678901234567890.0)',
+  );
+  assertExact(got.arguments, {
+    a: 9007199254740991,
+    b: 9007199254740992n,
+    c: -9007199254740991,
+    d: -9007199254740992n,
+    e: 123456789012345678901234567890n,
+    f: 0,
+    g: 1.5,
+    h: -0,
+    i: 1e300,
+    j: 12345678901234567890.0,
+  });
+  // Inside JSON and nested values too.
+  const json = parseToolCall(
+    '{"name": "f", "arguments": {"ids": [18446744073709551616, 1], "o": {"n": -18446744073709551616}}}',
+  );
+  assertExact(json.arguments, { ids: [18446744073709551616n, 1], o: { n: -18446744073709551616n } });
+});
+
+test('strings come back exactly, including ones that start with U+0000 or look like tags', () => {
+  const args = {
+    nul: '\u0000n123',
+    nul2: '\u0000s',
+    nul3: '\u0000',
+    quote: 'say "hi"\\ \n\t\r\u0001\u001f',
+    unicode: 'żółw 🐢 \u2028',
+    empty: '',
+  };
+  const text = `<tool_call>${JSON.stringify({ name: 'f', arguments: args })}</tool_call>`;
+  assertExact(parseToolCall(text).arguments, args);
+  // With a BigInt in the same answer (the other wire path).
+  const text2 = `<tool_call>${JSON.stringify({ name: 'f', arguments: args }).replace(/}}$/, ', "big": 99999999999999999999}}')}</tool_call>`;
+  assertExact(parseToolCall(text2).arguments, { ...args, big: 99999999999999999999n });
+});
+
+test('a name starting with U+0000 survives next to a BigInt', () => {
+  const text = '{"name": "\\u0000n1", "arguments": {"big": 99999999999999999999, "\\u0000k": "\\u0000n2"}}';
+  assertExact(parseToolCall(text), {
+    name: '\u0000n1', arguments: { big: 99999999999999999999n, '\u0000k': '\u0000n2' },
+  });
+});
+
+test('"__proto__" is an ordinary key; key order is kept', () => {
+  const got = parseToolCall('{"name": "f", "arguments": {"z": 1, "__proto__": {"polluted": true}, "a": 2}}');
+  assert.equal(Object.getPrototypeOf(got.arguments), Object.prototype);
+  assert.deepEqual(Object.keys(got.arguments), ['z', '__proto__', 'a']);
+  assert.equal(({}).polluted, undefined);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(got.arguments, '__proto__').value, { polluted: true });
+});
+
+test('ToolCallError: a real Error subclass with code, position, line, column', () => {
+  const text = 'x <tool_call>{"name": "f", "arguments": {"a": 1}\n</tool_call>';
+  const e = thrown(() => parseToolCall(text));
+  assert.ok(e instanceof ToolCallError);
+  assert.ok(e instanceof Error);
+  assert.ok(!(e instanceof NoToolCallFoundError));
+  assert.equal(e.name, 'ToolCallError');
+  assert.equal(e.code, 'json.unexpected_token');
+  assert.equal(text[e.position], '<');
+  assert.equal(e.position, text.indexOf('</tool_call>'));
+  assert.equal(e.line, 2);
+  assert.equal(e.column, 1);
+  assert.match(e.message, /^json\.unexpected_token at line 2, column 1: ./);
+  assert.match(String(e), /^ToolCallError: json\.unexpected_token/);
+  assert.match(e.stack, /ToolCallError/);
+});
+
+test('NoToolCallFoundError extends ToolCallError', () => {
+  for (const fn of [() => parseToolCall('hello, no tools here'), () => parseToolCalls('')]) {
+    const e = thrown(fn);
+    assert.ok(e instanceof NoToolCallFoundError);
+    assert.ok(e instanceof ToolCallError);
+    assert.ok(e instanceof Error);
+    assert.equal(e.name, 'NoToolCallFoundError');
+    assert.equal(e.code, 'tool_call.not_found');
+    assert.deepEqual([e.position, e.line, e.column], [0, 1, 1]);
+  }
+  assert.ok(Object.getPrototypeOf(NoToolCallFoundError) === ToolCallError);
+});
+
+test('the classes can be constructed by callers (e.g. in mocks)', () => {
+  const e = new ToolCallError('boom', { code: 'tool_call.syntax', position: 3, line: 1, column: 4 });
+  assert.deepEqual([e.message, e.code, e.position, e.line, e.column], ['boom', 'tool_call.syntax', 3, 1, 4]);
+  assert.ok(new NoToolCallFoundError('none') instanceof ToolCallError);
+});
+
+test('tool_call.multiple from parseToolCall, at the second call', () => {
+  const text = 'f(a=1) and then g(b=2)';
+  const e = thrown(() => parseToolCall(text));
+  assert.equal(e.code, 'tool_call.multiple');
+  assert.equal(e.position, text.indexOf('g(b=2)'));
+  assert.equal(parseToolCalls(text).length, 2);
+});
+
+test('positions are UTF-16 code units: astral characters count twice', () => {
+  const prefix = '🙂🙂 é\n🙂 ';
+  const text = `${prefix}search(q="x", q="y")`;
+  const e = thrown(() => parseToolCall(text));
+  assert.equal(e.code, 'tool_call.duplicate_argument');
+  assert.equal(text.slice(e.position, e.position + 1), 'q');
+  assert.equal(e.position, text.lastIndexOf('q="y"'));
+  assert.equal(e.line, 2);
+  // column: "🙂 search(q=\"x\", " is 2 + 1 + 14 UTF-16 units before the second q.
+  assert.equal(e.column, text.slice(text.lastIndexOf('\n') + 1, e.position).length + 1);
+});
+
+test('lone surrogates in the input do not shift positions', () => {
+  const text = '\ud800 x <tool_call>{"name": "f", "arguments": {"a": 1,}}</tool_call>';
+  const e = thrown(() => parseToolCall(text));
+  assert.ok(e instanceof ToolCallError);
+  assert.equal(text[e.position], '}');
+});
+
+test('non-string text is a TypeError', () => {
+  for (const bad of [undefined, null, 5, {}, ['f(a=1)'], new String('f(a=1)'), Symbol('x')]) {
+    assert.throws(() => parseToolCall(bad), TypeError);
+    assert.throws(() => parseToolCalls(bad), TypeError);
+  }
+});
+
+test('many calls in a row reuse the module (no leaks of state between calls)', () => {
+  for (let i = 0; i < 2000; i++) {
+    assertExact(parseToolCall(`f(i=${i})`), { name: 'f', arguments: { i } });
+    assert.throws(() => parseToolCall(`f(i=${i}`), ToolCallError);
+  }
+});
+
+test('large input', () => {
+  const items = Array.from({ length: 2000 }, (_, k) => ({ id: k, title: `item ${k}`, score: k / 8 }));
+  const text = `prose ${'x'.repeat(100000)} <tool_call>${JSON.stringify({ name: 'bulk', arguments: { items } })}</tool_call>`;
+  assertExact(parseToolCall(text), { name: 'bulk', arguments: { items } });
+});
