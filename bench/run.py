@@ -1,0 +1,164 @@
+"""beacon's benchmark: every comparison measured side by side in this one process.
+
+    .venv/bin/python bench/run.py [--quick] [--no-wasm]
+
+Prints one table per question: beacon vs json.loads of the payload alone and vs a regex+json.loads
+extractor per format; scanning throughput on 1 MB of prose; the WASM build in Node vs the native
+call; time per byte on adversarial inputs from 10 KB to 10 MB. Ratios are what matter: absolute
+times depend on the machine.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+import baselines  # noqa: E402
+import corpus  # noqa: E402
+
+import beacon  # noqa: E402
+
+try:
+    import orjson
+except ImportError:  # reported in the table, not a failure
+    orjson = None
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def per_call(fn, arg, budget):
+    """Best-of-5 seconds per call of fn(arg), each repeat running about budget/5 seconds."""
+    n, t = 1, 0.0
+    while True:  # calibrate
+        start = time.perf_counter()
+        for _ in range(n):
+            fn(arg)
+        t = time.perf_counter() - start
+        if t > budget / 25 or n >= 1 << 22:
+            break
+        n *= 4
+    reps = max(1, int(n * (budget / 5) / max(t, 1e-9)))
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(reps):
+            fn(arg)
+        best = min(best, (time.perf_counter() - start) / reps)
+    return best
+
+
+def fmt_time(s):
+    for unit, scale in (("s", 1), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+        if s >= scale:
+            return f"{s / scale:7.2f} {unit}"
+    return f"{s / 1e-9:7.2f} ns"
+
+
+def table(title, header, rows):
+    print(f"\n## {title}\n")
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    line = lambda r: "| " + " | ".join(str(x).rjust(w) if i else str(x).ljust(w) for i, (x, w) in enumerate(zip(r, widths))) + " |"
+    print(line(header))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print(line(r))
+
+
+def check_same(text, fmt):
+    ours = [(c["name"], c["arguments"]) for c in beacon.parse_tool_calls(text)]
+    theirs = baselines.EXTRACTORS[fmt](text)
+    assert ours == theirs, f"{fmt}: beacon and the regex baseline disagree"
+
+
+def bench_formats(budget):
+    rows, native = [], {}
+    for fmt, label, text, payload in corpus.typical_and_large():
+        check_same(text, fmt)
+        t_beacon = per_call(beacon.parse_tool_calls, text, budget)
+        t_json = per_call(json.loads, payload, budget)
+        t_orjson = per_call(orjson.loads, payload, budget) if orjson else None
+        t_regex = per_call(baselines.EXTRACTORS[fmt], text, budget)
+        native[(fmt, label)] = t_beacon
+        rows.append([
+            fmt, label, len(text.encode()), fmt_time(t_beacon), fmt_time(t_json),
+            f"{t_orjson / t_json:.2f}" if t_orjson else "n/a",
+            f"{t_beacon / t_json:.2f}", f"{t_beacon / t_regex:.2f}", f"{t_regex / t_beacon:.1f}×",
+        ])
+    table(
+        "beacon vs what users do instead (same inputs, same process)",
+        ["format", "size", "bytes", "beacon", "json.loads(payload)", "orjson÷json", "beacon÷json", "beacon÷regex", "speed-up vs regex"],
+        rows,
+    )
+    return native
+
+
+def bench_prose(budget):
+    rows = []
+    for with_call in (True, False):
+        text = corpus.prose(1 << 20, with_call)
+
+        def run(t):
+            try:
+                beacon.parse_tool_calls(t)
+            except beacon.NoToolCallFoundError:
+                pass
+
+        t = per_call(run, text, budget)
+        rows.append(["1 MB prose " + ("+ one call at the end" if with_call else "with no call"), fmt_time(t), f"{len(text) / t / 1e6:,.0f} MB/s"])
+    table("Scanning throughput (native, through the Python call)", ["input", "time", "throughput"], rows)
+
+
+def bench_adversarial(budget):
+    rows = []
+    sizes = [10_000, 100_000, 1_000_000, 10_000_000]
+    for label, unit in corpus.ADVERSARIAL.items():
+        per_byte = []
+        for size in sizes:
+            text = corpus.adversarial(unit, size)
+
+            def run(t):
+                try:
+                    beacon.parse_tool_calls(t)
+                except beacon.ToolCallError:
+                    pass
+
+            per_byte.append(per_call(run, text, budget / 2) / size)
+        rows.append([label] + [f"{p * 1e9:.3f}" for p in per_byte] + [f"{per_byte[-1] / per_byte[0]:.2f}"])
+    table("Adversarial inputs: ns per byte (linear time means the last column stays near 1)",
+          ["input", "10 KB", "100 KB", "1 MB", "10 MB", "10 MB ÷ 10 KB"], rows)
+
+
+def bench_wasm(native):
+    script = os.path.join(ROOT, "bench", "wasm.mjs")
+    cases = [{"format": f, "size": l, "text": t} for f, l, t, _ in corpus.typical_and_large()]
+    try:
+        out = subprocess.run(["node", script], input=json.dumps(cases), capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"\n(WASM comparison failed: {getattr(e, 'stderr', e)})")
+        return
+    rows = []
+    for r in json.loads(out.stdout):
+        t_native = native[(r["format"], r["size"])]
+        rows.append([r["format"], r["size"], fmt_time(r["seconds"]), fmt_time(t_native), f"{r['seconds'] / t_native:.2f}"])
+    table("WASM in Node vs the native Python call (same inputs)", ["format", "size", "wasm (node)", "native (python)", "wasm÷native"], rows)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="shorter timings, for a smoke run")
+    ap.add_argument("--no-wasm", action="store_true")
+    args = ap.parse_args()
+    budget = 0.05 if args.quick else 0.4
+    print(f"beacon benchmark · Python {sys.version.split()[0]} · {os.cpu_count()} CPUs · orjson {'yes' if orjson else 'not installed'}")
+    native = bench_formats(budget)
+    bench_prose(budget)
+    if not args.no_wasm:
+        bench_wasm(native)
+    bench_adversarial(budget)
+
+
+if __name__ == "__main__":
+    main()
