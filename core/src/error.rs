@@ -54,6 +54,10 @@ pub enum ErrorCode {
     JsonDuplicateKey,
     /// `json.too_deep`: arrays and objects nested deeper than [`crate::MAX_DEPTH`].
     JsonTooDeep,
+    /// `json.invalid_utf8`: a response given as bytes is not valid UTF-8 (at the first byte that
+    /// does not begin a valid character, or at the end when the input stops inside one); see
+    /// [`crate::utf8_text`].
+    JsonInvalidUtf8,
     /// `result.missing_field`: a tool result lacks a field the provider requires (the call id, or
     /// the tool name), so `format_results` cannot write it.
     ResultMissingField,
@@ -65,7 +69,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in documentation order.
-    pub const ALL: [ErrorCode; 23] = [
+    pub const ALL: [ErrorCode; 24] = [
         ErrorCode::NotFound,
         ErrorCode::Multiple,
         ErrorCode::Unrecognized,
@@ -86,6 +90,7 @@ impl ErrorCode {
         ErrorCode::JsonInvalidNumber,
         ErrorCode::JsonDuplicateKey,
         ErrorCode::JsonTooDeep,
+        ErrorCode::JsonInvalidUtf8,
         ErrorCode::ResultMissingField,
         ErrorCode::ResultUnsupported,
         ErrorCode::Internal,
@@ -114,6 +119,7 @@ impl ErrorCode {
             ErrorCode::JsonInvalidNumber => "json.invalid_number",
             ErrorCode::JsonDuplicateKey => "json.duplicate_key",
             ErrorCode::JsonTooDeep => "json.too_deep",
+            ErrorCode::JsonInvalidUtf8 => "json.invalid_utf8",
             ErrorCode::ResultMissingField => "result.missing_field",
             ErrorCode::ResultUnsupported => "result.unsupported",
             ErrorCode::Internal => "internal",

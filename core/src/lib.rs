@@ -22,7 +22,7 @@ mod value;
 pub use error::{locate, ErrorCode, Location, ParseError, Unit};
 pub use providers::{
     detect_provider, detect_provider_value, format_results, has_tool_calls, has_tool_calls_value, parse_response,
-    parse_response_value, Provider, ProviderCall, ToolResult,
+    parse_response_value, utf8_text, Provider, ProviderCall, ToolResult,
 };
 pub use value::{Number, Object, Value};
 

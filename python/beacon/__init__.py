@@ -11,13 +11,18 @@ never silently dropped.
 >>> beacon.parse_tool_call('[TOOL_CALL]name=search;args={"q":"rust"}[/TOOL_CALL]')
 {'name': 'search', 'arguments': {'q': 'rust'}}
 
+:func:`parse_response` reads the tool calls out of a model API's response instead (OpenAI Chat
+Completions and Responses, Anthropic, Gemini, Cohere, Bedrock, Ollama and every OpenAI-compatible
+server), in one ``{"id", "name", "arguments"}`` shape; :func:`format_results` writes the tool
+results back in the shape that API expects next.
+
 The parsing runs in Rust (``beacon._core``, the same core as the WebAssembly package) without
 holding the GIL, so threads can parse in parallel.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, Tuple, TypedDict, Union, overload
+from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union, overload
 
 from . import _core
 from ._errors import NoToolCallFoundError, ToolCallError
@@ -26,10 +31,19 @@ __all__ = [
     "FORMATS",
     "Format",
     "NoToolCallFoundError",
+    "PROVIDERS",
+    "Provider",
+    "ProviderCall",
+    "Response",
     "ToolCall",
     "ToolCallError",
     "ToolCallWithFormat",
+    "ToolResult",
     "__version__",
+    "detect_provider",
+    "format_results",
+    "has_tool_calls",
+    "parse_response",
     "parse_tool_call",
     "parse_tool_calls",
 ]
@@ -116,3 +130,179 @@ def parse_tool_calls(
         TypeError: ``text`` is not a ``str``.
     """
     return _core.parse_tool_calls(text, include_format=include_format)
+
+
+# --------------------------------------------------------------------------- provider responses
+
+#: A provider id: which model API a response came from (and the one :func:`format_results`
+#: writes for).
+Provider = Literal[
+    "openai_chat",
+    "openai_responses",
+    "anthropic",
+    "gemini",
+    "gemini_interactions",
+    "cohere_v1",
+    "cohere_v2",
+    "bedrock",
+    "ollama",
+]
+
+#: Every provider id.
+PROVIDERS: Tuple[Provider, ...] = tuple(_core.PROVIDERS)
+
+#: What the provider functions accept as a response: its JSON as ``str``, as UTF-8 ``bytes`` /
+#: ``bytearray`` (an HTTP body), or already decoded (what ``json.loads`` returns).
+Response = Union[str, bytes, bytearray, Dict[str, Any], List[Any], Tuple[Any, ...], int, float, None]
+
+
+class ProviderCall(TypedDict):
+    """One tool call read from a provider response.
+
+    ``id`` is the one to send back with the result (Responses API: ``call_id``; Bedrock:
+    ``toolUseId``), or ``None`` when the provider gave none: never invented. ``arguments`` keeps
+    the keys in the order written; its values are plain builtins as in :class:`ToolCall`.
+    """
+
+    id: Optional[str]
+    name: str
+    arguments: Dict[str, Any]
+
+
+class _ToolResultContent(TypedDict):
+    content: Any
+
+
+class ToolResult(_ToolResultContent, total=False):
+    """The result of running one tool call, for :func:`format_results`.
+
+    ``content`` (required) is a ``str`` or any JSON value. ``id`` and ``name`` are the call's
+    (``None`` or missing when unknown; each provider requires one of them); ``is_error`` (default
+    ``False``) says the tool failed. No other key is accepted.
+    """
+
+    id: Optional[str]
+    name: Optional[str]
+    is_error: bool
+
+
+def parse_response(
+    response: Response, *, provider: Union[Provider, Literal["auto"]] = "auto", text_fallback: bool = False
+) -> List[ProviderCall]:
+    """The tool calls in a model API's response, in response order.
+
+    Each call is ``{"id": str | None, "name": str, "arguments": dict}``. ``provider="auto"``
+    detects the API (:func:`detect_provider`); a provider id reads that API's paths only. A
+    response with no calls (or plain text, or JSON of no known API) gives ``[]``, not an error.
+    With ``text_fallback=True``, a response without structured calls has its assistant text read
+    by :func:`parse_tool_calls` (those calls have ``id`` ``None``).
+
+    >>> response = {"type": "message", "role": "assistant", "stop_reason": "tool_use",
+    ...             "content": [{"type": "tool_use", "id": "toolu_01", "name": "get_weather",
+    ...                          "input": {"city": "Paris"}}]}
+    >>> parse_response(response)
+    [{'id': 'toolu_01', 'name': 'get_weather', 'arguments': {'city': 'Paris'}}]
+
+    ``response`` is the response body: JSON text as ``str`` (error positions in code points),
+    UTF-8 JSON as ``bytes`` or ``bytearray`` (error positions, lines and columns counted in
+    **bytes** of the caller's buffer; bytes that are not UTF-8 raise ``json.invalid_utf8`` at the
+    first invalid byte), or the value already decoded, as ``json.loads`` returns it (``dict``,
+    ``list``, ``tuple``, ``int``, ``float``, ``bool``, ``None``; dict keys must be ``str``). A
+    ``str`` is always text: one whose first non-whitespace character is not ``{`` or ``[`` is a
+    plain-text answer, with no provider and no calls.
+
+    >>> body = ('{"model": "qwen3", "done": true, "message": {"role": "assistant", "tool_calls": '
+    ...         '[{"function": {"name": "get_weather", "arguments": {"city": "Zürich"}}}]}}').encode()
+    >>> parse_response(body)
+    [{'id': None, 'name': 'get_weather', 'arguments': {'city': 'Zürich'}}]
+    >>> try:
+    ...     parse_response('{"city": "Zürich", "x": }'.encode())
+    ... except ToolCallError as err:
+    ...     print(err.code, err.position)  # in bytes: "ü" is two
+    json.unexpected_token 25
+    >>> try:
+    ...     parse_response(b'{"city": "Z\\xfcrich"}')  # Latin-1, not UTF-8
+    ... except ToolCallError as err:
+    ...     print(err.code, err.position)
+    json.invalid_utf8 11
+
+    Raises:
+        ToolCallError: malformed JSON (``json.*``, with its position), or a broken call:
+            ``tool_call.invalid_arguments`` (arguments not an object, or an arguments string that
+            is not valid JSON), ``tool_call.invalid_name``, ``tool_call.unrecognized``; the message
+            names the tool and its path in the response (e.g.
+            ``choices[0].message.tool_calls[1].function.arguments``). For a decoded value the
+            position is 0 (line 1, column 1) and the message's path is the position; a NaN or
+            infinite float in it is ``json.invalid_number``, nesting deeper than 128 (or a cycle)
+            ``json.too_deep``, a ``str`` subclass key repeated ``json.duplicate_key``.
+        TypeError: ``response`` (or a value inside it, named by its path) has a type JSON does not
+            have, or a dict key is not a ``str``.
+        ValueError: ``provider`` is neither ``"auto"`` nor one of :data:`PROVIDERS`.
+    """
+    return _core.parse_response(response, provider=provider, text_fallback=text_fallback)
+
+
+def detect_provider(response: Response) -> Optional[Provider]:
+    """Which API ``response`` came from, one of :data:`PROVIDERS`, or ``None`` (plain text, or
+    JSON of no known API). Judged from the response's keys alone (README: "Detection").
+
+    >>> detect_provider({"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}}]})
+    'gemini'
+    >>> detect_provider("Paris is the capital of France.") is None
+    True
+
+    ``response`` is a ``str``, ``bytes``/``bytearray`` or decoded value, as for
+    :func:`parse_response`.
+
+    Raises:
+        ToolCallError: the response is text that starts with ``{`` or ``[`` but is not strict JSON
+            (the same error as :func:`parse_response`), or not UTF-8 (``json.invalid_utf8``).
+        TypeError: as for :func:`parse_response`.
+    """
+    return _core.detect_provider(response)
+
+
+def has_tool_calls(
+    response: Response, *, provider: Union[Provider, Literal["auto"]] = "auto", text_fallback: bool = False
+) -> bool:
+    """Whether ``response`` has tool calls: exactly ``len(parse_response(...)) > 0``, with the
+    same arguments and the same errors.
+
+    >>> has_tool_calls('{"model": "qwen3", "message": {"role": "assistant", "content": "Hi."}, "done": true}')
+    False
+
+    ``response`` is a ``str``, ``bytes``/``bytearray`` or decoded value, as for
+    :func:`parse_response`.
+
+    Raises:
+        ToolCallError, TypeError, ValueError: as for :func:`parse_response`.
+    """
+    return _core.has_tool_calls(response, provider=provider, text_fallback=text_fallback)
+
+
+def format_results(
+    results: Union[List[ToolResult], Tuple[ToolResult, ...]], provider: Provider
+) -> List[Any]:
+    """The messages (or content blocks, or parts) that carry ``results`` back to ``provider``,
+    as plain builtins, in the order given, ready to append to the conversation.
+
+    Each result is ``{"id", "name", "content", "is_error"}`` (:class:`ToolResult`): ``content`` a
+    ``str`` or any JSON value (where the API wants text, other content becomes its compact JSON).
+
+    >>> format_results([{"id": "toolu_01", "name": "get_weather", "content": "22°C"}], "anthropic")
+    [{'type': 'tool_result', 'tool_use_id': 'toolu_01', 'content': '22°C'}]
+    >>> format_results([{"name": "get_weather", "content": {"temp": 22}}], "gemini")
+    [{'functionResponse': {'name': 'get_weather', 'response': {'temp': 22}}}]
+
+    Raises:
+        ToolCallError: ``result.missing_field`` when a result lacks (or has an empty) id or name
+            its provider requires; ``result.unsupported`` for ``cohere_v1`` (answer with
+            ``cohere_v2``); ``json.invalid_number`` for a NaN or infinite float in ``content``
+            (``json.too_deep`` for nesting deeper than 128). Position 0; the message names the
+            result's index.
+        TypeError: ``results`` is not a list or tuple of dicts, a result has an unknown key or no
+            ``content``, ``id``/``name`` is not ``str`` or ``None``, ``is_error`` is not a
+            ``bool``, or ``content`` holds a type JSON does not have.
+        ValueError: ``provider`` is not one of :data:`PROVIDERS` (``"auto"`` is not accepted).
+    """
+    return _core.format_results(results, provider)

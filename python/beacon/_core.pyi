@@ -1,14 +1,33 @@
 # Stubs for the native module built from bindings-python/ (PyO3). Private: use `beacon`, whose
 # functions document these.
-from typing import List, Union
+from typing import Any, List, Literal, Optional, Tuple, Union
 
-from . import Format, ToolCall, ToolCallWithFormat
+from . import Format, Provider, ProviderCall, Response, ToolCall, ToolCallWithFormat, ToolResult
 
 __version__: str
 FORMATS: List[Format]
+PROVIDERS: List[Provider]
 
 def parse_tool_call(text: str) -> ToolCall: ...
 def parse_tool_calls(
     text: str, *, include_format: bool = False
 ) -> Union[List[ToolCall], List[ToolCallWithFormat]]: ...
+
+# `provider` defaults to None here, which means "auto"; `beacon` always passes it.
+def parse_response(
+    response: Response,
+    *,
+    provider: Union[Provider, Literal["auto"], None] = None,
+    text_fallback: bool = False,
+) -> List[ProviderCall]: ...
+def detect_provider(response: Response) -> Optional[Provider]: ...
+def has_tool_calls(
+    response: Response,
+    *,
+    provider: Union[Provider, Literal["auto"], None] = None,
+    text_fallback: bool = False,
+) -> bool: ...
+def format_results(
+    results: Union[List[ToolResult], Tuple[ToolResult, ...]], provider: Provider
+) -> List[Any]: ...
 def _panic_for_testing() -> None: ...  # raises ToolCallError("internal", ...); tests only

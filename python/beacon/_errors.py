@@ -13,9 +13,12 @@ class ToolCallError(ValueError):
             (the full table is in the README).
         message: what went wrong, for people.
         position: 0-based offset of the offending character in the text passed in, counted in
-            code points (``text[err.position]`` is that character, when it is not the end).
+            code points (``text[err.position]`` is that character, when it is not the end). For a
+            provider response passed as ``bytes``/``bytearray`` it counts bytes instead, and for
+            one passed already decoded (a ``dict``/``list``), or for ``format_results``, it is 0
+            and the message names the path.
         line: 1-based line of ``position`` (lines end at ``"\\n"``).
-        column: 1-based column of ``position`` on its line, in code points.
+        column: 1-based column of ``position`` on its line, in the same unit as ``position``.
 
     ``str(err)`` is ``"<code> at line <line>, column <column>: <message>"``.
 

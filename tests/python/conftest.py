@@ -13,9 +13,9 @@ FIXTURES = ROOT / "tests" / "fixtures"
 
 
 def fixture_cases() -> List[Any]:
-    """Every case of tests/fixtures/*.json (the text-parser fixtures; providers/ holds the cases
-    of the provider-response API, which the Python package does not expose), as pytest params
-    identified by the case id (unique across files)."""
+    """Every case of tests/fixtures/*.json (the text-parser fixtures; the provider-response
+    cases in providers/ are run by test_providers.py), as pytest params identified by the case id
+    (unique across files)."""
     params = []
     for path in sorted(FIXTURES.glob("*.json")):
         with path.open(encoding="utf-8") as f:

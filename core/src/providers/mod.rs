@@ -110,6 +110,23 @@ fn json_of(text: &str) -> Result<Option<Value>, ParseError> {
     }
 }
 
+/// `bytes` as text for the text variants ([`parse_response`], [`detect_provider`],
+/// [`has_tool_calls`]) when a response arrives as raw bytes (an HTTP body). Bytes that are not
+/// valid UTF-8 are [`ErrorCode::JsonInvalidUtf8`](crate::ErrorCode::JsonInvalidUtf8) at the byte
+/// offset of the first byte that does not begin a valid character (the length of the input when
+/// it ends inside a character). Offsets of errors on the returned text are byte offsets into
+/// `bytes` too.
+pub fn utf8_text(bytes: &[u8]) -> Result<&str, ParseError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let message = match (e.error_len(), bytes.get(at)) {
+            (Some(_), Some(b)) => format!("not valid UTF-8: byte 0x{b:02X} at offset {at} does not begin a valid character"),
+            _ => format!("not valid UTF-8: the input ends inside a character (at offset {at})"),
+        };
+        ParseError::new(crate::error::ErrorCode::JsonInvalidUtf8, at, message)
+    })
+}
+
 /// Which API `response` came from, judged from its keys alone (README: "Provider responses").
 pub fn detect_provider_value(response: &Value) -> Option<Provider> {
     let has = |o: &Object, k: &str| get(o, k).is_some();
@@ -229,4 +246,43 @@ fn read(
         return walk::fallback(ctx, &found.text);
     }
     Ok(found.calls)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorCode;
+
+    #[test]
+    fn utf8_text_accepts_utf8_and_positions_the_first_invalid_byte() {
+        assert_eq!(utf8_text("{\"ü\": \"😀\"}".as_bytes()), Ok("{\"ü\": \"😀\"}"));
+        assert_eq!(utf8_text(b""), Ok(""));
+
+        // A byte that cannot begin a character, after multi-byte characters: offset in bytes.
+        let mut bytes = "{\"ü😀\": \"".as_bytes().to_vec();
+        let at = bytes.len();
+        bytes.extend_from_slice(b"\xFF\"}");
+        let err = utf8_text(&bytes).unwrap_err();
+        assert_eq!((err.code, err.offset), (ErrorCode::JsonInvalidUtf8, at));
+        assert_eq!(err.code.as_str(), "json.invalid_utf8");
+        assert!(err.message.contains("0xFF"), "{}", err.message);
+
+        // A truncated sequence followed by ASCII: at its first byte.
+        let err = utf8_text(b"[\"\xE2\x82x\"]").unwrap_err();
+        assert_eq!((err.code, err.offset), (ErrorCode::JsonInvalidUtf8, 2));
+
+        // A surrogate encoded in UTF-8 (CESU) and an overlong encoding are invalid too.
+        assert_eq!(utf8_text(b"{\xED\xA0\x80}").unwrap_err().offset, 1);
+        assert_eq!(utf8_text(b"{\xC0\xAF}").unwrap_err().offset, 1);
+
+        // Input ending inside a character: at the start of that character.
+        let err = utf8_text(b"{\"a\": \"\xF0\x9F\x98").unwrap_err();
+        assert_eq!((err.code, err.offset), (ErrorCode::JsonInvalidUtf8, 7));
+        assert!(err.message.contains("ends inside a character"), "{}", err.message);
+
+        // The valid text then parses with offsets that are byte offsets into the input.
+        let text = utf8_text("{\"ü\": }".as_bytes()).unwrap();
+        let err = parse_response(text, None, false).unwrap_err();
+        assert_eq!((err.code, err.offset), (ErrorCode::JsonUnexpectedToken, "{\"ü\": ".len()));
+    }
 }
