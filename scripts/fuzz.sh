@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-300}; shift || true
-targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(text json)
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(text json providers)
 
 run() { printf '+ %s\n' "$*"; "$@"; }
 rustup toolchain list | grep -q '^nightly' || run rustup toolchain install nightly --profile minimal
@@ -14,17 +14,21 @@ command -v cargo-fuzz >/dev/null || run cargo install cargo-fuzz --locked
 # Seed corpora: every fixture input, one file each.
 python3 - <<'PY'
 import glob, hashlib, json, os
-for target in ("text", "json"):
+for target in ("text", "json", "providers"):
     os.makedirs(f"fuzz/corpus/{target}", exist_ok=True)
+def seed(target, data):
+    open(f"fuzz/corpus/{target}/{hashlib.sha1(data).hexdigest()}", "wb").write(data)
 for path in glob.glob("tests/fixtures/**/*.json", recursive=True):
     doc = json.load(open(path, encoding="utf-8"))
     for case in doc.get("cases", []) if isinstance(doc, dict) else []:
-        for key in ("input", "response_text"):
-            if isinstance(case.get(key), str):
-                data = case[key].encode()
-                name = hashlib.sha1(data).hexdigest()
-                for target in ("text", "json"):
-                    open(f"fuzz/corpus/{target}/{name}", "wb").write(data)
+        texts = [case[k] for k in ("input", "response_text") if isinstance(case.get(k), str)]
+        if "response" in case:
+            texts.append(json.dumps(case["response"], ensure_ascii=False))
+        for text in texts:
+            data = text.encode()
+            seed("text", data)
+            seed("json", data)
+            seed("providers", bytes([9]) + data)  # selector 9: auto-detect, no text fallback
 PY
 
 for t in "${targets[@]}"; do
