@@ -444,8 +444,7 @@ pub(crate) fn locate_path(src: &str, start: usize, path: &[Step<'_>]) -> usize {
                     let key_at = pos;
                     let mut p = Parser { src, bytes, pos, depth: 0 };
                     let Ok(key) = p.string() else { return key_at };
-                    pos = skip_ws(bytes, p.pos + 1); // past `:`
-                    pos = skip_ws(bytes, pos);
+                    pos = skip_ws(bytes, skip_ws(bytes, p.pos) + 1); // past ws `:` ws
                     if key == want {
                         if matches!(step, Step::KeyName(_)) {
                             return key_at;
