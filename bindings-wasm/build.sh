@@ -55,10 +55,18 @@ else
   echo "[build-wasm] warning: wasm-opt not found; the module is larger than it needs to be" >&2
 fi
 
-step "wasm-bindgen --target web --no-typescript --out-name beacon_wasm --out-dir $OUT $OPT_IN"
+# --experimental-reset-state-function: the glue exports __wbg_reset_state(), which replaces the
+# instance synchronously (same compiled module, fresh memory). js/index.js calls it after a trap
+# (a panic is a bug in beacon), so later calls never run on an instance left mid-operation.
+step "wasm-bindgen --target web --no-typescript --experimental-reset-state-function --out-name beacon_wasm --out-dir $OUT $OPT_IN"
 rm -rf "$OUT"
 mkdir -p "$OUT"
-wasm-bindgen --target web --no-typescript --out-name beacon_wasm --out-dir "$OUT" "$OPT_IN"
+wasm-bindgen --target web --no-typescript --experimental-reset-state-function \
+  --out-name beacon_wasm --out-dir "$OUT" "$OPT_IN"
+grep -q '^export function __wbg_reset_state' "$OUT/beacon_wasm.js" || {
+  echo "[build-wasm] error: wasm-bindgen did not generate __wbg_reset_state (js/index.js needs it)" >&2
+  exit 1
+}
 
 step "cp bindings-wasm/js/{index.js,index.d.ts,package.json} bindings-wasm/README.md $OUT/"
 cp "$HERE/js/index.js" "$HERE/js/index.d.ts" "$HERE/js/package.json" "$HERE/README.md" "$OUT/"

@@ -37,6 +37,142 @@ const PRESETS = {
   broken: `<tool_call>
 {"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}
 </tool_call>`,
+
+  // Provider responses (read with parseResponse): what each API returns, abridged only of
+  // fields that do not matter here.
+  openai_response: `{
+  "id": "chatcmpl-BXk3f9ZqT2mN8vR1cLpQ7wYe4Hs0",
+  "object": "chat.completion",
+  "created": 1747412345,
+  "model": "gpt-4.1-2025-04-14",
+  "choices": [
+    {
+      "index": 0,
+      "message": {
+        "role": "assistant",
+        "content": null,
+        "tool_calls": [
+          {
+            "id": "call_Vx9f2kq1ZpL0mT7sRb3W",
+            "type": "function",
+            "function": {
+              "name": "get_weather",
+              "arguments": "{\\"city\\": \\"Paris\\"}"
+            }
+          },
+          {
+            "id": "call_Q3n8rW5yHb2cJd4eTn6K",
+            "type": "function",
+            "function": {
+              "name": "get_weather",
+              "arguments": "{\\"city\\": \\"Tokyo\\"}"
+            }
+          }
+        ],
+        "refusal": null
+      },
+      "finish_reason": "tool_calls"
+    }
+  ],
+  "usage": {
+    "prompt_tokens": 82,
+    "completion_tokens": 51,
+    "total_tokens": 133
+  },
+  "system_fingerprint": "fp_b3f1157249"
+}`,
+  anthropic_response: `{
+  "id": "msg_01XFDUDYJgAACzvnptvVoYEL",
+  "type": "message",
+  "role": "assistant",
+  "model": "claude-sonnet-4-20250514",
+  "content": [
+    {
+      "type": "text",
+      "text": "I'll look for flights and a hotel."
+    },
+    {
+      "type": "tool_use",
+      "id": "toolu_01A09q90qw90lq917835lq9",
+      "name": "search_flights",
+      "input": {
+        "from": "SFO",
+        "to": "NRT",
+        "date": "2025-06-14",
+        "passengers": 2
+      }
+    },
+    {
+      "type": "tool_use",
+      "id": "toolu_01B7c5Lm2Qx8Rz4Tn6Vp3Wk1",
+      "name": "check_hotel",
+      "input": {
+        "city": "Tokyo",
+        "nights": 5,
+        "amenities": ["wifi", "breakfast"]
+      }
+    }
+  ],
+  "stop_reason": "tool_use",
+  "stop_sequence": null,
+  "usage": {"input_tokens": 512, "output_tokens": 134}
+}`,
+  gemini_response: `{
+  "candidates": [
+    {
+      "content": {
+        "role": "model",
+        "parts": [
+          {
+            "functionCall": {
+              "name": "set_light_values",
+              "args": {
+                "brightness": 25,
+                "color": "warm"
+              }
+            }
+          }
+        ]
+      },
+      "finishReason": "STOP",
+      "index": 0
+    }
+  ],
+  "usageMetadata": {
+    "promptTokenCount": 74,
+    "candidatesTokenCount": 19,
+    "totalTokenCount": 93
+  },
+  "modelVersion": "gemini-2.5-flash",
+  "responseId": "o3ZFaPyUNcTqz7IP2Y6x8QM"
+}`,
+  bedrock_response: `{
+  "output": {
+    "message": {
+      "role": "assistant",
+      "content": [
+        {"text": "Let me look up the current price."},
+        {
+          "toolUse": {
+            "toolUseId": "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q",
+            "name": "get_stock_price",
+            "input": {
+              "ticker": "AMZN",
+              "exchange": "NASDAQ"
+            }
+          }
+        }
+      ]
+    }
+  },
+  "stopReason": "tool_use",
+  "usage": {
+    "inputTokens": 398,
+    "outputTokens": 72,
+    "totalTokens": 470
+  },
+  "metrics": {"latencyMs": 1183}
+}`,
 };
 
 const BENCH_CALLS = 1000;
@@ -56,8 +192,17 @@ const includeFormat = $('include-format');
 const status = $('status');
 const runBench = $('run-bench');
 const benchResult = $('bench-result');
+const inputLabel = $('input-label');
+const formatToggle = includeFormat.closest('label');
 
 let beacon = null;
+
+// How the textarea is read: 'text' (model output, parseToolCalls) or 'response' (a model API's
+// response JSON, parseResponse), fixed by the preset row last clicked; 'auto' once the user edits:
+// a response when detectProvider recognises the JSON. `lastSource` keeps a half-edited response
+// (malformed JSON for the moment) read as a response, so its error is the JSON error.
+let mode = 'text';
+let lastSource = 'text';
 
 // ---------------------------------------------------------------------------------- rendering
 
@@ -135,21 +280,54 @@ function plural(n, word) {
 
 // ---------------------------------------------------------------------------------- parsing
 
+/** How to read `text` ('text' or 'response'), and the provider detectProvider names (or null). */
+function sourceOf(text) {
+  if (mode === 'text') return { source: 'text', provider: null };
+  let provider;
+  try {
+    provider = beacon.detectProvider(text);
+  } catch (e) {
+    if (!(e instanceof beacon.ToolCallError)) throw e;
+    // Malformed JSON. A response being edited stays one, so its error is the JSON error; other
+    // text is model output (`[TOOL_CALLS] [...]` starts with a bracket too, and a paste replaces
+    // the response with it).
+    const editing = lastSource === 'response' && /^\s*(\{|\[\s*[{\]])/.test(text);
+    return { source: mode === 'response' || editing ? 'response' : 'text', provider: null };
+  }
+  return { source: mode === 'response' || provider ? 'response' : 'text', provider };
+}
+
+/** The parse the page runs for `source`: parseResponse or parseToolCalls. */
+function parser(source) {
+  if (source === 'response') return (text) => beacon.parseResponse(text);
+  const options = { includeFormat: includeFormat.checked };
+  return (text) => beacon.parseToolCalls(text, options);
+}
+
 function update() {
   const text = input.value;
   inputMeta.textContent = plural(text.length, 'char');
   if (!beacon) return;
+  const { source, provider } = sourceOf(text);
+  const parse = parser(source);
   const t0 = performance.now();
   let calls;
   let error;
   try {
-    calls = beacon.parseToolCalls(text, { includeFormat: includeFormat.checked });
+    calls = parse(text);
   } catch (e) {
     if (!(e instanceof beacon.ToolCallError)) throw e;
     error = e;
   }
   const ms = performance.now() - t0;
   const took = ms < 0.1 ? '< 0.1 ms' : `${ms.toFixed(1)} ms`;
+  lastSource = source;
+  const response = source === 'response';
+  inputLabel.textContent = response ? 'Provider response' : 'LLM output';
+  formatToggle.classList.toggle('is-off', response);
+  includeFormat.disabled = response;
+  formatToggle.title = response ? 'Provider responses carry no format: their calls are read from the API\u2019s own fields' : '';
+  const providerTag = provider ? ` · <span class="provider" id="provider">${escapeHtml(provider)}</span>` : '';
 
   if (error) {
     renderHighlight(text, error.code === 'tool_call.not_found' ? null : error.position);
@@ -162,24 +340,25 @@ function update() {
       <p class="error-where" id="error-where">line ${error.line}, column ${error.column} <span class="dim">· offset ${error.position}</span></p>
       ${none ? '' : snippetHtml(text, error)}
     </div>`;
-    outputMeta.textContent = `${none ? 'no call' : 'error'} · ${took}`;
+    outputMeta.innerHTML = `${none ? 'no call' : 'error'}${providerTag} · ${took}`;
     return;
   }
   renderHighlight(text, null);
   output.className = 'output is-ok';
   output.innerHTML = `<pre class="json" id="json">${jsonHtml(calls)}</pre>`;
   const formats = [...new Set(calls.map((c) => c.format).filter(Boolean))];
-  outputMeta.textContent = `${plural(calls.length, 'call')}${formats.length ? ` · ${formats.join(', ')}` : ''} · ${took}`;
+  outputMeta.innerHTML = `${plural(calls.length, 'call')}${providerTag}`
+    + `${formats.length ? ` · ${formats.join(', ')}` : ''} · ${took}`;
 }
 
 // ---------------------------------------------------------------------------------- benchmark
 
 function bench() {
   const text = input.value;
-  const options = { includeFormat: includeFormat.checked };
+  const parse = parser(sourceOf(text).source);
   const once = () => {
     try {
-      beacon.parseToolCalls(text, options);
+      parse(text);
     } catch (e) {
       if (!(e instanceof beacon.ToolCallError)) throw e;
     }
@@ -206,6 +385,7 @@ function bench() {
 for (const button of document.querySelectorAll('button.preset')) {
   button.addEventListener('click', () => {
     input.value = PRESETS[button.dataset.preset];
+    mode = button.dataset.source === 'response' ? 'response' : 'text';
     for (const b of document.querySelectorAll('button.preset')) b.classList.toggle('active', b === button);
     benchResult.textContent = '';
     input.scrollTop = 0;
@@ -214,6 +394,7 @@ for (const button of document.querySelectorAll('button.preset')) {
 }
 input.addEventListener('input', () => {
   for (const b of document.querySelectorAll('button.preset')) b.classList.remove('active');
+  mode = 'auto';
   benchResult.textContent = '';
   update();
 });

@@ -44,6 +44,8 @@ export type ErrorCode =
   | 'json.duplicate_key'
   | 'json.too_deep'
   | 'json.trailing_characters'
+  | 'result.missing_field'
+  | 'result.unsupported'
   | 'internal';
 
 /**
@@ -53,7 +55,7 @@ export type ErrorCode =
 export class ToolCallError extends Error {
   constructor(
     message: string,
-    details?: { code: ErrorCode; position: number; line: number; column: number },
+    details?: { code: ErrorCode; position: number; line: number; column: number; cause?: unknown },
   );
   /** Stable error code, e.g. `json.unexpected_token`. */
   code: ErrorCode;
@@ -85,3 +87,111 @@ export function parseToolCall(text: string): ToolCall;
  */
 export function parseToolCalls(text: string, options: { includeFormat: true }): ToolCallWithFormat[];
 export function parseToolCalls(text: string, options?: { includeFormat?: boolean }): ToolCall[];
+
+// ------------------------------------------------------------------------------------------
+// Provider responses
+
+/** A provider id: which model API a response came from (and the one `formatResults` writes for). */
+export type Provider =
+  | 'openai_chat'
+  | 'openai_responses'
+  | 'anthropic'
+  | 'gemini'
+  | 'gemini_interactions'
+  | 'cohere_v1'
+  | 'cohere_v2'
+  | 'bedrock'
+  | 'ollama';
+
+/** Every provider id, in the core's order. */
+export const PROVIDERS: readonly Provider[];
+
+/**
+ * What the provider functions accept: the response body as a string (JSON text; any other text
+ * is a plain-text answer with no calls), or the response already decoded (what `JSON.parse` or
+ * `await res.json()` returns). A decoded value is read as its `JSON.stringify` text, `bigint`s
+ * written as their digits; error positions then refer to that text.
+ */
+export type ProviderResponse = string | object | number | bigint | boolean | null;
+
+/** One tool call read from a provider response. */
+export interface ProviderCall {
+  /**
+   * The id to send back with the result (Responses API: `call_id`; Bedrock: `toolUseId`), or
+   * `null` when the provider gave none: never invented.
+   */
+  id: string | null;
+  name: string;
+  /** The arguments, keys in the order written (integers beyond 2^53 - 1 as `bigint`). */
+  arguments: { [key: string]: Value };
+}
+
+/** Options of `parseResponse` and `hasToolCalls`. */
+export interface ParseResponseOptions {
+  /** `'auto'` (the default) detects the API; a provider id reads that API's paths only. */
+  provider?: Provider | 'auto';
+  /**
+   * When the response has no structured calls, read its assistant text like `parseToolCalls`
+   * (those calls have `id` null). Default `false`.
+   */
+  textFallback?: boolean;
+}
+
+/** The result of running one tool call, for `formatResults`. */
+export interface ToolResult {
+  /** The call's id (`ProviderCall.id`); most providers require it. */
+  id?: string | null;
+  /** The tool's name; `gemini` and `ollama` require it. */
+  name?: string | null;
+  /**
+   * What the tool returned: a string or any JSON value (`bigint`s allowed). Where the API wants
+   * text, other content becomes its compact JSON.
+   */
+  content: unknown;
+  /** The tool failed (`content` describes the failure). Default `false`. */
+  isError?: boolean;
+  /** The same as `isError`, in the wire spelling (the fixtures' and Python's); give one. */
+  is_error?: boolean;
+}
+
+/** A JSON value as `formatResults` returns it (integers beyond 2^53 - 1 as `bigint`). */
+export type ResultMessage = { [key: string]: Value };
+
+/**
+ * The tool calls in a model API's response, in response order. A response without calls (or
+ * plain text, or JSON of no known API) gives `[]`, not an error.
+ * @throws {ToolCallError} malformed JSON (`json.*`, with its position), or a broken call
+ *   (`tool_call.invalid_arguments`, `tool_call.invalid_name`, `tool_call.unrecognized`) whose
+ *   message names the tool and its path in the response.
+ * @throws {TypeError} `response` is `undefined`, a function, a symbol, bytes (decode them
+ *   first), or a value `JSON.stringify` rejects (a cycle); `provider` is not a string.
+ * @throws {RangeError} `provider` is neither `'auto'` nor one of `PROVIDERS`.
+ */
+export function parseResponse(response: ProviderResponse, options?: ParseResponseOptions): ProviderCall[];
+
+/**
+ * Which API `response` came from, or `null` (plain text, or JSON of no known API).
+ * @throws {ToolCallError} text that starts with `{` or `[` but is not strict JSON.
+ * @throws {TypeError} as for `parseResponse`.
+ */
+export function detectProvider(response: ProviderResponse): Provider | null;
+
+/**
+ * Whether `response` has tool calls: exactly `parseResponse(response, options).length > 0`,
+ * with the same errors.
+ */
+export function hasToolCalls(response: ProviderResponse, options?: ParseResponseOptions): boolean;
+
+/**
+ * The messages (or content blocks, or parts) that carry `results` back to `provider`, in the
+ * order given, ready to append to the conversation.
+ * @throws {ToolCallError} `result.missing_field` (a result lacks the id or name the provider
+ *   requires) or `result.unsupported` (`cohere_v1`: answer with `cohere_v2`), at position 0.
+ * @throws {TypeError} `results` is not an array of result objects, or a result has an unknown
+ *   key, no `content`, or a field of the wrong type.
+ * @throws {RangeError} `provider` is not one of `PROVIDERS` (`'auto'` is not accepted).
+ */
+export function formatResults(results: readonly ToolResult[], provider: Provider): ResultMessage[];
+
+/** @internal Not part of the API: makes the module panic, for beacon's own tests. */
+export function _panicForTesting(): never;

@@ -1,8 +1,9 @@
 //! WebAssembly binding of beacon-core, wrapped by the npm package `beacon-toolcall`.
 //!
-//! This module only converts. The public JavaScript API (`parseToolCall`, `parseToolCalls`, the
-//! `ToolCallError` classes, `TypeError` for non-strings) lives in the hand-written `js/index.js`,
-//! which calls the single export below and turns its answer into plain objects or an `Error`.
+//! This module only converts. The public JavaScript API (`parseToolCall`, `parseToolCalls`,
+//! `parseResponse`, `detectProvider`, `hasToolCalls`, `formatResults`, the `ToolCallError`
+//! classes, `TypeError`/`RangeError` for bad arguments) lives in the hand-written `js/index.js`,
+//! which calls the exports below and turns their answers into plain objects or an `Error`.
 //!
 //! # Performance notes
 //!
@@ -20,11 +21,16 @@
 //! 23 KB of the module (134 KB → 111 KB before wasm-opt; 66 KB → 57 KB gzipped). Integers, the
 //! common case, are written here.
 //!
+//! Values go the other way (a decoded response, the results for `format_results`) as JSON text
+//! too: `index.js` serialises them (`BigInt`s as their digits) and the core's own strict JSON
+//! reader decodes them, so a decoded value means exactly what its JSON text means.
+//!
 //! # Wire format (private to this package)
 //!
-//! The first character says what follows:
+//! Every export but [`panic_for_testing`] and [`providers`] answers with a string whose first character says what
+//! follows:
 //!
-//! - `o` + JSON: the result (an object, or an array for `all`), plain JSON;
+//! - `o` + JSON: the result (an object, an array, a string, `null` or a boolean), plain JSON;
 //! - `b` + JSON: the same, but some values need a reviver: a string value that starts with
 //!   U+0000 carries a tag in its second character, `n` for an integer beyond
 //!   `Number.MAX_SAFE_INTEGER` (the digits follow, for `BigInt`) or `s` for a string that itself
@@ -32,11 +38,17 @@
 //!   common case pays nothing;
 //! - `e` + JSON: an error, `{"code", "message", "position", "line", "column"}`, the position a
 //!   0-based UTF-16 offset and the column counted in UTF-16 units too (JavaScript's own units).
+//!
+//! A provider argument is `"auto"` (detect; where allowed) or a provider id; `index.js` checks it
+//! against [`providers`] first, so an unknown id here is an `internal` error.
 #![cfg(target_family = "wasm")]
 
 use std::fmt::Write as _;
 
-use beacon_core::{locate, Number, Object, ParseError, ToolCall, Unit, Value};
+use beacon_core::{
+    locate, ErrorCode, Number, Object, ParseError, Provider, ProviderCall, ToolCall, ToolResult,
+    Unit, Value,
+};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 #[wasm_bindgen]
@@ -53,13 +65,9 @@ const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 #[wasm_bindgen]
 #[must_use]
 pub fn parse(text: &str, all: bool, include_format: bool) -> String {
-    let mut w = Writer {
-        out: String::with_capacity(64 + text.len() / 2),
-        tagged: false,
-    };
-    w.out.push('o');
-    let result = if all {
-        beacon_core::parse_tool_calls(text).map(|calls| {
+    answer(text, 64 + text.len() / 2, |w| {
+        if all {
+            let calls = beacon_core::parse_tool_calls(text)?;
             w.out.push('[');
             for (i, call) in calls.iter().enumerate() {
                 if i > 0 {
@@ -68,11 +76,108 @@ pub fn parse(text: &str, all: bool, include_format: bool) -> String {
                 w.call(call, include_format);
             }
             w.out.push(']');
-        })
-    } else {
-        beacon_core::parse_tool_call(text).map(|call| w.call(&call, include_format))
+        } else {
+            w.call(&beacon_core::parse_tool_call(text)?, include_format);
+        }
+        Ok(())
+    })
+}
+
+/// The provider ids, comma-separated, in the core's order (`openai_chat,…,ollama`).
+#[wasm_bindgen]
+#[must_use]
+pub fn providers() -> String {
+    Provider::ALL.map(Provider::as_str).join(",")
+}
+
+/// The tool calls in the provider response `text`, as `[{"id", "name", "arguments"}]`.
+#[wasm_bindgen]
+#[must_use]
+pub fn parse_response(text: &str, provider: &str, text_fallback: bool) -> String {
+    answer(text, 64 + text.len() / 4, |w| {
+        let calls = beacon_core::parse_response(text, provider_arg(provider)?, text_fallback)?;
+        w.out.push('[');
+        for (i, call) in calls.iter().enumerate() {
+            if i > 0 {
+                w.out.push(',');
+            }
+            w.provider_call(call);
+        }
+        w.out.push(']');
+        Ok(())
+    })
+}
+
+/// Whether the provider response `text` has tool calls: `true` or `false`.
+#[wasm_bindgen]
+#[must_use]
+pub fn has_tool_calls(text: &str, provider: &str, text_fallback: bool) -> String {
+    answer(text, 8, |w| {
+        let has = beacon_core::has_tool_calls(text, provider_arg(provider)?, text_fallback)?;
+        w.out.push_str(if has { "true" } else { "false" });
+        Ok(())
+    })
+}
+
+/// Which API the response `text` came from: a provider id as a JSON string, or `null`.
+#[wasm_bindgen]
+#[must_use]
+pub fn detect_provider(text: &str) -> String {
+    answer(text, 24, |w| {
+        match beacon_core::detect_provider(text)? {
+            Some(p) => string(p.as_str(), &mut w.out),
+            None => w.out.push_str("null"),
+        }
+        Ok(())
+    })
+}
+
+/// The messages that carry tool results back to `provider` (a provider id), as a JSON array.
+/// `results` is the JSON text of an array of `{"id": string|null, "name": string|null,
+/// "content": any, "is_error": bool}`, all four keys present (`index.js` checks and normalises
+/// the caller's results). Errors are at position 0, as in every binding.
+#[wasm_bindgen]
+#[must_use]
+pub fn format_results(results: &str, provider: &str) -> String {
+    answer("", 64 + results.len(), |w| {
+        let Some(provider) = provider_arg(provider)? else {
+            return Err(internal("format_results needs a provider id, not \"auto\""));
+        };
+        let results = tool_results(results)?;
+        w.value(&beacon_core::format_results(&results, provider)?);
+        Ok(())
+    })
+}
+
+/// For the tests only (`_panicForTesting` in `index.js`): counts its calls on this instance and
+/// returns the count, after panicking first when `panic`. The panic traps the module, which
+/// `index.js` reports as `ToolCallError` code `internal` before it replaces the instance; the
+/// count starting again at 1 shows the replacement.
+///
+/// # Panics
+///
+/// When `panic`: that is its purpose.
+#[wasm_bindgen]
+pub fn panic_for_testing(panic: bool) -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static CALLS: AtomicU32 = AtomicU32::new(0);
+    assert!(!panic, "deliberate panic for testing");
+    CALLS.fetch_add(1, Ordering::Relaxed) + 1
+}
+
+/// Runs `write` on a fresh `o` answer and finishes it (`b` when a value was tagged), or answers
+/// with its error located in `text`.
+fn answer(
+    text: &str,
+    capacity: usize,
+    write: impl FnOnce(&mut Writer) -> Result<(), ParseError>,
+) -> String {
+    let mut w = Writer {
+        out: String::with_capacity(capacity),
+        tagged: false,
     };
-    match result {
+    w.out.push('o');
+    match write(&mut w) {
         Ok(()) => {
             if w.tagged {
                 // Both tags are one ASCII byte, so this is a one-byte overwrite.
@@ -82,6 +187,63 @@ pub fn parse(text: &str, all: bool, include_format: bool) -> String {
         }
         Err(err) => error(text, &err),
     }
+}
+
+fn internal(message: &str) -> ParseError {
+    ParseError::new(ErrorCode::Internal, 0, message)
+}
+
+/// `"auto"` (detect) or a provider id.
+fn provider_arg(id: &str) -> Result<Option<Provider>, ParseError> {
+    if id == "auto" {
+        return Ok(None);
+    }
+    match Provider::parse(id) {
+        Some(p) => Ok(Some(p)),
+        None => Err(internal("unknown provider id (index.js checks it first)")),
+    }
+}
+
+/// The `results` argument of [`format_results`] decoded.
+fn tool_results(json: &str) -> Result<Vec<ToolResult>, ParseError> {
+    let Value::Array(items) = json_value(json)? else {
+        return Err(internal("results must be a JSON array"));
+    };
+    items
+        .into_iter()
+        .map(|item| {
+            let Value::Object(fields) = item else {
+                return Err(internal("a result must be a JSON object"));
+            };
+            let mut result = ToolResult {
+                id: None,
+                name: None,
+                content: Value::Null,
+                is_error: false,
+            };
+            for (key, value) in fields {
+                match (key.as_str(), value) {
+                    ("id", Value::String(s)) => result.id = Some(s),
+                    ("name", Value::String(s)) => result.name = Some(s),
+                    ("id" | "name", Value::Null) => {}
+                    ("content", v) => result.content = v,
+                    ("is_error", Value::Bool(b)) => result.is_error = b,
+                    _ => {
+                        return Err(internal(
+                            "a result has id, name (string or null), content and is_error (bool)",
+                        ))
+                    }
+                }
+            }
+            Ok(result)
+        })
+        .collect()
+}
+
+/// Decodes one JSON value with the core's strict reader (exact integers, `BigInt`s, duplicate keys
+/// and depth checked). Errors are at offset 0: the text is `index.js`'s own serialisation.
+fn json_value(json: &str) -> Result<Value, ParseError> {
+    beacon_core::parse_json(json).map_err(|e| ParseError::new(e.code, 0, e.message))
 }
 
 /// The `e` answer: the error with its position in UTF-16 units.
@@ -117,6 +279,19 @@ impl Writer {
             self.out.push_str(call.format.as_str());
             self.out.push('"');
         }
+        self.out.push('}');
+    }
+
+    fn provider_call(&mut self, call: &ProviderCall) {
+        self.out.push_str("{\"id\":");
+        match &call.id {
+            Some(id) => self.string_value(id),
+            None => self.out.push_str("null"),
+        }
+        self.out.push_str(",\"name\":");
+        self.string_value(&call.name);
+        self.out.push_str(",\"arguments\":");
+        self.object(&call.arguments);
         self.out.push('}');
     }
 

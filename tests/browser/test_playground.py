@@ -3,8 +3,9 @@
 The page loads the beacon-toolcall package from playground/pkg, which scripts/serve.sh and
 scripts/test.sh copy there from build/pkg-web; when it is missing, the fixture below copies it
 itself (and fails loudly when there is no build). Every test fails on any console error.
-The shared fixtures (tests/fixtures/*.json) also run inside the page, through the module the
-page loaded, with the same checks as the Node tests (tests/js/fixture-lib.mjs).
+The shared fixtures (tests/fixtures/*.json and tests/fixtures/providers/*.json) also run inside
+the page, through the module the page loaded, with the same checks as the Node tests
+(tests/js/fixture-lib.mjs and tests/js/provider-fixture-lib.mjs).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ PKG = PLAYGROUND / "pkg"
 BUILT_PKG = ROOT / "build" / "pkg-web"
 TESTS_JS = ROOT / "tests" / "js"
 FIXTURES = ROOT / "tests" / "fixtures"
+PROVIDER_FIXTURES = FIXTURES / "providers"
 SCREENSHOTS = ROOT / "build" / "screenshots"
 CHROMIUM = os.environ.get("BEACON_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -49,6 +51,25 @@ PRESETS = [
     ("XML invoke", "search_docs", "xml_invoke", 1),
     ("Broken", None, None, None),
 ]
+
+# (provider preset button, detected provider, the calls' (id, name)).
+PROVIDER_PRESETS = [
+    (
+        "OpenAI response",
+        "openai_chat",
+        [("call_Vx9f2kq1ZpL0mT7sRb3W", "get_weather"), ("call_Q3n8rW5yHb2cJd4eTn6K", "get_weather")],
+    ),
+    (
+        "Anthropic response",
+        "anthropic",
+        [("toolu_01A09q90qw90lq917835lq9", "search_flights"), ("toolu_01B7c5Lm2Qx8Rz4Tn6Vp3Wk1", "check_hotel")],
+    ),
+    ("Gemini response", "gemini", [(None, "set_light_values")]),
+    ("Bedrock response", "bedrock", [("tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", "get_stock_price")]),
+]
+
+# The test modules the page may import from /__tests__/ (tests/js).
+TEST_MODULES = {"fixture-lib.mjs", "provider-fixture-lib.mjs"}
 
 
 def utf16_len(s: str) -> int:
@@ -78,7 +99,7 @@ def playground_pkg() -> Path:
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
-    """Serves playground/, plus tests/js/fixture-lib.mjs under /__tests__/ for the fixtures."""
+    """Serves playground/, plus the shared fixture checks of tests/js under /__tests__/."""
 
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -88,8 +109,9 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     }
 
     def translate_path(self, path: str) -> str:
-        if path.split("?", 1)[0] == "/__tests__/fixture-lib.mjs":
-            return str(TESTS_JS / "fixture-lib.mjs")
+        route = path.split("?", 1)[0]
+        if route.startswith("/__tests__/") and route[len("/__tests__/") :] in TEST_MODULES:
+            return str(TESTS_JS / route[len("/__tests__/") :])
         return super().translate_path(path)
 
     def end_headers(self) -> None:
@@ -189,8 +211,15 @@ def test_loads_with_title_pitch_and_status(browser, base_url, playground_pkg):
 
 
 def test_preset_buttons_exactly(page: Page):
-    labels = page.locator("button.preset").all_inner_texts()
-    assert labels == [p[0] for p in PRESETS]
+    rows = page.locator("nav.presets")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0).locator(".presets-label")).to_have_text("Model output")
+    assert rows.nth(0).locator("button.preset").all_inner_texts() == [p[0] for p in PRESETS]
+    expect(rows.nth(1).locator(".presets-label")).to_have_text("Provider responses")
+    assert rows.nth(1).locator("button.preset").all_inner_texts() == [p[0] for p in PROVIDER_PRESETS]
+    # The two rows' first buttons line up.
+    first = [rows.nth(i).locator("button.preset").first.bounding_box() for i in range(2)]
+    assert first[0] and first[1] and abs(first[0]["x"] - first[1]["x"]) < 1
 
 
 @pytest.mark.parametrize("label,name,fmt,count", PRESETS, ids=[p[0] for p in PRESETS])
@@ -217,6 +246,80 @@ def test_preset(page: Page, label, name, fmt, count):
     expect(page.locator("#highlights mark")).to_have_count(0)
     page.locator("#include-format").uncheck()
     assert all("format" not in c for c in output_calls(page))
+
+
+@pytest.mark.parametrize("label,provider,calls", PROVIDER_PRESETS, ids=[p[0] for p in PROVIDER_PRESETS])
+def test_provider_preset(page: Page, label, provider, calls):
+    page.get_by_role("button", name=label, exact=True).click()
+    text = page.locator("#input").input_value()
+    assert json.loads(text), "the preset fills the textarea with a response JSON"
+    expect(page.locator("#provider")).to_have_text(provider)
+    n = len(calls)
+    expect(page.locator("#output-meta")).to_contain_text(f"{n} call{'' if n == 1 else 's'} · {provider} · ")
+    shown = output_calls(page)
+    assert [(c["id"], c["name"]) for c in shown] == calls
+    assert all(list(c) == ["id", "name", "arguments"] and c["arguments"] for c in shown)
+    expect(page.locator("#input-label")).to_have_text("Provider response")
+    expect(page.locator("#include-format")).to_be_disabled()
+    expect(page.locator("#highlights mark")).to_have_count(0)
+    # The page's result is the package's parseResponse on that text.
+    assert page.evaluate(
+        "async (t) => (await import('/pkg/index.js')).parseResponse(t)", text
+    ) == shown
+    # Back to model output: parseToolCalls again, format toggle on.
+    page.get_by_role("button", name="Hermes / Qwen", exact=True).click()
+    expect(page.locator("#input-label")).to_have_text("LLM output")
+    expect(page.locator("#include-format")).to_be_enabled()
+    expect(page.locator("#provider")).to_have_count(0)
+    assert [c["name"] for c in output_calls(page)] == ["get_weather", "get_weather"]
+
+
+def test_pasted_response_is_detected(page: Page):
+    """Typed or pasted text is a provider response when detectProvider recognises it."""
+    textarea = page.locator("#input")
+    ollama = {
+        "model": "qwen3",
+        "created_at": "2025-05-01T10:00:00Z",
+        "message": {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [{"function": {"name": "get_weather", "arguments": {"city": "Paris"}}}],
+        },
+        "done": True,
+    }
+    textarea.fill(json.dumps(ollama, indent=2))
+    expect(page.locator("#provider")).to_have_text("ollama")
+    assert output_calls(page) == [{"id": None, "name": "get_weather", "arguments": {"city": "Paris"}}]
+    # Model output that starts with a bracket is not a response.
+    textarea.fill('[TOOL_CALLS] [{"name": "f", "arguments": {"x": 1}}]')
+    expect(page.locator("#input-label")).to_have_text("LLM output")
+    assert output_calls(page) == [{"name": "f", "arguments": {"x": 1}}]
+    # JSON of no known API is model output too (the JSON call shape here).
+    textarea.fill('{"name": "f", "arguments": {"x": 1}}')
+    expect(page.locator("#provider")).to_have_count(0)
+    assert output_calls(page) == [{"name": "f", "arguments": {"x": 1}}]
+
+
+def test_editing_a_response_into_malformed_json_marks_the_error(page: Page):
+    page.get_by_role("button", name="Anthropic response", exact=True).click()
+    textarea = page.locator("#input")
+    text = textarea.input_value()
+    broken = text.replace('"nights": 5,', '"nights": 5,,', 1)
+    assert broken != text
+    textarea.fill(broken)
+    expect(page.locator("#error-code")).to_have_text("json.unexpected_token")
+    expect(page.locator("#input-label")).to_have_text("Provider response")
+    mark = page.locator("#highlights mark")
+    expect(mark).to_have_count(1)
+    assert int(mark.get_attribute("data-position")) == broken.index(",,") + 1
+    # A broken call inside a valid response: the path in the message, the mark in the string.
+    bad_args = text.replace('"id": "toolu_01A09q90qw90lq917835lq9"', '"id": 7', 1)
+    textarea.fill(bad_args)
+    expect(page.locator("#error-code")).to_have_text("tool_call.unrecognized")
+    expect(page.locator("#error-message")).to_contain_text("content[1].id")
+    expect(page.locator("#provider")).to_have_text("anthropic")
+    textarea.fill(text)
+    expect(page.locator("#output-meta")).to_contain_text("2 calls · anthropic")
 
 
 def test_typing_a_broken_call_marks_the_offending_character(page: Page):
@@ -333,6 +436,70 @@ def test_shared_fixtures_pass_in_the_browser(page: Page):
     )
 
 
+def test_provider_fixtures_pass_in_the_browser(page: Page):
+    files = sorted(PROVIDER_FIXTURES.glob("*.json"))
+    assert files, "no tests/fixtures/providers/*.json"
+    texts = {f.name: f.read_text(encoding="utf-8") for f in files}
+    result = page.evaluate(
+        """async (texts) => {
+          const lib = await import('/__tests__/fixture-lib.mjs');
+          const providerLib = await import('/__tests__/provider-fixture-lib.mjs');
+          const beacon = await import('/pkg/index.js');   // the module the page loaded
+          let total = 0;
+          const failures = [];
+          for (const [file, text] of Object.entries(texts)) {
+            for (const c of lib.parseJsonExact(text).cases) {
+              total++;
+              const problems = providerLib.runProviderCase(beacon, file, c);
+              if (problems.length) failures.push(`${file} ${c.id}: ${problems.join('; ')}`);
+            }
+          }
+          return { total, failures };
+        }""",
+        texts,
+    )
+    want = sum(len(json.loads(t)["cases"]) for t in texts.values())
+    assert result["total"] == want
+    assert not result["failures"], (
+        f"{len(result['failures'])} of {result['total']} provider fixture cases fail in the browser:\n"
+        + "\n".join(result["failures"])
+    )
+
+
+def test_bigint_in_a_decoded_response_in_the_browser(page: Page):
+    """Chromium has JSON.rawJSON (Node 20 has not): the other path for BigInts in objects."""
+    got = page.evaluate(
+        """async () => {
+          const { parseResponse, formatResults } = await import('/pkg/index.js');
+          const response = {type: 'message', stop_reason: 'tool_use', content: [
+            {type: 'tool_use', id: 't1', name: 'f', input: {big: 123456789012345678901234567890n, n: 2n}}]};
+          const [call] = parseResponse(response);
+          const [reply] = formatResults([{name: 'f', content: {big: call.arguments.big}}], 'gemini');
+          return [typeof JSON.rawJSON, typeof call.arguments.big, String(call.arguments.big),
+                  call.arguments.n, String(reply.functionResponse.response.big)];
+        }"""
+    )
+    assert got == ["function", "bigint", "123456789012345678901234567890", 2, "123456789012345678901234567890"]
+
+
+def test_a_panic_replaces_the_instance_in_the_browser(page: Page):
+    """After a trap the package re-instantiates the module synchronously on the main thread."""
+    got = page.evaluate(
+        """async () => {
+          const beacon = await import('/pkg/index.js');
+          const glue = await import('/pkg/beacon_wasm.js');
+          const before = [glue.panic_for_testing(false), glue.panic_for_testing(false)];
+          let err;
+          try { beacon._panicForTesting(); } catch (e) { err = e; }
+          const after = glue.panic_for_testing(false);
+          return { before, after, name: err && err.name, code: err && err.code,
+                   call: beacon.parseToolCall('f(a=1)').name };
+        }"""
+    )
+    assert got["before"][1] == got["before"][0] + 1
+    assert got == {**got, "after": 1, "name": "ToolCallError", "code": "internal", "call": "f"}
+
+
 def test_screenshot(page: Page):
     """build/screenshots/playground.png: the Hermes preset with formats, after a timing run."""
     page.locator("#include-format").check()
@@ -344,4 +511,7 @@ def test_screenshot(page: Page):
     page.get_by_role("button", name="Broken", exact=True).click()
     expect(page.locator("#error-code")).to_be_visible()
     page.screenshot(path=str(SCREENSHOTS / "playground-error.png"), full_page=True)
+    page.get_by_role("button", name="Anthropic response", exact=True).click()
+    expect(page.locator("#provider")).to_have_text("anthropic")
+    page.screenshot(path=str(SCREENSHOTS / "playground-provider.png"), full_page=True)
     assert (SCREENSHOTS / "playground.png").stat().st_size > 10_000

@@ -22,11 +22,15 @@ function thrown(fn) {
 test('exports exactly the documented API, and index.d.ts declares all of it', () => {
   assert.deepEqual(
     Object.keys(beacon).sort(),
-    ['NoToolCallFoundError', 'ToolCallError', 'parseToolCall', 'parseToolCalls'],
+    [
+      'NoToolCallFoundError', 'PROVIDERS', 'ToolCallError',
+      '_panicForTesting', // not part of the API: for the tests (providers.test.mjs)
+      'detectProvider', 'formatResults', 'hasToolCalls', 'parseResponse', 'parseToolCall', 'parseToolCalls',
+    ],
   );
   const dts = readFileSync(join(PKG_DIR, 'index.d.ts'), 'utf8');
   for (const name of Object.keys(beacon)) {
-    assert.match(dts, new RegExp(`export (declare )?(class|function) ${name}\\b`), name);
+    assert.match(dts, new RegExp(`export (declare )?(class|function|const) ${name}\\b`), name);
   }
 });
 

@@ -12,6 +12,7 @@ import { diffExact, parseJsonExact } from './fixture-lib.mjs';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const PKG_DIR = resolve(process.env.BEACON_WASM_PKG ?? join(ROOT, 'build/pkg-web'));
 export const FIXTURES_DIR = join(ROOT, 'tests/fixtures');
+export const PROVIDER_FIXTURES_DIR = join(FIXTURES_DIR, 'providers');
 
 /** Imports the built package (its index.js), failing loudly when it has not been built. */
 export async function loadBeacon() {
@@ -26,17 +27,17 @@ export async function loadBeacon() {
 }
 
 // ------------------------------------------------------------------------------------------
-// Fixtures (schema: tests/fixtures/README.md), read and checked by fixture-lib.mjs, which the
-// browser test shares.
+// Fixtures (schemas: tests/fixtures/README.md and tests/fixtures/providers/README.md), read and
+// checked by fixture-lib.mjs and provider-fixture-lib.mjs, which the browser test shares.
 
-/** Every fixture file as `{ file, text, cases }`, in name order. */
-export function loadFixtureFiles() {
-  if (!existsSync(FIXTURES_DIR)) return [];
-  return readdirSync(FIXTURES_DIR)
+/** Every fixture file of `dir` as `{ file, text, cases }`, in name order. */
+export function loadFixtureFiles(dir = FIXTURES_DIR) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((file) => {
-      const text = readFileSync(join(FIXTURES_DIR, file), 'utf8');
+      const text = readFileSync(join(dir, file), 'utf8');
       return { file, text, ...parseJsonExact(text) };
     });
 }

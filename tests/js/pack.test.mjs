@@ -39,18 +39,22 @@ test('npm pack -> npm install --offline -> import', () => {
     assert.deepEqual(readdirSync(join(project, 'node_modules')).filter((d) => !d.startsWith('.')), ['beacon-toolcall']);
 
     writeFileSync(join(project, 'main.mjs'), [
-      "import { parseToolCall, parseToolCalls, ToolCallError, NoToolCallFoundError } from 'beacon-toolcall';",
+      "import { parseToolCall, parseToolCalls, parseResponse, formatResults, ToolCallError, NoToolCallFoundError } from 'beacon-toolcall';",
       'const call = parseToolCall(\'I will look that up. search(query="rust async", limit=5)\');',
       "const all = parseToolCalls('<tool_call>{\"name\": \"f\", \"arguments\": {\"id\": 12345678901234567890}}</tool_call>', { includeFormat: true });",
       'let err;',
       "try { parseToolCall('nothing') } catch (e) { err = e }",
-      'console.log(JSON.stringify({ call, all, err: [err instanceof NoToolCallFoundError, err instanceof ToolCallError, err.code] },',
+      "const calls = parseResponse({ type: 'message', stop_reason: 'tool_use', content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: { n: 1n } }] });",
+      "const reply = formatResults([{ id: calls[0].id, content: 'ok' }], 'anthropic');",
+      'console.log(JSON.stringify({ call, all, calls, reply, err: [err instanceof NoToolCallFoundError, err instanceof ToolCallError, err.code] },',
       "  (k, v) => typeof v === 'bigint' ? `${v}n` : v));",
     ].join('\n'));
     const out = execFileSync(process.execPath, ['main.mjs'], { cwd: project, encoding: 'utf8' });
     assert.deepEqual(JSON.parse(out), {
       call: { name: 'search', arguments: { query: 'rust async', limit: 5 } },
       all: [{ name: 'f', arguments: { id: '12345678901234567890n' }, format: 'hermes' }],
+      calls: [{ id: 'toolu_1', name: 'f', arguments: { n: 1 } }],
+      reply: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }],
       err: [true, true, 'tool_call.not_found'],
     });
 
