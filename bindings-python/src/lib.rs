@@ -40,16 +40,30 @@ use pyo3::{import_exception, intern};
 import_exception!(beacon._errors, ToolCallError);
 import_exception!(beacon._errors, NoToolCallFoundError);
 
-/// Runs `f` (a core parse) detached from the interpreter, turning a panic into a `ParseError`
-/// with code `internal` so that a bug in beacon is an exception, never an abort.
+/// Inputs shorter than this (in bytes) are parsed without releasing the GIL: they take about a
+/// microsecond, and releasing and re-taking the GIL would cost a tenth of that while letting no
+/// other thread do meaningful work (measured with bench/run.py).
+const DETACH_FROM: usize = 4096;
+
+/// Runs `f` (a core parse of an input of `input_len` bytes), detached from the interpreter when
+/// the input is large enough for that to pay, turning a panic into a `ParseError` with code
+/// `internal` so that a bug in beacon is an exception, never an abort.
 fn run_core<T: Send>(
     py: Python<'_>,
+    input_len: usize,
     f: impl FnOnce() -> Result<T, ParseError> + Send,
 ) -> Result<T, ParseError> {
-    py.detach(|| {
-        // AssertUnwindSafe: the closure only reads the input string; nothing it could leave
-        // half-updated is observed after a panic.
-        catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+    if input_len < DETACH_FROM {
+        catch_panic(f)
+    } else {
+        py.detach(|| catch_panic(f))
+    }
+}
+
+fn catch_panic<T>(f: impl FnOnce() -> Result<T, ParseError>) -> Result<T, ParseError> {
+    // AssertUnwindSafe: the closure only reads the input string; nothing it could leave
+    // half-updated is observed after a panic.
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
             let detail = payload
                 .downcast_ref::<&str>()
                 .map(|s| (*s).to_owned())
@@ -61,7 +75,6 @@ fn run_core<T: Send>(
                 format!("beacon panicked ({detail}); this is a bug in beacon, please report it with the input"),
             ))
         })
-    })
 }
 
 /// A core error on a Python `str`: its byte offset into `text` becomes a code-point offset
@@ -155,7 +168,7 @@ fn call_to_py<'py>(
 fn parse_tool_call<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
     let text = text_arg("parse_tool_call", text)?;
     let text: &str = &text;
-    match run_core(py, || beacon_core::parse_tool_call(text)) {
+    match run_core(py, text.len(), || beacon_core::parse_tool_call(text)) {
         Ok(call) => call_to_py(py, &call, false),
         Err(err) => Err(to_py_err(text, &err)),
     }
@@ -172,7 +185,7 @@ fn parse_tool_calls<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let text = text_arg("parse_tool_calls", text)?;
     let text: &str = &text;
-    match run_core(py, || beacon_core::parse_tool_calls(text)) {
+    match run_core(py, text.len(), || beacon_core::parse_tool_calls(text)) {
         Ok(calls) => {
             let list = PyList::empty(py);
             for call in &calls {
@@ -209,16 +222,16 @@ impl Response<'_> {
         match self {
             Response::Text(text) => {
                 let text: &str = text;
-                run_core(py, || on_text(text)).map_err(|e| py_err(text, &e, Unit::CodePoints))
+                run_core(py, text.len(), || on_text(text))
+                    .map_err(|e| py_err(text, &e, Unit::CodePoints))
             }
             Response::Bytes(bytes) => {
                 let bytes: &[u8] = bytes;
-                run_core(py, || on_text(beacon_core::utf8_text(bytes)?))
+                run_core(py, bytes.len(), || on_text(beacon_core::utf8_text(bytes)?))
                     .map_err(|e| py_err(valid_prefix(bytes), &e, Unit::Bytes))
             }
-            Response::Value(value) => {
-                run_core(py, || on_value(value)).map_err(|e| py_err("", &e, Unit::Bytes))
-            }
+            Response::Value(value) => run_core(py, usize::MAX, || on_value(value))
+                .map_err(|e| py_err("", &e, Unit::Bytes)),
         }
     }
 }
@@ -685,8 +698,10 @@ fn format_results<'py>(
             )
         })
         .collect::<PyResult<Vec<ToolResult>>>()?;
-    let formatted = run_core(py, || beacon_core::format_results(&results, provider))
-        .map_err(|e| py_err("", &e, Unit::Bytes))?;
+    let formatted = run_core(py, usize::MAX, || {
+        beacon_core::format_results(&results, provider)
+    })
+    .map_err(|e| py_err("", &e, Unit::Bytes))?;
     value_to_py(py, &formatted)
 }
 
@@ -695,7 +710,7 @@ fn format_results<'py>(
 #[pyfunction]
 fn _panic_for_testing(py: Python<'_>) -> PyResult<()> {
     let text = "";
-    run_core(py, || -> Result<(), ParseError> {
+    run_core(py, usize::MAX, || -> Result<(), ParseError> {
         panic!("deliberate panic for testing")
     })
     .map_err(|err| to_py_err(text, &err))
