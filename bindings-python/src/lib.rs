@@ -431,33 +431,14 @@ fn py_to_value(func: &str, obj: &Bound<'_, PyAny>, at: &At<'_>, depth: usize) ->
         }
         return Ok(Value::Object(object));
     }
-    if let Ok(list) = obj.cast::<PyList>() {
-        let mut items = Vec::with_capacity(list.len());
-        for (i, item) in list.iter().enumerate() {
-            items.push(py_to_value(
-                func,
-                &item,
-                &At {
-                    parent: Some(at),
-                    seg: Seg::Index(i),
-                },
-                depth + 1,
-            )?);
-        }
-        return Ok(Value::Array(items));
-    }
-    if let Ok(tuple) = obj.cast::<PyTuple>() {
-        let mut items = Vec::with_capacity(tuple.len());
-        for (i, item) in tuple.iter().enumerate() {
-            items.push(py_to_value(
-                func,
-                &item,
-                &At {
-                    parent: Some(at),
-                    seg: Seg::Index(i),
-                },
-                depth + 1,
-            )?);
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let mut items = Vec::with_capacity(obj.len()?);
+        for (i, item) in obj.try_iter()?.enumerate() {
+            let at = At {
+                parent: Some(at),
+                seg: Seg::Index(i),
+            };
+            items.push(py_to_value(func, &item?, &at, depth + 1)?);
         }
         return Ok(Value::Array(items));
     }
