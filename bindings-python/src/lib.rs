@@ -24,14 +24,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::borrow::Cow;
 
 use beacon_core::{
-    locate, ErrorCode, Number, Object, ParseError, Provider, ProviderCall, ToolCall, ToolResult,
-    Unit, Value, MAX_DEPTH,
+    locate, ErrorCode, Number, Object, ParseError, Provider, ProviderCall, ToolCall, ToolResult, Unit, Value, MAX_DEPTH,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{
-    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple,
-};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use pyo3::{import_exception, intern};
 
 // The exception classes are defined in Python (`python/beacon/_errors.py`) so they pickle, have
@@ -64,17 +61,17 @@ fn catch_panic<T>(f: impl FnOnce() -> Result<T, ParseError>) -> Result<T, ParseE
     // AssertUnwindSafe: the closure only reads the input string; nothing it could leave
     // half-updated is observed after a panic.
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
-            let detail = payload
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_owned());
-            Err(ParseError::new(
-                ErrorCode::Internal,
-                0,
-                format!("beacon panicked ({detail}); this is a bug in beacon, please report it with the input"),
-            ))
-        })
+        let detail = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_owned());
+        Err(ParseError::new(
+            ErrorCode::Internal,
+            0,
+            format!("beacon panicked ({detail}); this is a bug in beacon, please report it with the input"),
+        ))
+    })
 }
 
 /// A core error on a Python `str`: its byte offset into `text` becomes a code-point offset
@@ -87,13 +84,7 @@ fn to_py_err(text: &str, err: &ParseError) -> PyErr {
 /// offset in `unit` plus a 1-based line and column in the same unit.
 fn py_err(text: &str, err: &ParseError, unit: Unit) -> PyErr {
     let loc = locate(text, err.offset, unit);
-    let args = (
-        err.code.as_str(),
-        err.message.clone(),
-        loc.offset,
-        loc.line,
-        loc.column,
-    );
+    let args = (err.code.as_str(), err.message.clone(), loc.offset, loc.line, loc.column);
     if err.code == ErrorCode::NotFound {
         NoToolCallFoundError::new_err(args)
     } else {
@@ -120,9 +111,7 @@ fn value_to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny
         Value::Number(Number::Int(i)) => i.into_pyobject(py)?.into_any(),
         // Exact at any size: `int(digits)`. Python's own limit on decimal digits
         // (sys.set_int_max_str_digits, 4300 by default) applies, as it does to json.loads.
-        Value::Number(Number::BigInt(digits)) => {
-            py.get_type::<PyInt>().call1((digits.as_str(),))?
-        }
+        Value::Number(Number::BigInt(digits)) => py.get_type::<PyInt>().call1((digits.as_str(),))?,
         Value::Number(Number::Float(f)) => PyFloat::new(py, *f).into_any(),
         Value::String(s) => PyString::new(py, s).into_any(),
         Value::Array(items) => {
@@ -145,19 +134,12 @@ fn object_to_py<'py>(py: Python<'py>, object: &Object) -> PyResult<Bound<'py, Py
     Ok(dict)
 }
 
-fn call_to_py<'py>(
-    py: Python<'py>,
-    call: &ToolCall,
-    include_format: bool,
-) -> PyResult<Bound<'py, PyDict>> {
+fn call_to_py<'py>(py: Python<'py>, call: &ToolCall, include_format: bool) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     dict.set_item(intern!(py, "name"), PyString::new(py, &call.name))?;
     dict.set_item(intern!(py, "arguments"), object_to_py(py, &call.arguments)?)?;
     if include_format {
-        dict.set_item(
-            intern!(py, "format"),
-            PyString::intern(py, call.format.as_str()),
-        )?;
+        dict.set_item(intern!(py, "format"), PyString::intern(py, call.format.as_str()))?;
     }
     Ok(dict)
 }
@@ -222,16 +204,16 @@ impl Response<'_> {
         match self {
             Response::Text(text) => {
                 let text: &str = text;
-                run_core(py, text.len(), || on_text(text))
-                    .map_err(|e| py_err(text, &e, Unit::CodePoints))
+                run_core(py, text.len(), || on_text(text)).map_err(|e| py_err(text, &e, Unit::CodePoints))
             }
             Response::Bytes(bytes) => {
                 let bytes: &[u8] = bytes;
                 run_core(py, bytes.len(), || on_text(beacon_core::utf8_text(bytes)?))
                     .map_err(|e| py_err(valid_prefix(bytes), &e, Unit::Bytes))
             }
-            Response::Value(value) => run_core(py, usize::MAX, || on_value(value))
-                .map_err(|e| py_err("", &e, Unit::Bytes)),
+            Response::Value(value) => {
+                run_core(py, usize::MAX, || on_value(value)).map_err(|e| py_err("", &e, Unit::Bytes))
+            }
         }
     }
 }
@@ -387,9 +369,8 @@ fn py_to_value(func: &str, obj: &Bound<'_, PyAny>, at: &At<'_>, depth: usize) ->
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(Value::String(s.to_cow()?.into_owned()));
     }
-    let is_container = obj.is_instance_of::<PyDict>()
-        || obj.is_instance_of::<PyList>()
-        || obj.is_instance_of::<PyTuple>();
+    let is_container =
+        obj.is_instance_of::<PyDict>() || obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>();
     if is_container && depth >= MAX_DEPTH {
         return Err(value_error(
             ErrorCode::JsonTooDeep,
@@ -451,11 +432,7 @@ fn py_to_value(func: &str, obj: &Bound<'_, PyAny>, at: &At<'_>, depth: usize) ->
 }
 
 /// The `provider` argument: `"auto"` (detect; only where `auto_ok`) or a provider id.
-fn provider_arg(
-    func: &str,
-    provider: &Bound<'_, PyAny>,
-    auto_ok: bool,
-) -> PyResult<Option<Provider>> {
+fn provider_arg(func: &str, provider: &Bound<'_, PyAny>, auto_ok: bool) -> PyResult<Option<Provider>> {
     let Ok(id) = provider.cast::<PyString>() else {
         let type_name = provider.get_type().name()?;
         return Err(PyTypeError::new_err(format!(
@@ -502,10 +479,7 @@ fn parse_response<'py>(
     text_fallback: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     const FUNC: &str = "parse_response";
-    let provider = provider
-        .map(|p| provider_arg(FUNC, p, true))
-        .transpose()?
-        .flatten();
+    let provider = provider.map(|p| provider_arg(FUNC, p, true)).transpose()?.flatten();
     let calls = response_arg(FUNC, response)?.run(
         py,
         |text| beacon_core::parse_response(text, provider, text_fallback),
@@ -528,10 +502,7 @@ fn has_tool_calls<'py>(
     text_fallback: bool,
 ) -> PyResult<bool> {
     const FUNC: &str = "has_tool_calls";
-    let provider = provider
-        .map(|p| provider_arg(FUNC, p, true))
-        .transpose()?
-        .flatten();
+    let provider = provider.map(|p| provider_arg(FUNC, p, true)).transpose()?.flatten();
     response_arg(FUNC, response)?.run(
         py,
         |text| beacon_core::has_tool_calls(text, provider, text_fallback),
@@ -542,15 +513,10 @@ fn has_tool_calls<'py>(
 /// Which API a response came from (a provider id), or `None`. See `beacon.detect_provider`.
 #[pyfunction]
 #[pyo3(signature = (response))]
-fn detect_provider<'py>(
-    py: Python<'py>,
-    response: &Bound<'py, PyAny>,
-) -> PyResult<Option<&'static str>> {
-    let detected = response_arg("detect_provider", response)?.run(
-        py,
-        beacon_core::detect_provider,
-        |value| Ok(beacon_core::detect_provider_value(value)),
-    )?;
+fn detect_provider<'py>(py: Python<'py>, response: &Bound<'py, PyAny>) -> PyResult<Option<&'static str>> {
+    let detected = response_arg("detect_provider", response)?.run(py, beacon_core::detect_provider, |value| {
+        Ok(beacon_core::detect_provider_value(value))
+    })?;
     Ok(detected.map(Provider::as_str))
 }
 
@@ -647,9 +613,8 @@ fn format_results<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "format_results";
     let Some(provider) = provider_arg(FUNC, provider, false)? else {
-        return Err(PyValueError::new_err(
-            "format_results() needs a provider id",
-        )); // unreachable: auto_ok is false
+        return Err(PyValueError::new_err("format_results() needs a provider id"));
+        // unreachable: auto_ok is false
     };
     let items: Vec<Bound<'py, PyAny>> = if let Ok(list) = results.cast::<PyList>() {
         list.iter().collect()
@@ -679,10 +644,8 @@ fn format_results<'py>(
             )
         })
         .collect::<PyResult<Vec<ToolResult>>>()?;
-    let formatted = run_core(py, usize::MAX, || {
-        beacon_core::format_results(&results, provider)
-    })
-    .map_err(|e| py_err("", &e, Unit::Bytes))?;
+    let formatted = run_core(py, usize::MAX, || beacon_core::format_results(&results, provider))
+        .map_err(|e| py_err("", &e, Unit::Bytes))?;
     value_to_py(py, &formatted)
 }
 
@@ -704,8 +667,8 @@ fn _panic_for_testing(py: Python<'_>) -> PyResult<()> {
 mod _core {
     #[pymodule_export]
     use super::{
-        _panic_for_testing, detect_provider, format_results, has_tool_calls, parse_response,
-        parse_tool_call, parse_tool_calls,
+        _panic_for_testing, detect_provider, format_results, has_tool_calls, parse_response, parse_tool_call,
+        parse_tool_calls,
     };
 
     #[allow(non_upper_case_globals)] // the Python convention

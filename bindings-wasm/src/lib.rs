@@ -46,8 +46,7 @@
 use std::fmt::Write as _;
 
 use beacon_core::{
-    locate, ErrorCode, Number, Object, ParseError, Provider, ProviderCall, ToolCall, ToolResult,
-    Unit, Value,
+    locate, ErrorCode, Number, Object, ParseError, Provider, ProviderCall, ToolCall, ToolResult, Unit, Value,
 };
 use wasm_bindgen::prelude::wasm_bindgen;
 
@@ -167,11 +166,7 @@ pub fn panic_for_testing(panic: bool) -> u32 {
 
 /// Runs `write` on a fresh `o` answer and finishes it (`b` when a value was tagged), or answers
 /// with its error located in `text`.
-fn answer(
-    text: &str,
-    capacity: usize,
-    write: impl FnOnce(&mut Writer) -> Result<(), ParseError>,
-) -> String {
+fn answer(text: &str, capacity: usize, write: impl FnOnce(&mut Writer) -> Result<(), ParseError>) -> String {
     let mut w = Writer {
         out: String::with_capacity(capacity),
         tagged: false,

@@ -8,7 +8,11 @@ fn main() {
         let per_call = loop {
             let t = Instant::now();
             for _ in 0..n {
-                if path.ends_with(".json") { std::hint::black_box(beacon_core::parse_json(std::hint::black_box(&text))).ok(); } else { std::hint::black_box(beacon_core::parse_tool_calls(std::hint::black_box(&text))).ok(); }
+                if path.ends_with(".json") {
+                    std::hint::black_box(beacon_core::parse_json(std::hint::black_box(&text))).ok();
+                } else {
+                    std::hint::black_box(beacon_core::parse_tool_calls(std::hint::black_box(&text))).ok();
+                }
             }
             let dt = t.elapsed();
             if dt.as_millis() > 200 {

@@ -40,7 +40,12 @@ pub(crate) fn starts_keyword_list(bytes: &[u8], open: usize) -> bool {
 /// Parses the keyword arguments of the call whose `(` is at `open`. Returns the arguments and
 /// the offset just past the closing `)`.
 pub(crate) fn parse_arguments(src: &str, open: usize) -> Result<(Object, usize), ParseError> {
-    let mut p = Parser { src, bytes: src.as_bytes(), pos: open + 1, depth: 0 };
+    let mut p = Parser {
+        src,
+        bytes: src.as_bytes(),
+        pos: open + 1,
+        depth: 0,
+    };
     let args = p.arguments()?;
     Ok((args, p.pos))
 }
@@ -62,18 +67,29 @@ impl Parser<'_> {
     }
 
     fn unclosed(&self, what: &str) -> ParseError {
-        ParseError::new(ErrorCode::Unclosed, self.bytes.len(), format!("the text ends inside {what}"))
+        ParseError::new(
+            ErrorCode::Unclosed,
+            self.bytes.len(),
+            format!("the text ends inside {what}"),
+        )
     }
 
     fn found(&self) -> String {
-        self.src[self.pos..].chars().next().map_or_else(|| "the end of the text".into(), show_char)
+        self.src[self.pos..]
+            .chars()
+            .next()
+            .map_or_else(|| "the end of the text".into(), show_char)
     }
 
     fn syntax(&self, expected: &str, inside: &str) -> ParseError {
         if self.pos >= self.bytes.len() {
             return self.unclosed(inside);
         }
-        ParseError::new(ErrorCode::Syntax, self.pos, format!("expected {expected}, found {}", self.found()))
+        ParseError::new(
+            ErrorCode::Syntax,
+            self.pos,
+            format!("expected {expected}, found {}", self.found()),
+        )
     }
 
     fn arguments(&mut self) -> Result<Object, ParseError> {
@@ -91,7 +107,8 @@ impl Parser<'_> {
             let name_at = self.pos;
             let name_end = ident_end(self.bytes, name_at);
             let eq = skip_ws(self.bytes, name_end);
-            let keyword = name_end > name_at && self.bytes.get(eq) == Some(&b'=') && self.bytes.get(eq + 1) != Some(&b'=');
+            let keyword =
+                name_end > name_at && self.bytes.get(eq) == Some(&b'=') && self.bytes.get(eq + 1) != Some(&b'=');
             if !keyword {
                 return Err(ParseError::new(
                     ErrorCode::PositionalArgument,
@@ -312,7 +329,9 @@ impl Parser<'_> {
         }
         let hex = |from: usize, n: usize| -> Option<u32> {
             let s = self.src.get(from..from + n)?;
-            s.bytes().all(|b| b.is_ascii_hexdigit()).then(|| u32::from_str_radix(s, 16).ok())?
+            s.bytes()
+                .all(|b| b.is_ascii_hexdigit())
+                .then(|| u32::from_str_radix(s, 16).ok())?
         };
         let (code, next) = match e {
             b'0'..=b'7' => {
@@ -320,13 +339,28 @@ impl Parser<'_> {
                 while end < at + 4 && matches!(self.bytes.get(end), Some(b'0'..=b'7')) {
                     end += 1;
                 }
-                (u32::from_str_radix(&self.src[at + 1..end], 8).expect("octal digits"), end)
+                (
+                    u32::from_str_radix(&self.src[at + 1..end], 8).expect("octal digits"),
+                    end,
+                )
             }
-            b'x' => (hex(at + 2, 2).ok_or_else(|| invalid("`\\x` must be followed by two hex digits".into()))?, at + 4),
-            b'u' => (hex(at + 2, 4).ok_or_else(|| invalid("`\\u` must be followed by four hex digits".into()))?, at + 6),
-            b'U' => (hex(at + 2, 8).ok_or_else(|| invalid("`\\U` must be followed by eight hex digits".into()))?, at + 10),
+            b'x' => (
+                hex(at + 2, 2).ok_or_else(|| invalid("`\\x` must be followed by two hex digits".into()))?,
+                at + 4,
+            ),
+            b'u' => (
+                hex(at + 2, 4).ok_or_else(|| invalid("`\\u` must be followed by four hex digits".into()))?,
+                at + 6,
+            ),
+            b'U' => (
+                hex(at + 2, 8).ok_or_else(|| invalid("`\\U` must be followed by eight hex digits".into()))?,
+                at + 10,
+            ),
             _ => {
-                let c = self.src[at + 1..].chars().next().expect("a character after the backslash");
+                let c = self.src[at + 1..]
+                    .chars()
+                    .next()
+                    .expect("a character after the backslash");
                 return Err(invalid(format!("`\\{c}` is not a string escape")));
             }
         };

@@ -15,7 +15,11 @@ pub(crate) fn parse_all(text: &str) -> Result<Vec<ToolCall>, ParseError> {
             return Ok(calls);
         }
     }
-    Err(ParseError::new(ErrorCode::NotFound, 0, "no tool call found in any format"))
+    Err(ParseError::new(
+        ErrorCode::NotFound,
+        0,
+        "no tool call found in any format",
+    ))
 }
 
 /// Tier 1: every marker in text order; each call is parsed forward from its marker and scanning

@@ -147,13 +147,20 @@ pub struct ParseError {
 
 impl ParseError {
     pub fn new(code: ErrorCode, offset: usize, message: impl Into<String>) -> Self {
-        ParseError { code, message: message.into(), offset }
+        ParseError {
+            code,
+            message: message.into(),
+            offset,
+        }
     }
 
     /// The error as `code at line L, column C: message`, with columns counted in `unit`.
     pub fn describe(&self, input: &str, unit: Unit) -> String {
         let loc = locate(input, self.offset, unit);
-        format!("{} at line {}, column {}: {}", self.code, loc.line, loc.column, self.message)
+        format!(
+            "{} at line {}, column {}: {}",
+            self.code, loc.line, loc.column, self.message
+        )
     }
 }
 

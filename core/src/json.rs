@@ -34,7 +34,12 @@ const STRING_STOP: [bool; 256] = {
 /// Parses one JSON value starting at byte `start` of `src` (leading whitespace is skipped).
 /// Returns the value and the offset just past it.
 pub(crate) fn parse_value_at(src: &str, start: usize) -> Result<(Value, usize), ParseError> {
-    let mut p = Parser { src, bytes: src.as_bytes(), pos: start, depth: 0 };
+    let mut p = Parser {
+        src,
+        bytes: src.as_bytes(),
+        pos: start,
+        depth: 0,
+    };
     p.pos = skip_ws(p.bytes, p.pos);
     let value = p.value()?;
     Ok((value, p.pos))
@@ -67,7 +72,11 @@ impl Parser<'_> {
     }
 
     fn end_err(&self, what: &str) -> ParseError {
-        self.err(ErrorCode::JsonUnexpectedEnd, self.bytes.len(), format!("the text ends inside {what}"))
+        self.err(
+            ErrorCode::JsonUnexpectedEnd,
+            self.bytes.len(),
+            format!("the text ends inside {what}"),
+        )
     }
 
     /// An unexpected character at `self.pos`, or the end of the text.
@@ -340,7 +349,11 @@ pub(crate) fn number_value(text: &str, float: bool) -> Option<Value> {
 /// and the offset after the escape.
 fn decode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), ParseError> {
     let Some(&e) = bytes.get(at + 1) else {
-        return Err(ParseError::new(ErrorCode::JsonUnexpectedEnd, bytes.len(), "the text ends inside a string"));
+        return Err(ParseError::new(
+            ErrorCode::JsonUnexpectedEnd,
+            bytes.len(),
+            "the text ends inside a string",
+        ));
     };
     let c = match e {
         b'"' => '"',
@@ -377,7 +390,11 @@ fn decode_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Parse
     let bad = |message: &str| ParseError::new(ErrorCode::JsonInvalidUnicode, at, message);
     let Some(first) = hex4(bytes, at + 2) else {
         if bytes.len() < at + 6 && bytes[at + 2..].iter().all(u8::is_ascii_hexdigit) {
-            return Err(ParseError::new(ErrorCode::JsonUnexpectedEnd, bytes.len(), "the text ends inside a string"));
+            return Err(ParseError::new(
+                ErrorCode::JsonUnexpectedEnd,
+                bytes.len(),
+                "the text ends inside a string",
+            ));
         }
         return Err(bad("`\\u` must be followed by four hex digits"));
     };
@@ -389,7 +406,9 @@ fn decode_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Parse
                     return Ok((char::from_u32(c).expect("valid surrogate pair"), at + 12));
                 }
             }
-            Err(bad("a high surrogate escape must be followed by a low surrogate escape"))
+            Err(bad(
+                "a high surrogate escape must be followed by a low surrogate escape",
+            ))
         }
         0xDC00..=0xDFFF => Err(bad("a low surrogate escape without a high surrogate before it")),
         c => Ok((char::from_u32(c).expect("not a surrogate"), at + 6)),
@@ -442,7 +461,12 @@ pub(crate) fn locate_path(src: &str, start: usize, path: &[Step<'_>]) -> usize {
                 pos = skip_ws(bytes, pos + 1);
                 loop {
                     let key_at = pos;
-                    let mut p = Parser { src, bytes, pos, depth: 0 };
+                    let mut p = Parser {
+                        src,
+                        bytes,
+                        pos,
+                        depth: 0,
+                    };
                     let Ok(key) = p.string() else { return key_at };
                     pos = skip_ws(bytes, skip_ws(bytes, p.pos) + 1); // past ws `:` ws
                     if key == want {

@@ -31,7 +31,12 @@ pub(crate) enum Mode {
 pub(crate) type NamedArgs = (String, Object);
 
 /// The calls in `value` (parsed from `src[start..]`), or `None` when it is not a call shape.
-pub(crate) fn calls_in(src: &str, start: usize, value: Value, mode: Mode) -> Result<Option<Vec<NamedArgs>>, ParseError> {
+pub(crate) fn calls_in(
+    src: &str,
+    start: usize,
+    value: Value,
+    mode: Mode,
+) -> Result<Option<Vec<NamedArgs>>, ParseError> {
     if !is_call_shape(&value, mode) {
         return Ok(None);
     }
@@ -44,7 +49,8 @@ pub(crate) fn calls_in(src: &str, start: usize, value: Value, mode: Mode) -> Res
 
 fn is_call_object(o: &Object, mode: Mode) -> bool {
     get(o, "name").is_some()
-        && o.iter().all(|(k, _)| k == "name" || ARGUMENT_KEYS.contains(&k.as_str()) || ID_KEYS.contains(&k.as_str()))
+        && o.iter()
+            .all(|(k, _)| k == "name" || ARGUMENT_KEYS.contains(&k.as_str()) || ID_KEYS.contains(&k.as_str()))
         && (mode == Mode::Tagged || o.iter().any(|(k, _)| ARGUMENT_KEYS.contains(&k.as_str())))
 }
 
@@ -187,9 +193,15 @@ impl Ctx<'_> {
         path.push(Step::Key("name"));
         let name = match name {
             Some(Value::String(s)) if !s.is_empty() => s,
-            Some(Value::String(_)) => return Err(self.error(ErrorCode::InvalidName, path, "the tool name is empty".into())),
+            Some(Value::String(_)) => {
+                return Err(self.error(ErrorCode::InvalidName, path, "the tool name is empty".into()))
+            }
             Some(v) => {
-                return Err(self.error(ErrorCode::InvalidName, path, format!("the tool name must be a string, found {}", v.kind())))
+                return Err(self.error(
+                    ErrorCode::InvalidName,
+                    path,
+                    format!("the tool name must be a string, found {}", v.kind()),
+                ))
             }
             None => {
                 path.pop();
@@ -214,21 +226,34 @@ impl Ctx<'_> {
                 Ok(other) => Err(self.error(
                     ErrorCode::InvalidArguments,
                     path,
-                    format!("the `{key}` string of {} must decode to a JSON object, found {}", quote(name), other.kind()),
+                    format!(
+                        "the `{key}` string of {} must decode to a JSON object, found {}",
+                        quote(name),
+                        other.kind()
+                    ),
                 )),
                 Err(e) => {
                     let literal = self.at(path);
                     Err(ParseError::new(
                         ErrorCode::InvalidArguments,
                         json::raw_offset_in_string(self.src, literal, e.offset),
-                        format!("the `{key}` string of {} is not valid JSON: {} ({})", quote(name), e.message, e.code),
+                        format!(
+                            "the `{key}` string of {} is not valid JSON: {} ({})",
+                            quote(name),
+                            e.message,
+                            e.code
+                        ),
                     ))
                 }
             },
             other => Err(self.error(
                 ErrorCode::InvalidArguments,
                 path,
-                format!("the `{key}` of {} must be an object, found {}", quote(name), other.kind()),
+                format!(
+                    "the `{key}` of {} must be an object, found {}",
+                    quote(name),
+                    other.kind()
+                ),
             )),
         }
     }

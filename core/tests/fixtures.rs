@@ -6,9 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use beacon_core::{
-    locate, parse_tool_call, parse_tool_calls, ErrorCode, Number, ParseError, ToolCall, Unit, Value,
-};
+use beacon_core::{locate, parse_tool_call, parse_tool_calls, ErrorCode, Number, ParseError, ToolCall, Unit, Value};
 use serde_json::Value as Json;
 
 const MIN_CASES: usize = 150;
@@ -160,9 +158,7 @@ fn read_json(text: &str) -> Result<Json, String> {
                 while self.i < self.s.len() && self.s[self.i] != b'"' && self.s[self.i] != b'\\' {
                     self.i += 1;
                 }
-                out.push_str(
-                    std::str::from_utf8(&self.s[start..self.i]).map_err(|e| e.to_string())?,
-                );
+                out.push_str(std::str::from_utf8(&self.s[start..self.i]).map_err(|e| e.to_string())?);
                 match self.s.get(self.i) {
                     Some(b'"') => {
                         self.i += 1;
@@ -183,9 +179,7 @@ fn read_json(text: &str) -> Result<Json, String> {
                             b't' => out.push('\t'),
                             b'u' => {
                                 let mut cp = self.hex4()?;
-                                if (0xD800..0xDC00).contains(&cp)
-                                    && self.s.get(self.i..self.i + 2) == Some(b"\\u")
-                                {
+                                if (0xD800..0xDC00).contains(&cp) && self.s.get(self.i..self.i + 2) == Some(b"\\u") {
                                     self.i += 2;
                                     let lo = self.hex4()?;
                                     cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
@@ -266,10 +260,7 @@ fn read_json(text: &str) -> Result<Json, String> {
                 Some(b'-' | b'0'..=b'9') => {
                     let start = self.i;
                     while self.i < self.s.len()
-                        && matches!(
-                            self.s[self.i],
-                            b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
-                        )
+                        && matches!(self.s[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
                     {
                         self.i += 1;
                     }
@@ -341,21 +332,14 @@ fn compare_value(expected: &Json, actual: &Value, path: &str, out: &mut Vec<Stri
         }
         (Json::Array(a), Value::Array(b)) => {
             if a.len() != b.len() {
-                out.push(format!(
-                    "{path}: expected {} elements, got {}",
-                    a.len(),
-                    b.len()
-                ));
+                out.push(format!("{path}: expected {} elements, got {}", a.len(), b.len()));
             }
             for (i, (x, y)) in a.iter().zip(b).enumerate() {
                 compare_value(x, y, &format!("{path}[{i}]"), out);
             }
         }
         (Json::Object(a), Value::Object(b)) => compare_object(a, b, path, out),
-        _ => out.push(format!(
-            "{path}: expected {expected}, got {}",
-            actual.to_json()
-        )),
+        _ => out.push(format!("{path}: expected {expected}, got {}", actual.to_json())),
     }
 }
 
@@ -368,9 +352,7 @@ fn compare_object(
     let want: Vec<&String> = expected.keys().collect();
     let got: Vec<&String> = actual.iter().map(|(k, _)| k).collect();
     if want != got {
-        out.push(format!(
-            "{path}: keys (in order) expected {want:?}, got {got:?}"
-        ));
+        out.push(format!("{path}: keys (in order) expected {want:?}, got {got:?}"));
     }
     for (key, value) in expected {
         if let Some((_, actual_value)) = actual.iter().find(|(k, _)| k == key) {
@@ -410,10 +392,7 @@ fn describe_error(input: &str, e: &ParseError) -> String {
 fn describe_expected(expect: &Expect) -> String {
     match expect {
         Expect::Calls(calls) => {
-            format!(
-                "calls {}",
-                serde_json::to_string(&Json::Array(calls.clone())).unwrap()
-            )
+            format!("calls {}", serde_json::to_string(&Json::Array(calls.clone())).unwrap())
         }
         Expect::Error {
             code,
@@ -453,21 +432,14 @@ fn check(case: &Case) -> (Vec<String>, String) {
     match (&case.expect, &result) {
         (Expect::Calls(want), Ok(got)) => {
             if want.len() != got.len() {
-                problems.push(format!(
-                    "expected {} call(s), got {}",
-                    want.len(),
-                    got.len()
-                ));
+                problems.push(format!("expected {} call(s), got {}", want.len(), got.len()));
             }
             for (i, (w, g)) in want.iter().zip(got).enumerate() {
                 let name = w["name"]
                     .as_str()
                     .unwrap_or_else(|| panic!("{}: calls[{i}].name", case.id));
                 if g.name != name {
-                    problems.push(format!(
-                        "calls[{i}].name: expected {name:?}, got {:?}",
-                        g.name
-                    ));
+                    problems.push(format!("calls[{i}].name: expected {name:?}, got {:?}", g.name));
                 }
                 if let Some(format) = w.get("format").and_then(Json::as_str) {
                     if g.format.as_str() != format {
@@ -477,15 +449,10 @@ fn check(case: &Case) -> (Vec<String>, String) {
                         ));
                     }
                 }
-                let args = w["arguments"].as_object().unwrap_or_else(|| {
-                    panic!("{}: calls[{i}].arguments must be an object", case.id)
-                });
-                compare_object(
-                    args,
-                    &g.arguments,
-                    &format!("calls[{i}].arguments"),
-                    &mut problems,
-                );
+                let args = w["arguments"]
+                    .as_object()
+                    .unwrap_or_else(|| panic!("{}: calls[{i}].arguments must be an object", case.id));
+                compare_object(args, &g.arguments, &format!("calls[{i}].arguments"), &mut problems);
             }
         }
         (
@@ -509,9 +476,7 @@ fn check(case: &Case) -> (Vec<String>, String) {
                         got.offset, e.offset
                     ));
                 }
-                None => problems.push(format!(
-                    "fixture position {position} is past the end of the input"
-                )),
+                None => problems.push(format!("fixture position {position} is past the end of the input")),
             }
             let loc = locate(input, e.offset, Unit::CodePoints);
             if (loc.line, loc.column) != (*line, *column) {
@@ -558,10 +523,7 @@ fn fixtures() {
         {
             codes_seen.insert(code.clone());
             if *position > case.input.chars().count() {
-                fixture_problems.push(format!(
-                    "{}: position {position} past the end of the input",
-                    case.id
-                ));
+                fixture_problems.push(format!("{}: position {position} past the end of the input", case.id));
             } else if line_col(&case.input, *position) != (*line, *column) {
                 let (l, c) = line_col(&case.input, *position);
                 fixture_problems.push(format!(
@@ -576,11 +538,7 @@ fn fixtures() {
         if !problems.is_empty() {
             entry.1 += 1;
             let mut report = String::new();
-            let _ = writeln!(
-                report,
-                "FAIL {} ({}, {})",
-                case.id, case.file, case.function
-            );
+            let _ = writeln!(report, "FAIL {} ({}, {})", case.id, case.file, case.function);
             let _ = writeln!(report, "  input:    {:?}", case.input);
             let _ = writeln!(report, "  expected: {}", describe_expected(&case.expect));
             let _ = writeln!(report, "  actual:   {actual}");
@@ -622,10 +580,7 @@ fn fixtures() {
         fixture_problems.push(format!("error codes without a fixture: {missing:?}"));
     }
     if cases.len() < MIN_CASES {
-        fixture_problems.push(format!(
-            "only {} cases; at least {MIN_CASES} expected",
-            cases.len()
-        ));
+        fixture_problems.push(format!("only {} cases; at least {MIN_CASES} expected", cases.len()));
     }
     for p in &fixture_problems {
         println!("FIXTURE PROBLEM: {p}");

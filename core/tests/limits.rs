@@ -5,7 +5,11 @@
 fn peak_rss() -> usize {
     let status = std::fs::read_to_string("/proc/self/status").expect("Linux /proc");
     let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("a VmHWM line");
-    let kb: usize = line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("a number of kB");
+    let kb: usize = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("a number of kB");
     kb * 1024
 }
 

@@ -15,8 +15,19 @@ fn string_value() -> impl Strategy<Value = String> {
         "[a-z\"'\\\\\\[\\]{}()<>/=;,:&#\\n\\t\\r\\u{0}\\u{1f}é漢😀]{0,12}",
         // the formats' own markers and closing tags inside strings
         prop::sample::select(vec![
-            "</tool_call>", "<tool_call>", "[/TOOL_CALL]", "[TOOL_CALLS]", "[ARGS]", "<|eom_id|>",
-            "</parameter>", "</invoke>", "<invoke name=\"x\">", "f(x=1)", "{\"name\": \"f\"}", "&amp;", "&lt;",
+            "</tool_call>",
+            "<tool_call>",
+            "[/TOOL_CALL]",
+            "[TOOL_CALLS]",
+            "[ARGS]",
+            "<|eom_id|>",
+            "</parameter>",
+            "</invoke>",
+            "<invoke name=\"x\">",
+            "f(x=1)",
+            "{\"name\": \"f\"}",
+            "&amp;",
+            "&lt;",
         ])
         .prop_map(str::to_string),
     ]
@@ -104,17 +115,26 @@ fn python(v: &Value) -> String {
         Value::Array(items) => format!("[{}]", items.iter().map(python).collect::<Vec<_>>().join(", ")),
         Value::Object(o) => format!(
             "{{{}}}",
-            o.iter().map(|(k, v)| format!("{}: {}", python(&Value::String(k.clone())), python(v))).collect::<Vec<_>>().join(", ")
+            o.iter()
+                .map(|(k, v)| format!("{}: {}", python(&Value::String(k.clone())), python(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
 
 fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 fn kwargs(args: &Object) -> String {
-    args.iter().map(|(k, v)| format!("{k}={}", python(v))).collect::<Vec<_>>().join(", ")
+    args.iter()
+        .map(|(k, v)| format!("{k}={}", python(v)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `(format, text)` for every way beacon reads a call.
@@ -122,7 +142,11 @@ fn renderings(name: &str, args: &Object) -> Vec<(Format, String)> {
     let a = json(&Value::Object(args.clone()));
     let mut xml = format!("<function_calls>\n<invoke name=\"{}\">\n", xml_escape(name));
     for (k, v) in args {
-        xml.push_str(&format!("<parameter name=\"{}\">{}</parameter>\n", xml_escape(k), xml_escape(&json(v))));
+        xml.push_str(&format!(
+            "<parameter name=\"{}\">{}</parameter>\n",
+            xml_escape(k),
+            xml_escape(&json(v))
+        ));
     }
     xml.push_str("</invoke>\n</function_calls>");
     vec![
@@ -172,11 +196,19 @@ fn from_serde(v: &serde_json::Value) -> Value {
     }
 }
 
-const MARKERS: [&str; 5] = ["<tool_call>", "[TOOL_CALL]", "[TOOL_CALLS]", "<|python_tag|>", "<invoke"];
+const MARKERS: [&str; 5] = [
+    "<tool_call>",
+    "[TOOL_CALL]",
+    "[TOOL_CALLS]",
+    "<|python_tag|>",
+    "<invoke",
+];
 
 /// Bytes a mutation may insert: JSON's own punctuation and the starts of its tokens.
-const MUTATIONS: &[&str] =
-    &["{", "}", "[", "]", "\"", ",", ":", "0", "-", ".", "e", "+", "t", "n", " ", "\\", "\\u", "\\ud800", "\u{1}", "01", "1e999"];
+const MUTATIONS: &[&str] = &[
+    "{", "}", "[", "]", "\"", ",", ":", "0", "-", ".", "e", "+", "t", "n", " ", "\\", "\\u", "\\ud800", "\u{1}", "01",
+    "1e999",
+];
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]

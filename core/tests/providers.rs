@@ -40,7 +40,9 @@ fn to_value(j: &J) -> Value {
 fn provider_of(j: Option<&J>) -> Result<Option<Provider>, String> {
     match j.and_then(J::as_str).unwrap_or("auto") {
         "auto" => Ok(None),
-        id => Provider::parse(id).map(Some).ok_or_else(|| format!("unknown provider {id:?}")),
+        id => Provider::parse(id)
+            .map(Some)
+            .ok_or_else(|| format!("unknown provider {id:?}")),
     }
 }
 
@@ -128,7 +130,10 @@ fn check_response_case(file: &str, case: &J, failures: &mut Vec<String>) {
     }
     let (text, value) = match case.get("response_text").and_then(J::as_str) {
         Some(t) => (t.to_string(), serde_json::from_str::<J>(t).ok().map(|j| to_value(&j))),
-        None => (serde_json::to_string(&case["response"]).expect("serialise"), Some(to_value(&case["response"]))),
+        None => (
+            serde_json::to_string(&case["response"]).expect("serialise"),
+            Some(to_value(&case["response"])),
+        ),
     };
     let want_provider: Option<Option<&str>> = match (case.get("expected"), case.get("error")) {
         (Some(exp), _) => Some(exp["provider"].as_str()),
@@ -144,7 +149,9 @@ fn check_response_case(file: &str, case: &J, failures: &mut Vec<String>) {
     check_outcome(&got, case, Some(&text), &format!("{label} [text]"), failures);
     let has = has_tool_calls(&text, provider, fallback);
     if !same_outcome(&has, &got.as_ref().map(|c| !c.is_empty()).map_err(Clone::clone)) {
-        failures.push(format!("{label} [text]: has_tool_calls {has:?} disagrees with parse_response"));
+        failures.push(format!(
+            "{label} [text]: has_tool_calls {has:?} disagrees with parse_response"
+        ));
     }
     let detected = detect_provider(&text);
     match (&detected, want_provider) {
@@ -154,9 +161,9 @@ fn check_response_case(file: &str, case: &J, failures: &mut Vec<String>) {
         (Err(e), _) if !json_error || e.code.as_str() != error_code => {
             failures.push(format!("{label} [text]: detect_provider failed: {e}"))
         }
-        (Err(e), _) if got.as_ref().err().map(|g| g.offset) != Some(e.offset) => {
-            failures.push(format!("{label} [text]: detect_provider error {e} is not parse_response's"))
-        }
+        (Err(e), _) if got.as_ref().err().map(|g| g.offset) != Some(e.offset) => failures.push(format!(
+            "{label} [text]: detect_provider error {e} is not parse_response's"
+        )),
         (Ok(_), _) if json_error => failures.push(format!("{label} [text]: detect_provider accepted malformed JSON")),
         _ => {}
     }
@@ -167,12 +174,16 @@ fn check_response_case(file: &str, case: &J, failures: &mut Vec<String>) {
     }
 
     // Value variant (same outcome, offset 0), unless the text is not one strict JSON value.
-    let Some(value) = value.filter(|_| !json_error) else { return };
+    let Some(value) = value.filter(|_| !json_error) else {
+        return;
+    };
     let got = parse_response_value(&value, provider, fallback);
     check_outcome(&got, case, None, &format!("{label} [value]"), failures);
     let has = has_tool_calls_value(&value, provider, fallback);
     if !same_outcome(&has, &got.as_ref().map(|c| !c.is_empty()).map_err(Clone::clone)) {
-        failures.push(format!("{label} [value]: has_tool_calls {has:?} disagrees with parse_response"));
+        failures.push(format!(
+            "{label} [value]: has_tool_calls {has:?} disagrees with parse_response"
+        ));
     }
     let detected = detect_provider_value(&value);
     if let Some(want) = want_provider {
@@ -181,7 +192,9 @@ fn check_response_case(file: &str, case: &J, failures: &mut Vec<String>) {
         }
     }
     if detected.is_none() && provider.is_none() && got.as_ref().is_ok_and(|c| !c.is_empty()) {
-        failures.push(format!("{label} [value]: calls found although no provider was detected"));
+        failures.push(format!(
+            "{label} [value]: calls found although no provider was detected"
+        ));
     }
 }
 
@@ -209,7 +222,11 @@ fn check_results_case(case: &J, failures: &mut Vec<String>) {
         (Some(exp), None, Ok(v)) => {
             let want = to_value(exp);
             if v != want {
-                failures.push(format!("{label}: output differs\n   got: {}\n  want: {}", v.to_json(), want.to_json()));
+                failures.push(format!(
+                    "{label}: output differs\n   got: {}\n  want: {}",
+                    v.to_json(),
+                    want.to_json()
+                ));
             }
         }
         (Some(_), None, Err(e)) => failures.push(format!("{label}: unexpected error {e}")),
@@ -245,7 +262,9 @@ fn provider_fixtures() {
         let file = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
         let text = std::fs::read_to_string(path).expect("read fixture file");
         let doc: J = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
-        let list = doc["cases"].as_array().unwrap_or_else(|| panic!("{file}: a fixture file is {{\"cases\": [...]}}"));
+        let list = doc["cases"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{file}: a fixture file is {{\"cases\": [...]}}"));
         for case in list {
             cases += 1;
             let id = case["id"].as_str().unwrap_or("?").to_string();
@@ -261,7 +280,11 @@ fn provider_fixtures() {
     }
     assert!(cases > 0, "no provider fixtures found");
     if !failures.is_empty() {
-        panic!("{} failures in {cases} provider fixture cases:\n{}", failures.len(), failures.join("\n"));
+        panic!(
+            "{} failures in {cases} provider fixture cases:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
     }
     eprintln!("{cases} provider fixture cases passed");
 }
@@ -298,9 +321,16 @@ fn mutated_fixtures_never_panic_and_agree() {
     for text in &texts {
         let boundaries: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
         let step = (boundaries.len() / 24).max(1);
-        let mut variants: Vec<String> = boundaries.iter().step_by(step).map(|&i| text[..i].to_string()).collect();
-        let structural: Vec<usize> =
-            text.char_indices().filter(|(_, c)| "{}[]:,\"".contains(*c)).map(|(i, _)| i).collect();
+        let mut variants: Vec<String> = boundaries
+            .iter()
+            .step_by(step)
+            .map(|&i| text[..i].to_string())
+            .collect();
+        let structural: Vec<usize> = text
+            .char_indices()
+            .filter(|(_, c)| "{}[]:,\"".contains(*c))
+            .map(|(i, _)| i)
+            .collect();
         let step = (structural.len() / 24).max(1);
         for &i in structural.iter().step_by(step) {
             let mut v = text.clone();
@@ -320,7 +350,10 @@ fn mutated_fixtures_never_panic_and_agree() {
                         );
                     }
                     let has = has_tool_calls(v, provider, fallback);
-                    assert!(same_outcome(&has, &got.as_ref().map(|c| !c.is_empty()).map_err(Clone::clone)), "{v:?}");
+                    assert!(
+                        same_outcome(&has, &got.as_ref().map(|c| !c.is_empty()).map_err(Clone::clone)),
+                        "{v:?}"
+                    );
                     if provider.is_none() {
                         match &detected {
                             Ok(None) => assert!(matches!(&got, Ok(c) if c.is_empty()), "{v:?}"),

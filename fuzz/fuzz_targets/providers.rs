@@ -5,9 +5,13 @@ use beacon_core::{detect_provider, has_tool_calls, parse_response, Provider};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&selector, rest)) = data.split_first() else { return };
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
     let Ok(text) = std::str::from_utf8(rest) else { return };
-    let provider = Provider::ALL.get(selector as usize % (Provider::ALL.len() + 1)).copied();
+    let provider = Provider::ALL
+        .get(selector as usize % (Provider::ALL.len() + 1))
+        .copied();
     let fallback = selector & 0x80 != 0;
     let parsed = parse_response(text, provider, fallback);
     let has = has_tool_calls(text, provider, fallback);

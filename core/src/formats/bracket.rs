@@ -41,7 +41,11 @@ fn key_value(text: &str, from: usize, out: &mut Vec<ToolCall>) -> Result<usize, 
     }
     let name = text[name_at..name_end].trim_end_matches([' ', '\t']);
     if name.is_empty() || name.contains([' ', '\t']) {
-        let why = if name.is_empty() { "the tool name is empty".to_string() } else { format!("the tool name {} contains whitespace", crate::json::quote(name)) };
+        let why = if name.is_empty() {
+            "the tool name is empty".to_string()
+        } else {
+            format!("the tool name {} contains whitespace", crate::json::quote(name))
+        };
         return Err(ParseError::new(ErrorCode::InvalidName, name_at, why));
     }
     let mut end = name_at + name.len();
@@ -61,12 +65,21 @@ fn key_value(text: &str, from: usize, out: &mut Vec<ToolCall>) -> Result<usize, 
                 return Err(ParseError::new(
                     ErrorCode::InvalidArguments,
                     value_at,
-                    format!("`args` of {} must be a JSON object, found {}", crate::json::quote(name), other.kind()),
+                    format!(
+                        "`args` of {} must be a JSON object, found {}",
+                        crate::json::quote(name),
+                        other.kind()
+                    ),
                 ))
             }
         }
         end = value_end;
     }
-    out.push(ToolCall { name: name.to_string(), arguments, format: Format::Bracket, span: name_at..end });
+    out.push(ToolCall {
+        name: name.to_string(),
+        arguments,
+        format: Format::Bracket,
+        span: name_at..end,
+    });
     Ok(end)
 }

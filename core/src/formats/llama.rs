@@ -34,10 +34,19 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
             let dotted = &text[p..name_to];
             let name = dotted.strip_suffix(".call").filter(|n| !n.is_empty()).unwrap_or(dotted);
             if bytes.get(name_to) != Some(&b'(') {
-                return Err(ParseError::new(ErrorCode::Syntax, name_to, format!("expected `(` after the tool name `{dotted}`")));
+                return Err(ParseError::new(
+                    ErrorCode::Syntax,
+                    name_to,
+                    format!("expected `(` after the tool name `{dotted}`"),
+                ));
             }
             let (arguments, end) = parse_arguments(text, name_to)?;
-            out.push(ToolCall { name: name.to_string(), arguments, format: Format::Llama, span: p..end });
+            out.push(ToolCall {
+                name: name.to_string(),
+                arguments,
+                format: Format::Llama,
+                span: p..end,
+            });
             end
         }
         Some(_) => return Err(unrecognized(text, p, MARKER)),

@@ -63,9 +63,17 @@ fn named_call(text: &str, p: usize, out: &mut Vec<ToolCall>) -> Result<(usize, O
     }
     if !at(bytes, q, ARGS) {
         if q == bytes.len() {
-            return Err(ParseError::new(ErrorCode::Unclosed, q, format!("the text ends before `{ARGS}` of {}", crate::json::quote(name))));
+            return Err(ParseError::new(
+                ErrorCode::Unclosed,
+                q,
+                format!("the text ends before `{ARGS}` of {}", crate::json::quote(name)),
+            ));
         }
-        return Err(ParseError::new(ErrorCode::Syntax, q, format!("expected `{ARGS}` after the tool name {}", crate::json::quote(name))));
+        return Err(ParseError::new(
+            ErrorCode::Syntax,
+            q,
+            format!("expected `{ARGS}` after the tool name {}", crate::json::quote(name)),
+        ));
     }
     let value_at = skip_ws(bytes, q + ARGS.len());
     let (value, end) = crate::json::parse_value_at(text, value_at)?;
@@ -73,10 +81,19 @@ fn named_call(text: &str, p: usize, out: &mut Vec<ToolCall>) -> Result<(usize, O
         return Err(ParseError::new(
             ErrorCode::InvalidArguments,
             value_at,
-            format!("the arguments of {} must be a JSON object, found {}", crate::json::quote(name), value.kind()),
+            format!(
+                "the arguments of {} must be a JSON object, found {}",
+                crate::json::quote(name),
+                value.kind()
+            ),
         ));
     };
-    out.push(ToolCall { name: name.to_string(), arguments, format: Format::Mistral, span: p..end });
+    out.push(ToolCall {
+        name: name.to_string(),
+        arguments,
+        format: Format::Mistral,
+        span: p..end,
+    });
     let next = skip_ws(bytes, end);
     let next_name = name_end(bytes, next);
     let follows = next_name > next && (at(bytes, next_name, ARGS) || at(bytes, next_name, CALL_ID));

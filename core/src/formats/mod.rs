@@ -32,7 +32,12 @@ pub(crate) fn tagged_json(
     }
     let (value, end) = crate::json::parse_value_at(text, pos)?;
     let calls = shape::calls_in(text, pos, value, Mode::Tagged)?.ok_or_else(|| unrecognized(text, pos, marker))?;
-    out.extend(calls.into_iter().map(|(name, arguments)| ToolCall { name, arguments, format, span: pos..end }));
+    out.extend(calls.into_iter().map(|(name, arguments)| ToolCall {
+        name,
+        arguments,
+        format,
+        span: pos..end,
+    }));
     Ok(end)
 }
 
@@ -42,13 +47,20 @@ pub(crate) fn unrecognized(text: &str, pos: usize, marker: &str) -> ParseError {
     ParseError::new(
         ErrorCode::Unrecognized,
         pos,
-        format!("`{marker}` must be followed by a tool call, found {}", crate::json::quote(&found)),
+        format!(
+            "`{marker}` must be followed by a tool call, found {}",
+            crate::json::quote(&found)
+        ),
     )
 }
 
 /// The text ends right after a marker.
 pub(crate) fn unclosed_marker(text: &str, marker: &str) -> ParseError {
-    ParseError::new(ErrorCode::Unclosed, text.len(), format!("the text ends after `{marker}` without a tool call"))
+    ParseError::new(
+        ErrorCode::Unclosed,
+        text.len(),
+        format!("the text ends after `{marker}` without a tool call"),
+    )
 }
 
 /// Expects whitespace then `close` at `pos`; the end of the text is accepted in its place.
@@ -62,8 +74,16 @@ pub(crate) fn closing_tag(text: &str, pos: usize, close: &str) -> Result<usize, 
     if pos == bytes.len() {
         return Ok(pos);
     }
-    let found = text[pos..].chars().next().map(crate::json::show_char).unwrap_or_default();
-    Err(ParseError::new(ErrorCode::Syntax, pos, format!("expected `{close}` after the tool call, found {found}")))
+    let found = text[pos..]
+        .chars()
+        .next()
+        .map(crate::json::show_char)
+        .unwrap_or_default();
+    Err(ParseError::new(
+        ErrorCode::Syntax,
+        pos,
+        format!("expected `{close}` after the tool call, found {found}"),
+    ))
 }
 
 /// Sets the span of the calls pushed since `first` to `start..end` when there is one call (the

@@ -28,7 +28,12 @@ pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
             continue;
         }
         let (arguments, end) = parse_arguments(text, open)?;
-        out.push(ToolCall { name: text[name_at..open].to_string(), arguments, format: Format::Python, span: name_at..end });
+        out.push(ToolCall {
+            name: text[name_at..open].to_string(),
+            arguments,
+            format: Format::Python,
+            span: name_at..end,
+        });
         floor = end;
         pos = end;
     }

@@ -33,11 +33,20 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
         p = skip_ws(bytes, p);
         if at(bytes, p, CLOSE) {
             let end = p + CLOSE.len();
-            out.push(ToolCall { name: name.into_owned(), arguments, format: Format::XmlInvoke, span: start..end });
+            out.push(ToolCall {
+                name: name.into_owned(),
+                arguments,
+                format: Format::XmlInvoke,
+                span: start..end,
+            });
             return Ok(end);
         }
         if p == bytes.len() {
-            return Err(ParseError::new(ErrorCode::Unclosed, p, "the text ends inside `<invoke>`: expected `</invoke>`"));
+            return Err(ParseError::new(
+                ErrorCode::Unclosed,
+                p,
+                "the text ends inside `<invoke>`: expected `</invoke>`",
+            ));
         }
         if !(at(bytes, p, PARAMETER) && bytes.get(p + PARAMETER.len()).is_some_and(|&b| is_ws(b))) {
             let found = text[p..].chars().next().map(crate::json::show_char).unwrap_or_default();
@@ -49,10 +58,18 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
         }
         let (key, value_at) = tag_name(text, p, PARAMETER.len(), "<parameter>")?;
         let Some(len) = memmem::find(&bytes[value_at..], PARAMETER_CLOSE.as_bytes()) else {
-            return Err(ParseError::new(ErrorCode::Unclosed, bytes.len(), "the text ends inside `<parameter>`: expected `</parameter>`"));
+            return Err(ParseError::new(
+                ErrorCode::Unclosed,
+                bytes.len(),
+                "the text ends inside `<parameter>`: expected `</parameter>`",
+            ));
         };
         if arguments.iter().any(|(k, _)| *k == key) {
-            return Err(ParseError::new(ErrorCode::DuplicateArgument, p, format!("the parameter {} is given twice", crate::json::quote(&key))));
+            return Err(ParseError::new(
+                ErrorCode::DuplicateArgument,
+                p,
+                format!("the parameter {} is given twice", crate::json::quote(&key)),
+            ));
         }
         let raw = decode_entities(&text[value_at..value_at + len]);
         let value = crate::json::parse_complete(raw.trim()).unwrap_or_else(|_| Value::String(raw.into_owned()));
@@ -71,7 +88,13 @@ fn tag_name<'t>(text: &'t str, start: usize, word_len: usize, tag: &str) -> Resu
         p = skip_ws(bytes, p);
         match bytes.get(p) {
             Some(b'>') => break,
-            None => return Err(ParseError::new(ErrorCode::Unclosed, p, format!("the text ends inside the `{tag}` tag"))),
+            None => {
+                return Err(ParseError::new(
+                    ErrorCode::Unclosed,
+                    p,
+                    format!("the text ends inside the `{tag}` tag"),
+                ))
+            }
             _ => {}
         }
         let attr_at = p;
@@ -84,18 +107,34 @@ fn tag_name<'t>(text: &'t str, start: usize, word_len: usize, tag: &str) -> Resu
         let quote = bytes.get(quote_at).copied();
         if attr.is_empty() || bytes.get(eq) != Some(&b'=') || !matches!(quote, Some(b'"' | b'\'')) {
             if p >= bytes.len() || quote_at >= bytes.len() {
-                return Err(ParseError::new(ErrorCode::Unclosed, bytes.len(), format!("the text ends inside the `{tag}` tag")));
+                return Err(ParseError::new(
+                    ErrorCode::Unclosed,
+                    bytes.len(),
+                    format!("the text ends inside the `{tag}` tag"),
+                ));
             }
-            return Err(ParseError::new(ErrorCode::Syntax, attr_at, format!("expected an attribute `name=\"…\"` in the `{tag}` tag")));
+            return Err(ParseError::new(
+                ErrorCode::Syntax,
+                attr_at,
+                format!("expected an attribute `name=\"…\"` in the `{tag}` tag"),
+            ));
         }
         let value_at = quote_at + 1;
         let Some(len) = memchr::memchr(quote.unwrap_or(b'"'), &bytes[value_at..]) else {
-            return Err(ParseError::new(ErrorCode::Unclosed, bytes.len(), "the text ends inside an attribute value"));
+            return Err(ParseError::new(
+                ErrorCode::Unclosed,
+                bytes.len(),
+                "the text ends inside an attribute value",
+            ));
         };
         if attr == "name" {
             let value = decode_entities(&text[value_at..value_at + len]);
             if value.trim().is_empty() {
-                return Err(ParseError::new(ErrorCode::InvalidName, value_at, format!("the `{tag}` name is empty")));
+                return Err(ParseError::new(
+                    ErrorCode::InvalidName,
+                    value_at,
+                    format!("the `{tag}` name is empty"),
+                ));
             }
             name = Some(value);
         }
@@ -103,7 +142,11 @@ fn tag_name<'t>(text: &'t str, start: usize, word_len: usize, tag: &str) -> Resu
     }
     match name {
         Some(name) => Ok((name, p + 1)),
-        None => Err(ParseError::new(ErrorCode::InvalidName, start, format!("the `{tag}` tag has no `name` attribute"))),
+        None => Err(ParseError::new(
+            ErrorCode::InvalidName,
+            start,
+            format!("the `{tag}` tag has no `name` attribute"),
+        )),
     }
 }
 
@@ -117,7 +160,9 @@ fn decode_entities(s: &str) -> Cow<'_, str> {
     while let Some(i) = rest.find('&') {
         out.push_str(&rest[..i]);
         rest = &rest[i..];
-        let entity = rest.get(1..).and_then(|r| r.find(';').filter(|&n| n <= 10).map(|n| &r[..n]));
+        let entity = rest
+            .get(1..)
+            .and_then(|r| r.find(';').filter(|&n| n <= 10).map(|n| &r[..n]));
         let decoded = entity.and_then(|e| match e {
             "lt" => Some('<'),
             "gt" => Some('>'),

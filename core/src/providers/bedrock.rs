@@ -8,8 +8,9 @@ use super::walk::{self, Ctx, Found, ROOT};
 
 pub(super) fn converse(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
-    let Some(blocks) =
-        walk::object(o, "output").and_then(|out| walk::object(out, "message")).and_then(|m| walk::array(m, "content"))
+    let Some(blocks) = walk::object(o, "output")
+        .and_then(|out| walk::object(out, "message"))
+        .and_then(|m| walk::array(m, "content"))
     else {
         return Ok(());
     };

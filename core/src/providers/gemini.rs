@@ -9,7 +9,9 @@ use super::walk::{self, Ctx, Found, ROOT};
 
 pub(super) fn generate_content(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
-    let Some(candidates) = walk::array(o, "candidates") else { return Ok(()) };
+    let Some(candidates) = walk::array(o, "candidates") else {
+        return Ok(());
+    };
     let candidates_at = ROOT.key("candidates");
     for (i, candidate) in candidates.iter().enumerate() {
         let Value::Object(c) = candidate else { continue };
@@ -59,7 +61,9 @@ pub(super) fn interactions(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> R
             // Launch-era `outputs[]` hold content directly.
             Some("text") => found.text_value(get(step, "text"), &at.key("text")),
             Some("model_output") => {
-                let Some(content) = walk::array(step, "content") else { continue };
+                let Some(content) = walk::array(step, "content") else {
+                    continue;
+                };
                 let content_at = at.key("content");
                 for (j, c) in content.iter().enumerate() {
                     if let Value::Object(c) = c {

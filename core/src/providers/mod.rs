@@ -120,7 +120,9 @@ pub fn utf8_text(bytes: &[u8]) -> Result<&str, ParseError> {
     std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();
         let message = match (e.error_len(), bytes.get(at)) {
-            (Some(_), Some(b)) => format!("not valid UTF-8: byte 0x{b:02X} at offset {at} does not begin a valid character"),
+            (Some(_), Some(b)) => {
+                format!("not valid UTF-8: byte 0x{b:02X} at offset {at} does not begin a valid character")
+            }
             _ => format!("not valid UTF-8: the input ends inside a character (at offset {at})"),
         };
         ParseError::new(crate::error::ErrorCode::JsonInvalidUtf8, at, message)
@@ -283,6 +285,9 @@ mod tests {
         // The valid text then parses with offsets that are byte offsets into the input.
         let text = utf8_text("{\"ü\": }".as_bytes()).unwrap();
         let err = parse_response(text, None, false).unwrap_err();
-        assert_eq!((err.code, err.offset), (ErrorCode::JsonUnexpectedToken, "{\"ü\": ".len()));
+        assert_eq!(
+            (err.code, err.offset),
+            (ErrorCode::JsonUnexpectedToken, "{\"ü\": ".len())
+        );
     }
 }

@@ -143,7 +143,14 @@ struct Partial {
 
 impl Partial {
     fn new(at: &At<'_>) -> Self {
-        Partial { at: at.path(), skip: false, id: None, name: None, arguments: Joined::default(), object: None }
+        Partial {
+            at: at.path(),
+            skip: false,
+            id: None,
+            name: None,
+            arguments: Joined::default(),
+            object: None,
+        }
     }
 }
 
@@ -158,7 +165,9 @@ fn index(ctx: &Ctx<'_>, o: &Object, at: &At<'_>) -> Result<Option<u64>, ParseErr
 
 impl Stream {
     fn chunk(&mut self, ctx: &Ctx<'_>, o: &Object, at: &At<'_>, want_text: bool) -> Result<(), ParseError> {
-        let Some(choices) = walk::array(o, "choices") else { return Ok(()) };
+        let Some(choices) = walk::array(o, "choices") else {
+            return Ok(());
+        };
         let choices_at = at.key("choices");
         for (pos, choice) in choices.iter().enumerate() {
             let Value::Object(c) = choice else { continue };
@@ -167,12 +176,17 @@ impl Stream {
             let slot = match self.by_index.get(&index) {
                 Some(&i) => i,
                 None => {
-                    self.choices.push(Choice { found: Found::new(want_text), ..Choice::default() });
+                    self.choices.push(Choice {
+                        found: Found::new(want_text),
+                        ..Choice::default()
+                    });
                     self.by_index.insert(index, self.choices.len() - 1);
                     self.choices.len() - 1
                 }
             };
-            let Some(slot) = self.choices.get_mut(slot) else { continue };
+            let Some(slot) = self.choices.get_mut(slot) else {
+                continue;
+            };
             if !matches!(get(c, "finish_reason"), None | Some(Value::Null)) {
                 slot.finished = true;
             }
@@ -250,7 +264,11 @@ impl Choice {
                 return Err(ctx.error(
                     ErrorCode::InvalidName,
                     &name_at,
-                    format!("the tool name at {} must be a string, found {}", name_at.show(), other.kind()),
+                    format!(
+                        "the tool name at {} must be a string, found {}",
+                        name_at.show(),
+                        other.kind()
+                    ),
                 ))
             }
         };
@@ -280,7 +298,9 @@ impl Choice {
         } else {
             self.last = Some(pos);
         }
-        let Some(partial) = self.partials.get_mut(pos) else { return Ok(()) };
+        let Some(partial) = self.partials.get_mut(pos) else {
+            return Ok(());
+        };
         if !legacy && !is_function(ctx, fo, at)? {
             partial.skip = true;
         }
@@ -299,7 +319,11 @@ impl Choice {
                 return Err(ctx.error(
                     ErrorCode::InvalidArguments,
                     &args_at,
-                    format!("the arguments fragment at {} must be a string, found {}", args_at.show(), other.kind()),
+                    format!(
+                        "the arguments fragment at {} must be a string, found {}",
+                        args_at.show(),
+                        other.kind()
+                    ),
                 ))
             }
         }
@@ -378,7 +402,11 @@ fn complete(ctx: &Ctx<'_>, p: Partial, finished: bool) -> Result<Option<Provider
             }
         },
     };
-    Ok(Some(ProviderCall { id: p.id, name, arguments }))
+    Ok(Some(ProviderCall {
+        id: p.id,
+        name,
+        arguments,
+    }))
 }
 
 /// Responses API: `output[]` items of type `function_call` (id: `call_id`); the `output_text`
@@ -386,7 +414,9 @@ fn complete(ctx: &Ctx<'_>, p: Partial, finished: bool) -> Result<Option<Provider
 /// tool calls) are not function calls and are skipped.
 pub(super) fn responses(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
-    let Some(items) = walk::array(o, "output") else { return Ok(()) };
+    let Some(items) = walk::array(o, "output") else {
+        return Ok(());
+    };
     let output_at = ROOT.key("output");
     for (i, item) in items.iter().enumerate() {
         let Value::Object(it) = item else { continue };
@@ -397,7 +427,9 @@ pub(super) fn responses(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Resu
                 found.calls.push(walk::call(ctx, it, &at, id, "arguments")?);
             }
             Some("message") => {
-                let Some(parts) = walk::array(it, "content") else { continue };
+                let Some(parts) = walk::array(it, "content") else {
+                    continue;
+                };
                 let content_at = at.key("content");
                 for (j, part) in parts.iter().enumerate() {
                     if let Value::Object(p) = part {

@@ -32,7 +32,12 @@ pub fn format_results(results: &[ToolResult], provider: Provider) -> Result<Valu
              which a tool result does not carry; answer with cohere_v2 (Cohere's current Chat API)",
         ));
     }
-    results.iter().enumerate().map(|(i, r)| one(i, r, provider)).collect::<Result<Vec<_>, _>>().map(Value::Array)
+    results
+        .iter()
+        .enumerate()
+        .map(|(i, r)| one(i, r, provider))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Value::Array)
 }
 
 fn obj(entries: Vec<(&str, Value)>) -> Value {
@@ -62,11 +67,18 @@ fn required<'r>(
     match field {
         Some(f) if !f.is_empty() => Ok(f),
         _ => {
-            let tool = r.name.as_deref().filter(|n| !n.is_empty()).map(|n| format!(" ({})", crate::json::quote(n)));
+            let tool = r
+                .name
+                .as_deref()
+                .filter(|n| !n.is_empty())
+                .map(|n| format!(" ({})", crate::json::quote(n)));
             Err(ParseError::new(
                 ErrorCode::ResultMissingField,
                 0,
-                format!("result {i}{} has no {what}; {provider} needs it as `{wire}`", tool.unwrap_or_default()),
+                format!(
+                    "result {i}{} has no {what}; {provider} needs it as `{wire}`",
+                    tool.unwrap_or_default()
+                ),
             ))
         }
     }
@@ -143,7 +155,10 @@ fn one(i: usize, r: &ToolResult, provider: Provider) -> Result<Value, ParseError
                 Value::Object(_) => obj(vec![("json", r.content.clone())]),
                 other => obj(vec![("text", Value::String(text(other)))]),
             };
-            let mut entries = vec![("toolUseId", s(id("toolUseId")?)), ("content", Value::Array(vec![block]))];
+            let mut entries = vec![
+                ("toolUseId", s(id("toolUseId")?)),
+                ("content", Value::Array(vec![block])),
+            ];
             if r.is_error {
                 entries.push(("status", s("error")));
             }
@@ -155,7 +170,11 @@ fn one(i: usize, r: &ToolResult, provider: Provider) -> Result<Value, ParseError
             ("content", Value::String(text(&r.content))),
         ]),
         Provider::CohereV1 => {
-            return Err(ParseError::new(ErrorCode::ResultUnsupported, 0, "cohere_v1 results are not supported"));
+            return Err(ParseError::new(
+                ErrorCode::ResultUnsupported,
+                0,
+                "cohere_v1 results are not supported",
+            ));
         }
     })
 }

@@ -26,15 +26,24 @@ pub(super) struct At<'a> {
 }
 
 /// The response itself.
-pub(super) const ROOT: At<'static> = At { parent: None, seg: None };
+pub(super) const ROOT: At<'static> = At {
+    parent: None,
+    seg: None,
+};
 
 impl<'a> At<'a> {
     pub(super) fn key(&'a self, key: &'static str) -> At<'a> {
-        At { parent: Some(self), seg: Some(Seg::Key(key)) }
+        At {
+            parent: Some(self),
+            seg: Some(Seg::Key(key)),
+        }
     }
 
     pub(super) fn index(&'a self, index: usize) -> At<'a> {
-        At { parent: Some(self), seg: Some(Seg::Index(index)) }
+        At {
+            parent: Some(self),
+            seg: Some(Seg::Index(index)),
+        }
     }
 
     pub(super) fn path(&self) -> Vec<Seg> {
@@ -122,7 +131,11 @@ impl<'s> Ctx<'s> {
 
     /// `tool_call.unrecognized` at `at`: a value that claims to hold calls but has the wrong shape.
     pub(super) fn unrecognized(&self, at: &At<'_>, what: &str, found: &Value) -> ParseError {
-        self.error(ErrorCode::Unrecognized, at, format!("{} must be {what}, found {}", at.show(), found.kind()))
+        self.error(
+            ErrorCode::Unrecognized,
+            at,
+            format!("{} must be {what}, found {}", at.show(), found.kind()),
+        )
     }
 }
 
@@ -147,7 +160,11 @@ impl Joined {
         if !self.parts.is_empty() {
             self.text.push_str(sep);
         }
-        self.parts.push(Part { start: self.text.len(), len: piece.len(), path });
+        self.parts.push(Part {
+            start: self.text.len(),
+            len: piece.len(),
+            path,
+        });
         self.text.push_str(piece);
     }
 
@@ -161,7 +178,10 @@ impl Joined {
         }
         let base = self.text.len();
         self.text.push_str(&other.text);
-        self.parts.extend(other.parts.into_iter().map(|p| Part { start: base + p.start, ..p }));
+        self.parts.extend(other.parts.into_iter().map(|p| Part {
+            start: base + p.start,
+            ..p
+        }));
     }
 
     pub(super) fn is_empty(&self) -> bool {
@@ -198,7 +218,11 @@ pub(super) struct Found {
 
 impl Found {
     pub(super) fn new(want_text: bool) -> Self {
-        Found { calls: Vec::new(), text: Joined::default(), want_text }
+        Found {
+            calls: Vec::new(),
+            text: Joined::default(),
+            want_text,
+        }
     }
 
     /// Records a piece of assistant text (pieces are joined with `\n`).
@@ -253,16 +277,24 @@ pub(super) fn name(ctx: &Ctx<'_>, o: &Object, at: &At<'_>) -> Result<String, Par
     let name_at = at.key("name");
     match get(o, "name") {
         Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
-        Some(Value::String(_)) => {
-            Err(ctx.error(ErrorCode::InvalidName, &name_at, format!("the tool name at {} is empty", name_at.show())))
-        }
-        None | Some(Value::Null) => {
-            Err(ctx.error(ErrorCode::InvalidName, at, format!("the call at {} has no `name`", at.show())))
-        }
+        Some(Value::String(_)) => Err(ctx.error(
+            ErrorCode::InvalidName,
+            &name_at,
+            format!("the tool name at {} is empty", name_at.show()),
+        )),
+        None | Some(Value::Null) => Err(ctx.error(
+            ErrorCode::InvalidName,
+            at,
+            format!("the call at {} has no `name`", at.show()),
+        )),
         Some(other) => Err(ctx.error(
             ErrorCode::InvalidName,
             &name_at,
-            format!("the tool name at {} must be a string, found {}", name_at.show(), other.kind()),
+            format!(
+                "the tool name at {} must be a string, found {}",
+                name_at.show(),
+                other.kind()
+            ),
         )),
     }
 }
@@ -346,15 +378,27 @@ pub(super) fn fallback(ctx: &Ctx<'_>, text: &Joined) -> Result<Vec<ProviderCall>
         return Ok(Vec::new());
     }
     match crate::parse_tool_calls(&text.text) {
-        Ok(calls) => {
-            Ok(calls.into_iter().map(|c| ProviderCall { id: None, name: c.name, arguments: c.arguments }).collect())
-        }
+        Ok(calls) => Ok(calls
+            .into_iter()
+            .map(|c| ProviderCall {
+                id: None,
+                name: c.name,
+                arguments: c.arguments,
+            })
+            .collect()),
         Err(e) if e.code == ErrorCode::NotFound => Ok(Vec::new()),
         Err(e) => {
             let (offset, path) = text.locate(ctx, e.offset);
-            let inner =
-                if ctx.has_text() { String::new() } else { format!(", at byte {} of the assistant text", e.offset) };
-            Err(ParseError::new(e.code, offset, format!("{} (in the assistant text at {path}{inner})", e.message)))
+            let inner = if ctx.has_text() {
+                String::new()
+            } else {
+                format!(", at byte {} of the assistant text", e.offset)
+            };
+            Err(ParseError::new(
+                e.code,
+                offset,
+                format!("{} (in the assistant text at {path}{inner})", e.message),
+            ))
         }
     }
 }
