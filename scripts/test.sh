@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # THE test command.  Runs scripts/setup.sh, then every test suite that exists:
-#   rust     cargo test --workspace                                (always)
+#   rust     cargo fmt --check; cargo clippy -D warnings; cargo test --workspace (always)
 #   python   maturin develop --release; pytest tests/python        (pyproject.toml or tests/python)
 #   wasm     scripts/build-wasm.sh; node --test tests/js/...       (bindings-wasm/Cargo.toml or tests/js)
 #   browser  pytest tests/browser (Playwright + /usr/bin/chromium) (tests/browser)
@@ -35,6 +35,10 @@ fi
 # Each runs in a subshell with `set -e`; its exit status is the suite's result.
 
 suite_rust() {
+  cmd "cargo fmt --all --check"
+  cargo fmt --all --check
+  cmd "cargo clippy --workspace --all-targets -- -D warnings"
+  cargo clippy --workspace --all-targets -- -D warnings
   cmd "cargo test --workspace"
   cargo test --workspace
 }
