@@ -92,6 +92,14 @@ command -v npm    >/dev/null || die "npm not found"
 
 apt_ensure "${APT_PACKAGES[@]}"
 
+# rustfmt and clippy: the Rust suite checks formatting and lints (rustup's minimal profile lacks them)
+if cargo fmt --version >/dev/null 2>&1 && cargo clippy --version >/dev/null 2>&1; then
+  skip "rustfmt and clippy"
+else
+  cmd "rustup component add rustfmt clippy"
+  rustup component add rustfmt clippy
+fi
+
 # ---------------------------------------------------------------- wasm32 toolchain
 # probe_wasm TOOLCHAIN: can TOOLCHAIN build a std-using, LTO'd cdylib for wasm32?
 probe_wasm() {
