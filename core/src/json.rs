@@ -34,15 +34,19 @@ const STRING_STOP: [bool; 256] = {
 /// Parses one JSON value starting at byte `start` of `src` (leading whitespace is skipped).
 /// Returns the value and the offset just past it.
 pub(crate) fn parse_value_at(src: &str, start: usize) -> Result<(Value, usize), ParseError> {
-    let mut p = Parser {
-        src,
-        bytes: src.as_bytes(),
-        pos: start,
-        depth: 0,
-    };
-    p.pos = skip_ws(p.bytes, p.pos);
-    let value = p.value()?;
-    Ok((value, p.pos))
+    Parser::new(src, start, false).value_at()
+}
+
+/// Like [`parse_value_at`], for a caller that only needs to know where a failure happened (text
+/// that may or may not be JSON): the error's message is left empty instead of being formatted.
+pub(crate) fn probe_value_at(src: &str, start: usize) -> Result<(Value, usize), usize> {
+    Parser::new(src, start, true).value_at().map_err(|e| e.offset)
+}
+
+/// `src` as exactly one JSON value (whitespace around it allowed), or `None` when it is not.
+pub(crate) fn probe_complete(src: &str) -> Option<Value> {
+    let (value, end) = probe_value_at(src, 0).ok()?;
+    (skip_ws(src.as_bytes(), end) == src.len()).then_some(value)
 }
 
 /// Parses `src` as exactly one JSON value, optionally surrounded by whitespace.
@@ -64,25 +68,45 @@ struct Parser<'a> {
     bytes: &'a [u8],
     pos: usize,
     depth: usize,
+    /// Leave error messages empty: the caller only uses the offset (see [`probe_value_at`]).
+    quiet: bool,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    fn new(src: &'a str, start: usize, quiet: bool) -> Self {
+        Parser {
+            src,
+            bytes: src.as_bytes(),
+            pos: start,
+            depth: 0,
+            quiet,
+        }
+    }
+
+    fn value_at(mut self) -> Result<(Value, usize), ParseError> {
+        self.pos = skip_ws(self.bytes, self.pos);
+        let value = self.value()?;
+        Ok((value, self.pos))
+    }
+
     fn err(&self, code: ErrorCode, at: usize, message: impl Into<String>) -> ParseError {
-        ParseError::new(code, at, message)
+        ParseError::new(code, at, if self.quiet { String::new() } else { message.into() })
     }
 
     fn end_err(&self, what: &str) -> ParseError {
-        self.err(
-            ErrorCode::JsonUnexpectedEnd,
-            self.bytes.len(),
-            format!("the text ends inside {what}"),
-        )
+        let message = if self.quiet {
+            String::new()
+        } else {
+            format!("the text ends inside {what}")
+        };
+        ParseError::new(ErrorCode::JsonUnexpectedEnd, self.bytes.len(), message)
     }
 
     /// An unexpected character at `self.pos`, or the end of the text.
     fn unexpected(&self, expected: &str, inside: &str) -> ParseError {
         match self.src[self.pos..].chars().next() {
             None => self.end_err(inside),
+            Some(_) if self.quiet => ParseError::new(ErrorCode::JsonUnexpectedToken, self.pos, String::new()),
             Some(c) => self.err(
                 ErrorCode::JsonUnexpectedToken,
                 self.pos,
@@ -461,12 +485,7 @@ pub(crate) fn locate_path(src: &str, start: usize, path: &[Step<'_>]) -> usize {
                 pos = skip_ws(bytes, pos + 1);
                 loop {
                     let key_at = pos;
-                    let mut p = Parser {
-                        src,
-                        bytes,
-                        pos,
-                        depth: 0,
-                    };
+                    let mut p = Parser::new(src, pos, true);
                     let Ok(key) = p.string() else { return key_at };
                     pos = skip_ws(bytes, skip_ws(bytes, p.pos) + 1); // past ws `:` ws
                     if key == want {

@@ -18,21 +18,29 @@ pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
     let mut pos = 0;
     while let Some(i) = memchr2(b'{', b'[', &bytes[pos..]) {
         let start = pos + i;
-        match crate::json::parse_value_at(text, start) {
-            Ok((value, end)) => {
-                if let Some(calls) = calls_in(text, start, value, Mode::Bare)? {
-                    out.extend(calls.into_iter().map(|(name, arguments)| ToolCall {
-                        name,
-                        arguments,
-                        format: Format::Json,
-                        span: start..end,
-                    }));
+        // A candidate that claims to be a call must parse, and its error is raised; of any other,
+        // only where it ends (or fails) matters.
+        let parsed = if claims_call(bytes, start) {
+            crate::json::parse_value_at(text, start)?
+        } else {
+            match crate::json::probe_value_at(text, start) {
+                Ok(parsed) => parsed,
+                Err(offset) => {
+                    pos = offset.clamp(start + 1, bytes.len());
+                    continue;
                 }
-                pos = end;
             }
-            Err(e) if claims_call(bytes, start) => return Err(e),
-            Err(e) => pos = e.offset.clamp(start + 1, bytes.len()),
+        };
+        let (value, end) = parsed;
+        if let Some(calls) = calls_in(text, start, value, Mode::Bare)? {
+            out.extend(calls.into_iter().map(|(name, arguments)| ToolCall {
+                name,
+                arguments,
+                format: Format::Json,
+                span: start..end,
+            }));
         }
+        pos = end;
     }
     Ok(out)
 }

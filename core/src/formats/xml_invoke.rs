@@ -72,7 +72,7 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
             ));
         }
         let raw = decode_entities(&text[value_at..value_at + len]);
-        let value = crate::json::parse_complete(raw.trim()).unwrap_or_else(|_| Value::String(raw.into_owned()));
+        let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.into_owned()));
         arguments.push((key.into_owned(), value));
         p = value_at + len + PARAMETER_CLOSE.len();
     }
