@@ -172,8 +172,7 @@ def test_help() -> None:
 
 def test_console_script() -> None:
     script = shutil.which("beacon", path=str(Path(sys.executable).parent))
-    if script is None:
-        pytest.skip("the `beacon` console script is not installed next to this interpreter")
+    assert script is not None, "the `beacon` console script is not installed next to this interpreter"
     proc = run([], stdin=SEED, exe=[script])
     assert proc.returncode == 0, err(proc)
     assert json.loads(out(proc)) == SEED_CALL
