@@ -12,6 +12,8 @@ MISTRAL = re.compile(r"\[TOOL_CALLS\]\s*(\[.*\])", re.S)
 LLAMA = re.compile(r"<\|python_tag\|>(.*?)(?:<\|eom_id\|>|<\|eot_id\|>|$)", re.S)
 INVOKE = re.compile(r'<invoke name="(.*?)">(.*?)</invoke>', re.S)
 PARAMETER = re.compile(r'<parameter name="(.*?)">(.*?)</parameter>', re.S)
+QWEN_FUNCTION = re.compile(r"<function=(.*?)>(.*?)</function>", re.S)
+QWEN_PARAMETER = re.compile(r"<parameter=(.*?)>\n?(.*?)\n?</parameter>", re.S)
 JSON_OBJECT = re.compile(r"\{.*\}", re.S)
 PY_CALL = re.compile(r"([A-Za-z_][\w.]*)\((.*)\)", re.S)
 
@@ -56,6 +58,20 @@ def xml_invoke(text):
     ]
 
 
+def _qwen_value(raw):
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
+def qwen3_coder(text):
+    return [
+        (name, {k: _qwen_value(v) for k, v in QWEN_PARAMETER.findall(body)})
+        for name, body in QWEN_FUNCTION.findall(text)
+    ]
+
+
 def json_tier(text):
     m = JSON_OBJECT.search(text)
     if not m:
@@ -78,6 +94,7 @@ EXTRACTORS = {
     "mistral": mistral,
     "llama": llama,
     "xml_invoke": xml_invoke,
+    "qwen3_coder": qwen3_coder,
     "json": json_tier,
     "python": python,
 }

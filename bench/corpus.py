@@ -4,7 +4,7 @@ kept beside it so the json.loads floor is measured on exactly the bytes the mode
 
 import json
 
-FORMATS = ["hermes", "bracket", "mistral", "llama", "xml_invoke", "json", "python"]
+FORMATS = ["hermes", "bracket", "mistral", "llama", "xml_invoke", "qwen3_coder", "json", "python"]
 
 TYPICAL_ARGS = {
     "location": "San Francisco, CA",
@@ -57,6 +57,12 @@ def render(fmt, name, args):
             for k, v in args.items()
         )
         return lead + f'<function_calls>\n<invoke name="{name}">\n{params}</invoke>\n</function_calls>', payload
+    if fmt == "qwen3_coder":
+        params = "".join(
+            f"<parameter={k}>\n{v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}\n</parameter>\n"
+            for k, v in args.items()
+        )
+        return lead + f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>", payload
     if fmt == "json":
         msg = {"role": "assistant", "content": None, "tool_calls": [
             {"id": "call_8f2a", "type": "function", "function": {"name": name, "arguments": payload}}]}

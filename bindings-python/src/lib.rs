@@ -660,6 +660,20 @@ fn _panic_for_testing(py: Python<'_>) -> PyResult<()> {
     .map_err(|err| to_py_err(text, &err))
 }
 
+/// The string ids of every value of an id enum (`Format`, `Provider`), in its `ALL` order, as a
+/// constant whose length follows `ALL`.
+macro_rules! ids {
+    ($enum:ty) => {{
+        let mut ids = [""; <$enum>::ALL.len()];
+        let mut i = 0;
+        while i < ids.len() {
+            ids[i] = <$enum>::ALL[i].as_str();
+            i += 1;
+        }
+        ids
+    }};
+}
+
 /// Private native module of `beacon`; use the functions re-exported by `beacon` instead.
 ///
 /// `gil_used = false`: the module keeps no state, so it is safe on free-threaded Python.
@@ -677,27 +691,9 @@ mod _core {
 
     /// The format ids, in detection order (`hermes` … `python`).
     #[pymodule_export]
-    const FORMATS: [&str; 7] = [
-        beacon_core::Format::ALL[0].as_str(),
-        beacon_core::Format::ALL[1].as_str(),
-        beacon_core::Format::ALL[2].as_str(),
-        beacon_core::Format::ALL[3].as_str(),
-        beacon_core::Format::ALL[4].as_str(),
-        beacon_core::Format::ALL[5].as_str(),
-        beacon_core::Format::ALL[6].as_str(),
-    ];
+    const FORMATS: [&str; beacon_core::Format::ALL.len()] = ids!(beacon_core::Format);
 
     /// The provider ids (`openai_chat` … `ollama`), in the core's order.
     #[pymodule_export]
-    const PROVIDERS: [&str; 9] = [
-        beacon_core::Provider::ALL[0].as_str(),
-        beacon_core::Provider::ALL[1].as_str(),
-        beacon_core::Provider::ALL[2].as_str(),
-        beacon_core::Provider::ALL[3].as_str(),
-        beacon_core::Provider::ALL[4].as_str(),
-        beacon_core::Provider::ALL[5].as_str(),
-        beacon_core::Provider::ALL[6].as_str(),
-        beacon_core::Provider::ALL[7].as_str(),
-        beacon_core::Provider::ALL[8].as_str(),
-    ];
+    const PROVIDERS: [&str; beacon_core::Provider::ALL.len()] = ids!(beacon_core::Provider);
 }

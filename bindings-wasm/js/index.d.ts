@@ -14,7 +14,7 @@ export interface ToolCall {
 }
 
 /** The format ids, in detection order (see the README's formats table). */
-export type Format = 'hermes' | 'bracket' | 'mistral' | 'llama' | 'xml_invoke' | 'json' | 'python';
+export type Format = 'hermes' | 'bracket' | 'mistral' | 'llama' | 'xml_invoke' | 'qwen3_coder' | 'json' | 'python';
 
 /** A tool call with the format it was written in (`parseToolCalls(text, { includeFormat: true })`). */
 export interface ToolCallWithFormat extends ToolCall {

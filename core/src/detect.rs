@@ -4,7 +4,7 @@
 use memchr::memchr2;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::formats::{bracket, hermes, json, llama, mistral, python, xml_invoke};
+use crate::formats::{bracket, hermes, json, llama, mistral, python, qwen3_coder, xml_invoke};
 use crate::scan::at;
 use crate::ToolCall;
 
@@ -40,6 +40,8 @@ fn tagged(text: &str) -> Result<Vec<ToolCall>, ParseError> {
             llama::parse(text, start, &mut out)?
         } else if xml_invoke::is_marker(bytes, start) {
             xml_invoke::parse(text, start, &mut out)?
+        } else if at(bytes, start, qwen3_coder::MARKER) {
+            qwen3_coder::parse(text, start, &mut out)?
         } else {
             start + 1
         };

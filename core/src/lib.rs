@@ -43,6 +43,9 @@ pub enum Format {
     Llama,
     /// `<invoke name="f"><parameter name="k">v</parameter></invoke>`. Tier 1.
     XmlInvoke,
+    /// `<function=f><parameter=k>v</parameter></function>` (Qwen3-Coder), inside `<tool_call>` or
+    /// bare. Tier 1.
+    Qwen3Coder,
     /// An OpenAI or Anthropic call shape in JSON, bare, in prose or fenced. Tier 2.
     Json,
     /// Python call syntax, `search(query="rust", limit=5)`. Tier 3.
@@ -50,17 +53,19 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 8] = [
         Format::Hermes,
         Format::Bracket,
         Format::Mistral,
         Format::Llama,
         Format::XmlInvoke,
+        Format::Qwen3Coder,
         Format::Json,
         Format::Python,
     ];
 
-    /// The format's id: `hermes`, `bracket`, `mistral`, `llama`, `xml_invoke`, `json`, `python`.
+    /// The format's id: `hermes`, `bracket`, `mistral`, `llama`, `xml_invoke`, `qwen3_coder`, `json`,
+    /// `python`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Format::Hermes => "hermes",
@@ -68,6 +73,7 @@ impl Format {
             Format::Mistral => "mistral",
             Format::Llama => "llama",
             Format::XmlInvoke => "xml_invoke",
+            Format::Qwen3Coder => "qwen3_coder",
             Format::Json => "json",
             Format::Python => "python",
         }

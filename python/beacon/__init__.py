@@ -55,7 +55,7 @@ ToolCallError.__module__ = __name__
 NoToolCallFoundError.__module__ = __name__
 
 #: A format id: which format a call was written in (see ``include_format``).
-Format = Literal["hermes", "bracket", "mistral", "llama", "xml_invoke", "json", "python"]
+Format = Literal["hermes", "bracket", "mistral", "llama", "xml_invoke", "qwen3_coder", "json", "python"]
 
 #: Every format id, in detection order: the five tagged formats, then ``json``, then ``python``.
 FORMATS: Tuple[Format, ...] = tuple(_core.FORMATS)

@@ -47,7 +47,7 @@ def test_include_format_is_keyword_only() -> None:
 
 
 def test_formats() -> None:
-    assert beacon.FORMATS == ("hermes", "bracket", "mistral", "llama", "xml_invoke", "json", "python")
+    assert beacon.FORMATS == ("hermes", "bracket", "mistral", "llama", "xml_invoke", "qwen3_coder", "json", "python")
 
 
 # --------------------------------------------------------------------------- value types

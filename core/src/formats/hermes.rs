@@ -1,10 +1,12 @@
 //! `<tool_call>{json}</tool_call>`: Hermes, Qwen and many fine-tunes.
 //!
-//! The content is one JSON call shape (an array gives several calls). The closing tag may be
-//! missing only at the very end of the text, where servers often stop generating.
+//! The content is one JSON call shape (an array gives several calls), or Qwen3-Coder's
+//! `<function=…>` markup (see [`super::qwen3_coder`]). The closing tag may be missing only at the
+//! very end of the text, where servers often stop generating.
 
-use super::{closing_tag, tagged_json, widen_span};
+use super::{closing_tag, qwen3_coder, tagged_json, widen_span};
 use crate::error::ParseError;
+use crate::scan::{at, skip_ws};
 use crate::{Format, ToolCall};
 
 pub(crate) const MARKER: &str = "<tool_call>";
@@ -13,7 +15,14 @@ const CLOSE: &str = "</tool_call>";
 /// Parses the call whose marker is at `start`; returns the offset after it.
 pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
     let first = out.len();
-    let end = tagged_json(text, start + MARKER.len(), Format::Hermes, MARKER, out)?;
+    let content = skip_ws(text.as_bytes(), start + MARKER.len());
+    let end = if at(text.as_bytes(), content, qwen3_coder::MARKER) {
+        let (call, end) = qwen3_coder::function(text, content)?;
+        out.push(call);
+        end
+    } else {
+        tagged_json(text, content, Format::Hermes, MARKER, out)?
+    };
     let end = closing_tag(text, end, CLOSE)?;
     widen_span(out, first, start, end);
     Ok(end)

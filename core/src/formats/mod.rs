@@ -7,6 +7,7 @@ pub(crate) mod json;
 pub(crate) mod llama;
 pub(crate) mod mistral;
 pub(crate) mod python;
+pub(crate) mod qwen3_coder;
 pub(crate) mod xml_invoke;
 
 use crate::error::{ErrorCode, ParseError};
