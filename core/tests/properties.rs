@@ -2,7 +2,10 @@
 //! parser accepts exactly what serde_json accepts (except the documented strict differences) and
 //! decodes to equal values.
 
+mod common;
+
 use beacon_core::{parse_json, parse_tool_calls, ErrorCode, Format, Number, Object, Value};
+use common::from_serde;
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
@@ -202,27 +205,6 @@ fn renderings(name: &str, args: &Object) -> Vec<(Format, String)> {
 
 // ---------------------------------------------------------------------------------------------
 // Properties
-
-fn from_serde(v: &serde_json::Value) -> Value {
-    match v {
-        serde_json::Value::Null => Value::Null,
-        serde_json::Value::Bool(b) => Value::Bool(*b),
-        serde_json::Value::Number(n) => {
-            let text = n.to_string();
-            if text.contains(['.', 'e', 'E']) {
-                Value::Number(Number::Float(text.parse().expect("a float")))
-            } else {
-                match text.parse::<i64>() {
-                    Ok(i) => Value::Number(Number::Int(i)),
-                    Err(_) => Value::Number(Number::BigInt(text)),
-                }
-            }
-        }
-        serde_json::Value::String(s) => Value::String(s.clone()),
-        serde_json::Value::Array(a) => Value::Array(a.iter().map(from_serde).collect()),
-        serde_json::Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), from_serde(v))).collect()),
-    }
-}
 
 const MARKERS: [&str; 5] = [
     "<tool_call>",

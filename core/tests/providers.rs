@@ -2,39 +2,19 @@
 //! README): `parse_response` (text and value variants), `detect_provider`, `has_tool_calls`
 //! agreement on every case, and `format_results`. Prints every failure, then fails once.
 
+mod common;
+
+use common::from_serde;
 use std::path::PathBuf;
 
 use beacon_core::{
     detect_provider, detect_provider_value, format_results, has_tool_calls, has_tool_calls_value, locate,
-    parse_response, parse_response_value, Number, Object, ParseError, Provider, ProviderCall, ToolResult, Unit, Value,
+    parse_response, parse_response_value, ParseError, Provider, ProviderCall, ToolResult, Unit, Value,
 };
 use serde_json::Value as J;
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/providers")
-}
-
-/// serde_json (with `arbitrary_precision`, so numbers keep their text) → beacon `Value`, the way
-/// beacon's own JSON parser decodes numbers.
-fn to_value(j: &J) -> Value {
-    match j {
-        J::Null => Value::Null,
-        J::Bool(b) => Value::Bool(*b),
-        J::Number(n) => {
-            let text = n.to_string();
-            if text.contains(['.', 'e', 'E']) {
-                Value::Number(Number::Float(text.parse().expect("float")))
-            } else {
-                match text.parse::<i64>() {
-                    Ok(i) => Value::Number(Number::Int(i)),
-                    Err(_) => Value::Number(Number::BigInt(text)),
-                }
-            }
-        }
-        J::String(s) => Value::String(s.clone()),
-        J::Array(items) => Value::Array(items.iter().map(to_value).collect()),
-        J::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), to_value(v))).collect::<Object>()),
-    }
 }
 
 fn provider_of(j: Option<&J>) -> Result<Option<Provider>, String> {
@@ -53,7 +33,7 @@ fn expected_calls(j: &J) -> Vec<ProviderCall> {
         .map(|c| ProviderCall {
             id: c["id"].as_str().map(str::to_string),
             name: c["name"].as_str().expect("`name` is a string").to_string(),
-            arguments: match to_value(&c["arguments"]) {
+            arguments: match from_serde(&c["arguments"]) {
                 Value::Object(o) => o,
                 other => panic!("`arguments` must be an object, found {other:?}"),
             },
@@ -129,10 +109,10 @@ fn check_response_case(file: &str, case: &J, failures: &mut Vec<String>) {
         return failures.push(format!("{label}: a case has exactly one of `expected` and `error`"));
     }
     let (text, value) = match case.get("response_text").and_then(J::as_str) {
-        Some(t) => (t.to_string(), serde_json::from_str::<J>(t).ok().map(|j| to_value(&j))),
+        Some(t) => (t.to_string(), serde_json::from_str::<J>(t).ok().map(|j| from_serde(&j))),
         None => (
             serde_json::to_string(&case["response"]).expect("serialise"),
-            Some(to_value(&case["response"])),
+            Some(from_serde(&case["response"])),
         ),
     };
     let want_provider: Option<Option<&str>> = match (case.get("expected"), case.get("error")) {
@@ -213,14 +193,14 @@ fn check_results_case(case: &J, failures: &mut Vec<String>) {
         .map(|r| ToolResult {
             id: r.get("id").and_then(J::as_str).map(str::to_string),
             name: r.get("name").and_then(J::as_str).map(str::to_string),
-            content: to_value(r.get("content").unwrap_or(&J::Null)),
+            content: from_serde(r.get("content").unwrap_or(&J::Null)),
             is_error: r.get("is_error").and_then(J::as_bool).unwrap_or(false),
         })
         .collect();
     let got = format_results(&results, provider);
     match (case.get("expected"), case.get("error"), got) {
         (Some(exp), None, Ok(v)) => {
-            let want = to_value(exp);
+            let want = from_serde(exp);
             if v != want {
                 failures.push(format!(
                     "{label}: output differs\n   got: {}\n  want: {}",
