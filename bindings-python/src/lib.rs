@@ -156,6 +156,22 @@ fn parse_tool_call<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<B
     }
 }
 
+/// What the text streamed so far holds, as `{"state": "none" | "partial" | "found", "position":
+/// int}` with a code-point position. See `beacon.scan_stream`.
+#[pyfunction]
+fn scan_stream<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let text = text_arg("scan_stream", text)?;
+    let text: &str = &text;
+    let scan = run_core(py, text.len(), || Ok(beacon_core::scan_stream(text))).map_err(|e| to_py_err(text, &e))?;
+    let out = PyDict::new(py);
+    out.set_item(intern!(py, "state"), scan.state.as_str())?;
+    out.set_item(
+        intern!(py, "position"),
+        locate(text, scan.offset, Unit::CodePoints).offset,
+    )?;
+    Ok(out)
+}
+
 /// Every tool call in `text`, in text order, as a list of `{"name", "arguments"}` dicts (plus
 /// `"format"` when `include_format` is true). See `beacon.parse_tool_calls`.
 #[pyfunction]
@@ -682,7 +698,7 @@ mod _core {
     #[pymodule_export]
     use super::{
         _panic_for_testing, detect_provider, format_results, has_tool_calls, parse_response, parse_tool_call,
-        parse_tool_calls,
+        parse_tool_calls, scan_stream,
     };
 
     #[allow(non_upper_case_globals)] // the Python convention

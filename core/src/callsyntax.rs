@@ -109,6 +109,10 @@ impl Parser<'_> {
             let eq = skip_ws(self.bytes, name_end);
             let keyword =
                 name_end > name_at && self.bytes.get(eq) == Some(&b'=') && self.bytes.get(eq + 1) != Some(&b'=');
+            if !keyword && name_end > name_at && eq == self.bytes.len() {
+                // `f(que` or `f(query ` at the end of the text: the `=` may not have arrived yet.
+                return Err(self.unclosed("the call's arguments"));
+            }
             if !keyword {
                 return Err(ParseError::new(
                     ErrorCode::PositionalArgument,
@@ -157,6 +161,13 @@ impl Parser<'_> {
             _ => {
                 let end = ident_end(self.bytes, self.pos);
                 let word = &self.src[self.pos..end];
+                let keywords = ["True", "true", "False", "false", "None", "null"];
+                if end == self.bytes.len()
+                    && !word.is_empty()
+                    && keywords.iter().any(|k| k.len() > word.len() && k.starts_with(word))
+                {
+                    return Err(self.unclosed("a literal"));
+                }
                 let value = match word {
                     "True" | "true" => Value::Bool(true),
                     "False" | "false" => Value::Bool(false),
@@ -327,6 +338,16 @@ impl Parser<'_> {
             out.extend(c);
             return Ok(at + 2);
         }
+        // The text ends partway through a `\x`, `\u` or `\U` escape's digits.
+        let width = match e {
+            b'x' => 2,
+            b'u' => 4,
+            b'U' => 8,
+            _ => 0,
+        };
+        if width > 0 && at + 2 + width > self.src.len() && self.bytes[at + 2..].iter().all(u8::is_ascii_hexdigit) {
+            return Err(self.unclosed("a string"));
+        }
         let hex = |from: usize, n: usize| -> Option<u32> {
             let s = self.src.get(from..from + n)?;
             s.bytes()
@@ -390,6 +411,13 @@ impl Parser<'_> {
             let from = i;
             while i < b.len() && (b[i].is_ascii_digit() || (b[i] == b'_' && i > from)) {
                 if b[i] == b'_' && !b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+                    if i + 1 == b.len() {
+                        return Err(ParseError::new(
+                            ErrorCode::Unclosed,
+                            b.len(),
+                            "the text ends inside a number",
+                        ));
+                    }
                     return Err(invalid("`_` in a number must stand between digits"));
                 }
                 i += 1;
@@ -411,6 +439,9 @@ impl Parser<'_> {
             i = after;
         }
         if int_digits.is_empty() && frac_digits == 0 {
+            if i == b.len() {
+                return Err(self.unclosed("a number"));
+            }
             return Err(invalid("expected a number"));
         }
         if matches!(b.get(i), Some(b'e' | b'E')) {
@@ -421,6 +452,9 @@ impl Parser<'_> {
             }
             let after = digits(j)?;
             if after == j {
+                if j == b.len() {
+                    return Err(self.unclosed("a number"));
+                }
                 return Err(invalid("expected digits in the exponent"));
             }
             i = after;

@@ -17,6 +17,7 @@ mod json;
 mod providers;
 mod scan;
 mod shape;
+mod stream;
 mod value;
 
 pub use error::{locate, ErrorCode, Location, ParseError, Unit};
@@ -24,6 +25,7 @@ pub use providers::{
     detect_provider, detect_provider_value, format_results, has_tool_calls, has_tool_calls_value, parse_response,
     parse_response_value, utf8_text, Provider, ProviderCall, ToolResult,
 };
+pub use stream::{scan_stream, StreamScan, StreamState};
 pub use value::{Number, Object, Value};
 
 /// The deepest nesting of arrays and objects (JSON) or lists, tuples and dicts (call syntax)

@@ -4,7 +4,7 @@
 
 mod common;
 
-use beacon_core::{parse_json, parse_tool_calls, ErrorCode, Format, Number, Object, Value};
+use beacon_core::{parse_json, parse_tool_calls, scan_stream, ErrorCode, Format, Number, Object, StreamState, Value};
 use common::from_serde;
 use proptest::prelude::*;
 
@@ -240,6 +240,33 @@ proptest! {
             prop_assert_eq!(calls[0].format, format, "{:?}", text);
             prop_assert_eq!(&calls[0].name, &name, "{:?}", text);
             prop_assert_eq!(&calls[0].arguments, &args, "{:?}: {:?}", format, text);
+        }
+    }
+
+    #[test]
+    fn streaming_a_tagged_call_moves_only_forward(name in name(), args in arguments()) {
+        for (format, text) in renderings(&name, &args) {
+            if matches!(format, Format::Json | Format::Python) || (format == Format::Qwen3Coder && !qwen3_renderable(&args)) {
+                continue;
+            }
+            let marker_end = ["<tool_call>", "[TOOL_CALL]", "[TOOL_CALLS]", "<|python_tag|>", "<invoke ", "<function="]
+                .iter()
+                .filter_map(|m| text.find(m).map(|i| i + m.len()))
+                .min()
+                .expect("a tagged rendering has a marker");
+            let mut last = StreamState::None;
+            for end in (marker_end..=text.len()).filter(|&e| text.is_char_boundary(e)) {
+                let scan = scan_stream(&text[..end]);
+                let rank = |s: StreamState| s as u8;
+                prop_assert!(rank(scan.state) >= rank(last), "{:?} after {:?} at {} in {:?}", scan.state, last, end, text);
+                prop_assert!(scan.state != StreamState::None, "{:?}", &text[..end]);
+                last = scan.state;
+            }
+            // A `<tool_call>` whose closing tag has not arrived is still partial (it parses only
+            // because the text ends there); every other rendering ends complete.
+            let unclosed = text.starts_with("Sure.\n<tool_call>") && !text.ends_with("</tool_call>");
+            let want = if unclosed { StreamState::Partial } else { StreamState::Found };
+            prop_assert_eq!(last, want, "{:?}", text);
         }
     }
 

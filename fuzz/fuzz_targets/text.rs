@@ -1,5 +1,5 @@
-//! Any text: parsing never panics, errors point at a character boundary inside the input, and
-//! the exactly-one API agrees with the all-calls API.
+//! Any text: parsing and stream scanning never panic, offsets are character boundaries inside the
+//! input, and the exactly-one API agrees with the all-calls API.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -16,6 +16,8 @@ fuzz_target!(|data: &[u8]| {
     if let Err(e) = all {
         assert!(e.offset <= text.len() && text.is_char_boundary(e.offset), "{e:?}");
     }
+    let scan = beacon_core::scan_stream(text);
+    assert!(scan.offset <= text.len() && text.is_char_boundary(scan.offset), "{scan:?}");
     if let Ok(calls) = beacon_core::parse_tool_calls(text) {
         for c in calls {
             assert!(!c.name.is_empty());

@@ -46,6 +46,8 @@ __all__ = [
     "parse_response",
     "parse_tool_call",
     "parse_tool_calls",
+    "scan_stream",
+    "StreamScan",
 ]
 
 __version__: str = _core.__version__
@@ -57,7 +59,7 @@ NoToolCallFoundError.__module__ = __name__
 #: A format id: which format a call was written in (see ``include_format``).
 Format = Literal["hermes", "bracket", "mistral", "llama", "xml_invoke", "qwen3_coder", "json", "python"]
 
-#: Every format id, in detection order: the five tagged formats, then ``json``, then ``python``.
+#: Every format id, in detection order: the six tagged formats, then ``json``, then ``python``.
 FORMATS: Tuple[Format, ...] = tuple(_core.FORMATS)
 
 
@@ -97,6 +99,40 @@ def parse_tool_call(text: str) -> ToolCall:
         TypeError: ``text`` is not a ``str``.
     """
     return _core.parse_tool_call(text)
+
+
+class StreamScan(TypedDict):
+    """What :func:`scan_stream` found: ``state`` and the code-point ``position`` up to which the
+    text is prose that may be shown."""
+
+    state: Literal["none", "partial", "found"]
+    position: int
+
+
+def scan_stream(text: str) -> StreamScan:
+    """Tell a reader of streamed model output whether to hold it back.
+
+    Call it with the text received so far. ``state`` is ``"none"`` when no tagged call has
+    started (show everything; ``position`` is ``len(text)``), ``"partial"`` when a tagged call has
+    started but is incomplete, or the text ends with what may begin a marker (show
+    ``text[:position]``, hold the rest), and ``"found"`` when a complete tagged call is there, or a
+    broken one (show ``text[:position]``; parse the whole message when it ends). Only tagged
+    calls are announced by a marker: bare JSON and call syntax are read once the message is
+    complete.
+
+    >>> scan_stream("The weather is fine.")
+    {'state': 'none', 'position': 20}
+    >>> scan_stream("Let me check <tool_")
+    {'state': 'partial', 'position': 13}
+    >>> scan_stream('Checking.\\n<tool_call>{"name": "get_weather", "argu')
+    {'state': 'partial', 'position': 10}
+    >>> scan_stream('Checking.\\n<tool_call>{"name": "f", "arguments": {}}</tool_call>')
+    {'state': 'found', 'position': 10}
+
+    Raises:
+        TypeError: ``text`` is not a ``str``.
+    """
+    return _core.scan_stream(text)
 
 
 @overload

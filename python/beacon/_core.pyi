@@ -2,13 +2,14 @@
 # functions document these.
 from typing import Any, List, Literal, Optional, Tuple, Union
 
-from . import Format, Provider, ProviderCall, Response, ToolCall, ToolCallWithFormat, ToolResult
+from . import Format, Provider, ProviderCall, Response, StreamScan, ToolCall, ToolCallWithFormat, ToolResult
 
 __version__: str
 FORMATS: List[Format]
 PROVIDERS: List[Provider]
 
 def parse_tool_call(text: str) -> ToolCall: ...
+def scan_stream(text: str) -> StreamScan: ...
 def parse_tool_calls(
     text: str, *, include_format: bool = False
 ) -> Union[List[ToolCall], List[ToolCallWithFormat]]: ...

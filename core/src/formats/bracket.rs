@@ -1,8 +1,9 @@
 //! `[TOOL_CALL]name=f;args={...}[/TOOL_CALL]` or `[TOOL_CALL]{json}[/TOOL_CALL]`.
 //!
-//! In the `name=` form the name runs to `;`, `[`, a line break or the end of the text and must be
-//! non-empty without inner whitespace; `;args=` may be left out for a call without arguments,
-//! and `args` must be a JSON object. The closing tag may be missing only at the very end.
+//! In the `name=` form the name runs to `;`, `[`, a line break (or other control character) or the
+//! end of the text and must be non-empty without inner whitespace; `;args=` may be left out for a
+//! call without arguments, and `args` must be a JSON object. The closing tag may be missing only
+//! at the very end.
 
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::error::{ErrorCode, ParseError};
@@ -36,7 +37,7 @@ fn key_value(text: &str, from: usize, out: &mut Vec<ToolCall>) -> Result<usize, 
     let bytes = text.as_bytes();
     let name_at = skip_ws(bytes, from);
     let mut name_end = name_at;
-    while name_end < bytes.len() && !matches!(bytes[name_end], b';' | b'[' | b'\n' | b'\r') {
+    while name_end < bytes.len() && !matches!(bytes[name_end], b';' | b'[' | 0..=0x08 | 0x0a..=0x1f) {
         name_end += 1;
     }
     let name = text[name_at..name_end].trim_end_matches([' ', '\t']);

@@ -33,6 +33,13 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
             let name_to = dotted_name_end(bytes, p);
             let dotted = &text[p..name_to];
             let name = dotted.strip_suffix(".call").filter(|n| !n.is_empty()).unwrap_or(dotted);
+            if name_to + 1 == bytes.len() && bytes[name_to] == b'.' {
+                return Err(ParseError::new(
+                    ErrorCode::Unclosed,
+                    bytes.len(),
+                    "the text ends inside the tool name",
+                ));
+            }
             if bytes.get(name_to) != Some(&b'(') {
                 return Err(ParseError::new(
                     ErrorCode::Syntax,

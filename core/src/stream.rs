@@ -1,0 +1,118 @@
+//! Reading a model's output while it streams: may the text so far be shown, or must the reader
+//! hold it back because a tagged tool call has started?
+//!
+//! Only tagged (tier 1) calls can be recognised before the message ends: a marker announces them.
+//! Bare JSON and call syntax are known only once the message is complete (`parse_tool_calls`).
+
+use crate::detect::{first_marker, tagged};
+
+/// What the text streamed so far holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StreamState {
+    /// No tagged call has started: all of the text may be shown.
+    None,
+    /// A tagged call has started and is not complete yet, or the text ends with what may be the
+    /// start of a marker (`<tool_`): show the text before `offset`, hold the rest.
+    Partial,
+    /// A complete tagged call (closed by its closing tag, or by its end where the format has
+    /// none), or one that is already broken (parsing raises its error): show the text before
+    /// `offset`; parse the whole message when it ends.
+    Found,
+}
+
+impl StreamState {
+    /// `none`, `partial` or `found`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            StreamState::None => "none",
+            StreamState::Partial => "partial",
+            StreamState::Found => "found",
+        }
+    }
+}
+
+/// The answer of [`scan_stream`]: the state, and the byte offset up to which the text is prose
+/// that may be shown (the end of the text for [`StreamState::None`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamScan {
+    pub state: StreamState,
+    pub offset: usize,
+}
+
+/// Every tier-1 marker, and every token the tagged grammars expect after one. A text that stops
+/// partway through one of these is incomplete, not wrong.
+const TOKENS: [&str; 19] = [
+    "<tool_call>",
+    "</tool_call>",
+    "[TOOL_CALL]",
+    "[/TOOL_CALL]",
+    "[TOOL_CALLS]",
+    "[ARGS]",
+    "[CALL_ID]",
+    "<|python_tag|>",
+    "<|eom_id|>",
+    "<|eot_id|>",
+    "<invoke ",
+    "</invoke>",
+    "<parameter ",
+    "</parameter>",
+    "<function=",
+    "</function>",
+    "<parameter=",
+    "name=",
+    "args=",
+];
+
+/// Markers whose beginning at the very end of a text may be a call starting.
+const MARKERS: [&str; 7] = [
+    "<tool_call>",
+    "[TOOL_CALL]",
+    "[TOOL_CALLS]",
+    "<|python_tag|>",
+    "<invoke ",
+    "<invoke\n",
+    "<function=",
+];
+
+/// Whether `rest` is a proper, non-empty beginning of one of `tokens`.
+fn begins_token(rest: &str, tokens: &[&str]) -> bool {
+    !rest.is_empty() && tokens.iter().any(|t| t.len() > rest.len() && t.starts_with(rest))
+}
+
+/// Scans the text streamed so far. Linear in its length, like parsing it (the text is parsed
+/// twice: as it is, and with one more character, to tell a closed call from one whose closing
+/// tag has not arrived). Fed a growing text, the state moves only forward (partial, then found)
+/// once a whole marker has arrived; before that, a held `<tool_` may turn out to be prose.
+pub fn scan_stream(text: &str) -> StreamScan {
+    let Some(first) = first_marker(text) else {
+        // No marker yet; the text may end with the beginning of one.
+        let tail = (1..MARKERS.iter().map(|m| m.len()).max().unwrap_or(0))
+            .filter_map(|k| text.len().checked_sub(k))
+            .filter(|&at| text.is_char_boundary(at) && begins_token(&text[at..], &MARKERS))
+            .min();
+        return match tail {
+            Some(at) => StreamScan {
+                state: StreamState::Partial,
+                offset: at,
+            },
+            None => StreamScan {
+                state: StreamState::None,
+                offset: text.len(),
+            },
+        };
+    };
+    let state = match tagged(text) {
+        // Complete only because the text ends here (a closing tag or `<|eom_id|>` may follow)?
+        // Then more of the call is to come: with any character after it, it would not parse.
+        Ok(_) => match tagged(&format!("{text}\u{1}")) {
+            Err(e) if e.offset >= text.len() => StreamState::Partial,
+            _ => StreamState::Found,
+        },
+        // The text ends inside a call, or stops partway through a token the grammar expects.
+        Err(e) if e.offset >= text.len() || begins_token(text.get(e.offset..).unwrap_or(""), &TOKENS) => {
+            StreamState::Partial
+        }
+        Err(_) => StreamState::Found,
+    };
+    StreamScan { state, offset: first }
+}
