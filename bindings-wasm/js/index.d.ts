@@ -88,6 +88,21 @@ export function parseToolCall(text: string): ToolCall;
 export function parseToolCalls(text: string, options: { includeFormat: true }): ToolCallWithFormat[];
 export function parseToolCalls(text: string, options?: { includeFormat?: boolean }): ToolCall[];
 
+/** What `scanStream` found in the text streamed so far. */
+export interface StreamScan {
+  /** `none`: no tagged call has started; `partial`: one has started (or may be starting) and is
+   * incomplete; `found`: a complete tagged call, or a broken one, is there. */
+  state: 'none' | 'partial' | 'found';
+  /** UTF-16 index up to which the text is prose that may be shown (its length for `none`). */
+  position: number;
+}
+
+/**
+ * Whether streamed model output may be shown yet: call it with the text received so far.
+ * @throws {TypeError} when `text` is not a string.
+ */
+export function scanStream(text: string): StreamScan;
+
 // ------------------------------------------------------------------------------------------
 // Provider responses
 

@@ -13,6 +13,7 @@ import init, {
   panic_for_testing as wasmPanicForTesting,
   parse,
   parse_response as wasmParseResponse,
+  scan_stream as wasmScanStream,
   providers as wasmProviders,
 } from './beacon_wasm.js';
 
@@ -142,6 +143,21 @@ export function parseToolCall(text) {
  */
 export function parseToolCalls(text, { includeFormat = false } = {}) {
   return run(text, true, Boolean(includeFormat));
+}
+
+/**
+ * Whether streamed model output may be shown yet. Call it with the text received so far:
+ * `state` is `'none'` when no tagged call has started (show it all; `position` is its length),
+ * `'partial'` when a tagged call has started and is incomplete, or the text ends with what may
+ * begin a marker (show `text.slice(0, position)`, hold the rest), and `'found'` when a complete
+ * tagged call is there, or a broken one (show `text.slice(0, position)`; parse the whole message
+ * when it ends). `position` is a UTF-16 index.
+ */
+export function scanStream(text) {
+  if (typeof text !== 'string') {
+    throw new TypeError(`text must be a string, not ${text === null ? 'null' : typeof text}`);
+  }
+  return runResponse(wasmScanStream, text);
 }
 
 // ------------------------------------------------------------------------------------------

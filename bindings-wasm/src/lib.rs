@@ -118,6 +118,23 @@ pub fn has_tool_calls(text: &str, provider: &str, text_fallback: bool) -> String
     })
 }
 
+/// What the text streamed so far holds: `{"state": "none"|"partial"|"found", "position": N}`,
+/// the position in UTF-16 units.
+#[wasm_bindgen]
+#[must_use]
+pub fn scan_stream(text: &str) -> String {
+    answer(text, 40, |w| {
+        let scan = beacon_core::scan_stream(text);
+        let position = locate(text, scan.offset, Unit::Utf16).offset;
+        let _ = write!(
+            w.out,
+            "{{\"state\":\"{}\",\"position\":{position}}}",
+            scan.state.as_str()
+        );
+        Ok(())
+    })
+}
+
 /// Which API the response `text` came from: a provider id as a JSON string, or `null`.
 #[wasm_bindgen]
 #[must_use]

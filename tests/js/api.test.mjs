@@ -25,7 +25,7 @@ test('exports exactly the documented API, and index.d.ts declares all of it', ()
     [
       'NoToolCallFoundError', 'PROVIDERS', 'ToolCallError',
       '_panicForTesting', // not part of the API: for the tests (providers.test.mjs)
-      'detectProvider', 'formatResults', 'hasToolCalls', 'parseResponse', 'parseToolCall', 'parseToolCalls',
+      'detectProvider', 'formatResults', 'hasToolCalls', 'parseResponse', 'parseToolCall', 'parseToolCalls', 'scanStream',
     ],
   );
   const dts = readFileSync(join(PKG_DIR, 'index.d.ts'), 'utf8');
