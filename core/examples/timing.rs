@@ -2,7 +2,9 @@
 use std::time::Instant;
 
 fn main() {
-    for path in std::env::args().skip(1) {
+    let mut args = std::env::args();
+    args.next(); // the program's name
+    for path in args {
         let text = std::fs::read_to_string(&path).expect("readable UTF-8 file");
         let mut n = 1u32;
         let per_call = loop {

@@ -409,7 +409,7 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
     u32::from_str_radix(s, 16).ok()
 }
 
-/// `\uXXXX`, combining a surrogate pair written as two escapes.
+/// A `\u` escape (four hex digits), combining a surrogate pair written as two escapes.
 fn decode_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), ParseError> {
     let bad = |message: &str| ParseError::new(ErrorCode::JsonInvalidUnicode, at, message);
     let Some(first) = hex4(bytes, at + 2) else {
@@ -514,7 +514,7 @@ fn skip_value(src: &str, pos: usize) -> usize {
     parse_value_at(src, pos).map_or(src.len(), |(_, end)| end)
 }
 
-/// `c` for a message: printable characters quoted, others as U+XXXX.
+/// `c` for a message: printable characters quoted, others as their `U+` code point.
 pub(crate) fn show_char(c: char) -> String {
     if c.is_control() || c.is_whitespace() {
         format!("U+{:04X}", c as u32)
