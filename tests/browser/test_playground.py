@@ -466,6 +466,29 @@ def test_provider_fixtures_pass_in_the_browser(page: Page):
     )
 
 
+def test_stream_fixtures_pass_in_the_browser(page: Page):
+    cases = json.loads((FIXTURES / "stream" / "scan.json").read_text(encoding="utf-8"))["cases"]
+    assert cases, "no tests/fixtures/stream/scan.json cases"
+    failures = page.evaluate(
+        """async (cases) => {
+          const beacon = await import('/pkg/index.js');   // the module the page loaded
+          // the fixture's positions are code points; the package answers in UTF-16 units
+          const utf16 = (text, n) => [...text].slice(0, n).join('').length;
+          const failures = [];
+          for (const c of cases) {
+            const got = beacon.scanStream(c.input);
+            const want = { state: c.scan.state, position: utf16(c.input, c.scan.position) };
+            if (got.state !== want.state || got.position !== want.position) {
+              failures.push(`${c.id}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+            }
+          }
+          return failures;
+        }""",
+        cases,
+    )
+    assert not failures, f"{len(failures)} of {len(cases)} stream cases fail in the browser:\n" + "\n".join(failures)
+
+
 def test_bigint_in_a_decoded_response_in_the_browser(page: Page):
     """Chromium has JSON.rawJSON (Node 20 has not): the other path for BigInts in objects."""
     got = page.evaluate(
