@@ -5,19 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertExact, loadBeacon, PKG_DIR, ROOT } from './helpers.mjs';
+import { assertExact, loadBeacon, thrown, PKG_DIR, ROOT } from './helpers.mjs';
 
 const beacon = await loadBeacon();
 const { parseToolCall, parseToolCalls, ToolCallError, NoToolCallFoundError } = beacon;
-
-function thrown(fn) {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  assert.fail('expected an exception');
-}
 
 test('exports exactly the documented API, and index.d.ts declares all of it', () => {
   assert.deepEqual(

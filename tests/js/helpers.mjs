@@ -43,6 +43,16 @@ export function loadFixtureFiles(dir = FIXTURES_DIR) {
 }
 
 /** Asserts `actual` is exactly `expected` (see diffExact in fixture-lib.mjs). */
+/** The exception `fn` throws; fails the test when it throws none. */
+export function thrown(fn) {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  return assert.fail('expected an exception');
+}
+
 export function assertExact(actual, expected) {
   const d = diffExact(actual, expected);
   if (d) assert.fail(d);

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { assertExact, loadBeacon, loadFixtureFiles, PKG_DIR, PROVIDER_FIXTURES_DIR } from './helpers.mjs';
+import { assertExact, loadBeacon, thrown, loadFixtureFiles, PKG_DIR, PROVIDER_FIXTURES_DIR } from './helpers.mjs';
 import { runProviderCase } from './provider-fixture-lib.mjs';
 
 const beacon = await loadBeacon();
@@ -15,15 +15,6 @@ const {
   parseResponse, detectProvider, hasToolCalls, formatResults, PROVIDERS, ToolCallError, NoToolCallFoundError,
 } = beacon;
 const files = loadFixtureFiles(PROVIDER_FIXTURES_DIR);
-
-function thrown(fn) {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  assert.fail('expected an exception');
-}
 
 test('there are provider fixtures to run, in every file the README lists', () => {
   const names = files.map((f) => f.file);

@@ -260,17 +260,7 @@ impl Choice {
         let name = match function.and_then(|f| get(f, "name")) {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s).filter(|s| !s.is_empty()),
-            Some(other) => {
-                return Err(ctx.error(
-                    ErrorCode::InvalidName,
-                    &name_at,
-                    format!(
-                        "the tool name at {} must be a string, found {}",
-                        name_at.show(),
-                        other.kind()
-                    ),
-                ))
-            }
+            Some(other) => return Err(walk::name_not_a_string(ctx, &name_at, other)),
         };
         let pos = if legacy {
             self.legacy

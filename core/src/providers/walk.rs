@@ -287,16 +287,21 @@ pub(super) fn name(ctx: &Ctx<'_>, o: &Object, at: &At<'_>) -> Result<String, Par
             at,
             format!("the call at {} has no `name`", at.show()),
         )),
-        Some(other) => Err(ctx.error(
-            ErrorCode::InvalidName,
-            &name_at,
-            format!(
-                "the tool name at {} must be a string, found {}",
-                name_at.show(),
-                other.kind()
-            ),
-        )),
+        Some(other) => Err(name_not_a_string(ctx, &name_at, other)),
     }
+}
+
+/// `tool_call.invalid_name` for a name at `name_at` that is `other`, not a string.
+pub(super) fn name_not_a_string(ctx: &Ctx<'_>, name_at: &At<'_>, other: &Value) -> ParseError {
+    ctx.error(
+        ErrorCode::InvalidName,
+        name_at,
+        format!(
+            "the tool name at {} must be a string, found {}",
+            name_at.show(),
+            other.kind()
+        ),
+    )
 }
 
 /// The arguments of `name`, the value at `at` (or missing):
