@@ -143,6 +143,23 @@ def _check_calls(calls: Any, case: Dict[str, Any]) -> None:
     assert_same(calls, _expected_calls(case))
 
 
+def _check_parse(response: Any, case: Dict[str, Any], label: str) -> Tuple[Any, Optional[ToolCallError]]:
+    """parse_response(response) as `case` says: its calls, or its error. Returns the outcome and,
+    for an error case, the exception, for the caller's position checks."""
+    provider = _provider_arg(case)
+    fallback = case.get("text_fallback", False)
+    got = _outcome(parse_response, response, provider=provider, text_fallback=fallback)
+    if "expected" in case:
+        assert got[0] == "ok", f"{label}: unexpected error {got}"
+        _check_calls(got[1], case)
+        return got, None
+    assert got[0] == "err", f"{label}: expected {case['error']['code']}, got {got}"
+    with pytest.raises(ToolCallError) as info:
+        parse_response(response, provider=provider, text_fallback=fallback)
+    _check_error(info.value, case, label)
+    return got, info.value
+
+
 def _check_agreement(response: Any, case: Dict[str, Any], got: Any, label: str) -> None:
     """has_tool_calls and detect_provider agree with parse_response's outcome `got`."""
     provider = _provider_arg(case)
@@ -188,20 +205,10 @@ def test_fixtures_exist() -> None:
 @pytest.mark.parametrize("file, case", _params())
 def test_fixture_text(file: str, case: Dict[str, Any]) -> None:
     """`str` input: fixture positions in code points, lines and columns consistent."""
-    provider = _provider_arg(case)
-    fallback = case.get("text_fallback", False)
     for label, text in _texts(case):
         label = f"{_case_id(file, case)} [{label}]"
-        got = _outcome(parse_response, text, provider=provider, text_fallback=fallback)
-        if "expected" in case:
-            assert got[0] == "ok", f"{label}: unexpected error {got}"
-            _check_calls(got[1], case)
-        else:
-            assert got[0] == "err", f"{label}: expected {case['error']['code']}, got {got}"
-            with pytest.raises(ToolCallError) as info:
-                parse_response(text, provider=provider, text_fallback=fallback)
-            err = info.value
-            _check_error(err, case, label)
+        got, err = _check_parse(text, case, label)
+        if err is not None:
             assert 0 <= err.position <= len(text), label
             assert (err.line, err.column) == expected_location(text, err.position), label
             assert str(err) == f"{err.code} at line {err.line}, column {err.column}: {err.message}"
@@ -219,17 +226,9 @@ def test_fixture_bytes(file: str, case: Dict[str, Any], kind: Callable[[bytes], 
     for label, text in _texts(case):
         label = f"{_case_id(file, case)} [{label}, {kind.__name__}]"
         data = text.encode("utf-8")
-        got = _outcome(parse_response, kind(data), provider=provider, text_fallback=fallback)
         from_text = _outcome(parse_response, text, provider=provider, text_fallback=fallback)
-        if "expected" in case:
-            assert got[0] == "ok", f"{label}: unexpected error {got}"
-            _check_calls(got[1], case)
-        else:
-            assert got[0] == "err", f"{label}: expected {case['error']['code']}, got {got}"
-            with pytest.raises(ToolCallError) as info:
-                parse_response(kind(data), provider=provider, text_fallback=fallback)
-            err = info.value
-            _check_error(err, case, label)
+        got, err = _check_parse(kind(data), case, label)
+        if err is not None:
             # The text variant's code-point position, as a byte offset.
             text_position = from_text[2]["position"]
             assert err.position == len(text[:text_position].encode("utf-8")), f"{label}: {err}"
@@ -247,19 +246,9 @@ def test_fixture_value(file: str, case: Dict[str, Any]) -> None:
     errors with the same code and message text at position 0 (line 1, column 1)."""
     value = _decoded(case)
     label = f"{_case_id(file, case)} [value]"
-    provider = _provider_arg(case)
-    fallback = case.get("text_fallback", False)
     snapshot = json.dumps(value)
-    got = _outcome(parse_response, value, provider=provider, text_fallback=fallback)
-    if "expected" in case:
-        assert got[0] == "ok", f"{label}: unexpected error {got}"
-        _check_calls(got[1], case)
-    else:
-        assert got[0] == "err", f"{label}: expected {case['error']['code']}, got {got}"
-        with pytest.raises(ToolCallError) as info:
-            parse_response(value, provider=provider, text_fallback=fallback)
-        err = info.value
-        _check_error(err, case, label)
+    got, err = _check_parse(value, case, label)
+    if err is not None:
         assert (err.position, err.line, err.column) == (0, 1, 1), label
     _check_agreement(value, case, got, label)
     assert json.dumps(value) == snapshot, "the input was modified"
