@@ -408,27 +408,41 @@ def test_formats_table_matches_readme(page: Page):
     assert [tuple(r) for r in got] == want
 
 
-def test_shared_fixtures_pass_in_the_browser(page: Page):
-    files = sorted(FIXTURES.glob("*.json"))
-    assert files, "no tests/fixtures/*.json"
-    texts = {f.name: f.read_text(encoding="utf-8") for f in files}
-    result = page.evaluate(
-        """async (texts) => {
-          const lib = await import('/__tests__/fixture-lib.mjs');
+def _run_fixture_files_in_page(page: Page, texts: dict, runner: str) -> dict:
+    """Runs every case of the fixture files `texts` (name -> JSON text) in the page, through the
+    module the page loaded, with the shared checker `runner` ("text" for tests/fixtures/*.json,
+    "provider" for tests/fixtures/providers/*.json). Returns `{total, failures}`."""
+    return page.evaluate(
+        """async ([texts, runner]) => {
+          const libs = {
+            lib: await import('/__tests__/fixture-lib.mjs'),
+            providerLib: await import('/__tests__/provider-fixture-lib.mjs'),
+          };
           const beacon = await import('/pkg/index.js');   // the module the page loaded
+          const runCase = {
+            text: (file, c) => libs.lib.runCase(beacon, c),
+            provider: (file, c) => libs.providerLib.runProviderCase(beacon, file, c),
+          }[runner];
           let total = 0;
           const failures = [];
           for (const [file, text] of Object.entries(texts)) {
-            for (const c of lib.parseJsonExact(text).cases) {
+            for (const c of libs.lib.parseJsonExact(text).cases) {
               total++;
-              const problems = lib.runCase(beacon, c);
+              const problems = runCase(file, c);
               if (problems.length) failures.push(`${file} ${c.id}: ${problems.join('; ')}`);
             }
           }
           return { total, failures };
         }""",
-        texts,
+        [texts, runner],
     )
+
+
+def test_shared_fixtures_pass_in_the_browser(page: Page):
+    files = sorted(FIXTURES.glob("*.json"))
+    assert files, "no tests/fixtures/*.json"
+    texts = {f.name: f.read_text(encoding="utf-8") for f in files}
+    result = _run_fixture_files_in_page(page, texts, "text")
     assert result["total"] > 0
     assert not result["failures"], (
         f"{len(result['failures'])} of {result['total']} fixture cases fail in the browser:\n"
@@ -440,24 +454,7 @@ def test_provider_fixtures_pass_in_the_browser(page: Page):
     files = sorted(PROVIDER_FIXTURES.glob("*.json"))
     assert files, "no tests/fixtures/providers/*.json"
     texts = {f.name: f.read_text(encoding="utf-8") for f in files}
-    result = page.evaluate(
-        """async (texts) => {
-          const lib = await import('/__tests__/fixture-lib.mjs');
-          const providerLib = await import('/__tests__/provider-fixture-lib.mjs');
-          const beacon = await import('/pkg/index.js');   // the module the page loaded
-          let total = 0;
-          const failures = [];
-          for (const [file, text] of Object.entries(texts)) {
-            for (const c of lib.parseJsonExact(text).cases) {
-              total++;
-              const problems = providerLib.runProviderCase(beacon, file, c);
-              if (problems.length) failures.push(`${file} ${c.id}: ${problems.join('; ')}`);
-            }
-          }
-          return { total, failures };
-        }""",
-        texts,
-    )
+    result = _run_fixture_files_in_page(page, texts, "provider")
     want = sum(len(json.loads(t)["cases"]) for t in texts.values())
     assert result["total"] == want
     assert not result["failures"], (
