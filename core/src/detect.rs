@@ -1,19 +1,48 @@
-//! Detection order: tier 1 (tagged formats, in text order), tier 2 (JSON call shapes), tier 3
-//! (Python call syntax). The first tier that finds anything wins.
+//! Detection order. Tier 1: tagged calls, every marker of [`crate::formats::FAMILIES`] in text
+//! order. Tier 2: JSON call shapes. Tier 3: Python call syntax. The first tier that finds a call
+//! outside reasoning wins; tagged calls inside reasoning count only when no tier finds one
+//! outside (see [`crate::reasoning`]).
+//!
+//! A tier-1 marker that stands inside a string of a well-formed JSON or call-syntax call is part
+//! of that string, not a marker. Checking that needs the tier-2 and tier-3 calls of the text; they
+//! are found once, and only when a marker fails to parse, or follows `{` or `(` and a quote in
+//! the prose before it (the only way a string can have opened around it), so typical outputs
+//! pay nothing and scanning stays linear.
 
-use memchr::memchr2;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use memchr::{memchr2, memchr3, memmem};
 
 use crate::error::{ErrorCode, ParseError};
-use crate::formats::{bracket, hermes, json, llama, mistral, python, qwen3_coder, xml_invoke};
-use crate::scan::at;
+use crate::formats::{json, python, Parser, FAMILIES};
+use crate::reasoning::{self, Block, BLOCKS};
 use crate::ToolCall;
 
+/// What tier 1 found.
+#[derive(Debug, Default)]
+pub(crate) struct Tagged {
+    /// Calls outside reasoning, in text order.
+    pub outside: Vec<ToolCall>,
+    /// Well-formed tagged calls inside reasoning, in text order.
+    pub inside: Vec<ToolCall>,
+    /// The reasoning blocks, tags included, in text order.
+    pub reasoning: Vec<Range<usize>>,
+}
+
 pub(crate) fn parse_all(text: &str) -> Result<Vec<ToolCall>, ParseError> {
-    for tier in [tagged, json::scan, python::scan] {
-        let calls = tier(text)?;
+    let tagged = tagged(text)?;
+    if !tagged.outside.is_empty() {
+        return Ok(tagged.outside);
+    }
+    for tier in [json::scan, python::scan] {
+        let calls = outside_reasoning(text, &tagged.reasoning, tier)?;
         if !calls.is_empty() {
             return Ok(calls);
         }
+    }
+    if !tagged.inside.is_empty() {
+        return Ok(tagged.inside);
     }
     Err(ParseError::new(
         ErrorCode::NotFound,
@@ -22,56 +51,216 @@ pub(crate) fn parse_all(text: &str) -> Result<Vec<ToolCall>, ParseError> {
     ))
 }
 
-/// A tier-1 format's parser: parses the call(s) whose marker is at the offset, pushes them and
-/// returns the offset after them.
-type TaggedParser = fn(&str, usize, &mut Vec<ToolCall>) -> Result<usize, ParseError>;
-
-/// The parser of the tier-1 marker that starts at `start`, if one does.
-fn marker_at(bytes: &[u8], start: usize) -> Option<TaggedParser> {
-    let parser: TaggedParser = if at(bytes, start, hermes::MARKER) {
-        hermes::parse
-    } else if at(bytes, start, mistral::MARKER) {
-        mistral::parse
-    } else if at(bytes, start, bracket::MARKER) {
-        bracket::parse
-    } else if at(bytes, start, llama::MARKER) {
-        llama::parse
-    } else if xml_invoke::is_marker(bytes, start) {
-        xml_invoke::parse
-    } else if at(bytes, start, qwen3_coder::MARKER) {
-        qwen3_coder::parse
-    } else {
-        return None;
-    };
-    Some(parser)
+/// Runs a tier-2 or tier-3 scan over the text between the reasoning blocks.
+fn outside_reasoning(
+    text: &str,
+    reasoning: &[Range<usize>],
+    tier: fn(&str) -> Result<Vec<ToolCall>, ParseError>,
+) -> Result<Vec<ToolCall>, ParseError> {
+    if reasoning.is_empty() {
+        return tier(text);
+    }
+    let mut out = Vec::new();
+    let mut from = 0;
+    let end = text.len()..text.len();
+    for block in reasoning.iter().chain(std::iter::once(&end)) {
+        let calls = tier(&text[from..block.start]).map_err(|mut e| {
+            e.offset += from;
+            e
+        })?;
+        out.extend(calls.into_iter().map(|mut call| {
+            call.span = call.span.start + from..call.span.end + from;
+            call
+        }));
+        from = block.end;
+    }
+    Ok(out)
 }
 
-/// The offset of the first tier-1 marker in `text`.
-pub(crate) fn first_marker(text: &str) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut pos = 0;
-    while let Some(i) = memchr2(b'<', b'[', &bytes[pos..]) {
-        let start = pos + i;
-        if marker_at(bytes, start).is_some() {
-            return Some(start);
+/// What a candidate offset starts.
+#[derive(Clone, Copy)]
+enum Kind {
+    Call(Parser),
+    Reasoning(&'static Block),
+}
+
+/// A marker or reasoning open tag, and where its anchor byte (`<`, `[` or `>`) stands in it.
+struct Entry {
+    text: &'static str,
+    anchor: usize,
+    kind: Kind,
+}
+
+/// Entries by anchor byte: `<`, `[`, `>`.
+fn entries() -> &'static [Vec<Entry>; 3] {
+    static INDEX: OnceLock<[Vec<Entry>; 3]> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index: [Vec<Entry>; 3] = Default::default();
+        let calls = FAMILIES
+            .iter()
+            .flat_map(|f| f.markers.iter().map(move |&m| (m, Kind::Call(f.parse))));
+        let opens = BLOCKS.iter().map(|b| (b.open, Kind::Reasoning(b)));
+        for (text, kind) in calls.chain(opens) {
+            let anchor = text
+                .bytes()
+                .position(|b| matches!(b, b'<' | b'[' | b'>'))
+                .unwrap_or_else(|| panic!("marker {text:?} has no `<`, `[` or `>`"));
+            let slot = match text.as_bytes()[anchor] {
+                b'<' => 0,
+                b'[' => 1,
+                _ => 2,
+            };
+            index[slot].push(Entry { text, anchor, kind });
         }
-        pos = start + 1;
+        // Longest first, so the longer of two markers matching at one offset wins.
+        for slot in &mut index {
+            slot.sort_by_key(|e| std::cmp::Reverse(e.text.len()));
+        }
+        index
+    })
+}
+
+/// The first marker (and, unless `calls_only`, reasoning open tag) that starts at or after `from`
+/// and before `limit`: its offset, its length and what it starts.
+fn next_candidate(bytes: &[u8], from: usize, limit: usize, calls_only: bool) -> Option<(usize, usize, Kind)> {
+    let index = entries();
+    let mut pos = from;
+    while let Some(i) = memchr3(b'<', b'[', b'>', &bytes[pos..limit]) {
+        let anchor = pos + i;
+        let slot = match bytes[anchor] {
+            b'<' => 0,
+            b'[' => 1,
+            _ => 2,
+        };
+        let found = index[slot].iter().find(|e| {
+            !(calls_only && matches!(e.kind, Kind::Reasoning(_)))
+                && anchor >= from + e.anchor
+                && bytes[anchor - e.anchor..].starts_with(e.text.as_bytes())
+        });
+        if let Some(e) = found {
+            return Some((anchor - e.anchor, e.text.len(), e.kind));
+        }
+        pos = anchor + 1;
     }
     None
 }
 
-/// Tier 1: every marker in text order; each call is parsed forward from its marker and scanning
+/// The offset of the first tier-1 marker in `text`.
+pub(crate) fn first_marker(text: &str) -> Option<usize> {
+    next_candidate(text.as_bytes(), 0, text.len(), true).map(|(at, _, _)| at)
+}
+
+/// Tier 1: every marker in text order, each call parsed forward from its marker; scanning
 /// resumes after it.
-pub(crate) fn tagged(text: &str) -> Result<Vec<ToolCall>, ParseError> {
+pub(crate) fn tagged(text: &str) -> Result<Tagged, ParseError> {
     let bytes = text.as_bytes();
-    let mut out = Vec::new();
+    let mut found = Tagged::default();
+    let mut shield = Shield::default();
     let mut pos = 0;
-    while let Some(i) = memchr2(b'<', b'[', &bytes[pos..]) {
-        let start = pos + i;
-        pos = match marker_at(bytes, start) {
-            Some(parse) => parse(text, start, &mut out)?,
-            None => start + 1,
-        };
+    let mut gap = 0; // where the prose before the next marker starts
+    let mut block: Option<(&Block, usize)> = None;
+    let mut close_at = None;
+    if let Some((b, close)) = reasoning::opened_by_prompt(text) {
+        block = Some((b, 0));
+        close_at = Some(close);
     }
-    Ok(out)
+    loop {
+        if let Some((b, start)) = block {
+            // Inside reasoning: calls until the close tag; a marker that is not followed by a
+            // well-formed call is reasoning text, and scanning resumes where it stopped parsing.
+            let close = match close_at {
+                Some(c) if c >= pos => Some(c),
+                _ => memmem::find(&bytes[pos..], b.close.as_bytes()).map(|i| pos + i),
+            };
+            close_at = close;
+            let limit = close.unwrap_or(bytes.len());
+            match next_candidate(bytes, pos, limit, true) {
+                Some((at, len, Kind::Call(parse))) => {
+                    let first = found.inside.len();
+                    pos = match parse(text, at, &mut found.inside) {
+                        Ok(end) => end.max(at + 1),
+                        Err(e) => {
+                            found.inside.truncate(first);
+                            e.offset.max(at + len).min(limit).max(at + 1)
+                        }
+                    };
+                }
+                _ => {
+                    let end = close.map_or(bytes.len(), |c| c + b.close.len());
+                    found.reasoning.push(start..end);
+                    block = None;
+                    close_at = None;
+                    pos = end;
+                    gap = end;
+                    if close.is_none() {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        let Some((at, len, kind)) = next_candidate(bytes, pos, bytes.len(), false) else {
+            break;
+        };
+        let parse = match kind {
+            Kind::Reasoning(b) => {
+                block = Some((b, at));
+                pos = at + len;
+                continue;
+            }
+            Kind::Call(parse) => parse,
+        };
+        let first = found.outside.len();
+        let result = parse(text, at, &mut found.outside);
+        let parsed_a_call = matches!(result, Ok(_) if found.outside.len() > first);
+        let suspect = result.is_err() || (parsed_a_call && may_open_string(&bytes[gap..at]));
+        if suspect {
+            if let Some(end) = shield.covering(text, at) {
+                found.outside.truncate(first);
+                pos = end;
+                gap = end;
+                continue;
+            }
+        }
+        let end = result?;
+        pos = end.max(at + 1);
+        if parsed_a_call {
+            gap = pos;
+        }
+    }
+    Ok(found)
+}
+
+/// Whether a string of a JSON or call-syntax call may have opened in `prose`: a `{` or `(`
+/// followed by a quote.
+fn may_open_string(prose: &[u8]) -> bool {
+    memchr2(b'{', b'(', prose).is_some_and(|i| memchr2(b'"', b'\'', &prose[i..]).is_some())
+}
+
+/// The spans of the well-formed tier-2 and tier-3 calls of the text, found on first use.
+#[derive(Default)]
+struct Shield(Option<Vec<Range<usize>>>);
+
+impl Shield {
+    /// The end of the well-formed JSON or call-syntax call whose span strictly contains `at`.
+    fn covering(&mut self, text: &str, at: usize) -> Option<usize> {
+        let spans = self.0.get_or_insert_with(|| {
+            let mut spans = json::spans(text);
+            spans.extend(python::spans(text));
+            spans.sort_by_key(|s| s.start);
+            // A call-syntax call inside a JSON string (or the reverse) overlaps its container:
+            // keep the union, so the spans are disjoint and sorted.
+            let mut union: Vec<Range<usize>> = Vec::with_capacity(spans.len());
+            for span in spans {
+                match union.last_mut() {
+                    Some(last) if span.start < last.end => last.end = last.end.max(span.end),
+                    _ => union.push(span),
+                }
+            }
+            union
+        });
+        let i = spans.partition_point(|s| s.start < at);
+        let span = spans.get(i.checked_sub(1)?)?;
+        (at < span.end).then_some(span.end)
+    }
 }

@@ -9,17 +9,20 @@
 //! [`parse_response`] reads the tool calls out of a provider API's response JSON (OpenAI,
 //! Anthropic, Gemini, Cohere, Bedrock, Ollama), and [`format_results`] writes results back.
 
+mod call;
 mod callsyntax;
 mod detect;
 mod error;
 mod formats;
 mod json;
 mod providers;
+mod reasoning;
 mod scan;
 mod shape;
 mod stream;
 mod value;
 
+pub use call::{Format, ToolCall};
 pub use error::{locate, ErrorCode, Location, ParseError, Unit};
 pub use providers::{
     detect_provider, detect_provider_value, format_results, has_tool_calls, has_tool_calls_value, parse_response,
@@ -31,67 +34,6 @@ pub use value::{Number, Object, Value};
 /// The deepest nesting of arrays and objects (JSON) or lists, tuples and dicts (call syntax)
 /// that beacon accepts; deeper input is an error, not a stack overflow.
 pub const MAX_DEPTH: usize = 128;
-
-/// Which format a call was written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// `<tool_call>{json}</tool_call>` (Hermes, Qwen and many fine-tunes). Tier 1.
-    Hermes,
-    /// `[TOOL_CALL]name=f;args={...}[/TOOL_CALL]` or `[TOOL_CALL]{json}[/TOOL_CALL]`. Tier 1.
-    Bracket,
-    /// `[TOOL_CALLS] [{json}, ...]` or `[TOOL_CALLS]f[ARGS]{...}`. Tier 1.
-    Mistral,
-    /// `<|python_tag|>{"name": ..., "parameters": ...}` or `<|python_tag|>tool.call(k=v)`. Tier 1.
-    Llama,
-    /// `<invoke name="f"><parameter name="k">v</parameter></invoke>`. Tier 1.
-    XmlInvoke,
-    /// `<function=f><parameter=k>v</parameter></function>` (Qwen3-Coder), inside `<tool_call>` or
-    /// bare. Tier 1.
-    Qwen3Coder,
-    /// An OpenAI or Anthropic call shape in JSON, bare, in prose or fenced. Tier 2.
-    Json,
-    /// Python call syntax, `search(query="rust", limit=5)`. Tier 3.
-    Python,
-}
-
-impl Format {
-    pub const ALL: [Format; 8] = [
-        Format::Hermes,
-        Format::Bracket,
-        Format::Mistral,
-        Format::Llama,
-        Format::XmlInvoke,
-        Format::Qwen3Coder,
-        Format::Json,
-        Format::Python,
-    ];
-
-    /// The format's id: `hermes`, `bracket`, `mistral`, `llama`, `xml_invoke`, `qwen3_coder`, `json`,
-    /// `python`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Format::Hermes => "hermes",
-            Format::Bracket => "bracket",
-            Format::Mistral => "mistral",
-            Format::Llama => "llama",
-            Format::XmlInvoke => "xml_invoke",
-            Format::Qwen3Coder => "qwen3_coder",
-            Format::Json => "json",
-            Format::Python => "python",
-        }
-    }
-}
-
-/// One tool call.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolCall {
-    pub name: String,
-    /// The arguments, keys in the order written.
-    pub arguments: Object,
-    pub format: Format,
-    /// The byte range of the call in the input.
-    pub span: std::ops::Range<usize>,
-}
 
 /// Parses `text` as exactly one strict JSON value (RFC 8259; repeated keys, nesting deeper than
 /// [`MAX_DEPTH`], lone surrogates and numbers beyond `f64` are errors), as beacon reads

@@ -5,6 +5,7 @@
 //! Bare JSON and call syntax are known only once the message is complete (`parse_tool_calls`).
 
 use crate::detect::{first_marker, tagged};
+use crate::formats::FAMILIES;
 
 /// What the text streamed so far holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -39,44 +40,20 @@ pub struct StreamScan {
     pub offset: usize,
 }
 
+/// Every tier-1 marker.
+fn markers() -> impl Iterator<Item = &'static str> {
+    FAMILIES.iter().flat_map(|f| f.markers.iter().copied())
+}
+
 /// Every tier-1 marker, and every token the tagged grammars expect after one. A text that stops
 /// partway through one of these is incomplete, not wrong.
-const TOKENS: [&str; 19] = [
-    "<tool_call>",
-    "</tool_call>",
-    "[TOOL_CALL]",
-    "[/TOOL_CALL]",
-    "[TOOL_CALLS]",
-    "[ARGS]",
-    "[CALL_ID]",
-    "<|python_tag|>",
-    "<|eom_id|>",
-    "<|eot_id|>",
-    "<invoke ",
-    "</invoke>",
-    "<parameter ",
-    "</parameter>",
-    "<function=",
-    "</function>",
-    "<parameter=",
-    "name=",
-    "args=",
-];
-
-/// Markers whose beginning at the very end of a text may be a call starting.
-const MARKERS: [&str; 7] = [
-    "<tool_call>",
-    "[TOOL_CALL]",
-    "[TOOL_CALLS]",
-    "<|python_tag|>",
-    "<invoke ",
-    "<invoke\n",
-    "<function=",
-];
+fn tokens() -> impl Iterator<Item = &'static str> {
+    markers().chain(FAMILIES.iter().flat_map(|f| f.tokens.iter().copied()))
+}
 
 /// Whether `rest` is a proper, non-empty beginning of one of `tokens`.
-fn begins_token(rest: &str, tokens: &[&str]) -> bool {
-    !rest.is_empty() && tokens.iter().any(|t| t.len() > rest.len() && t.starts_with(rest))
+fn begins_token(rest: &str, mut tokens: impl Iterator<Item = &'static str>) -> bool {
+    !rest.is_empty() && tokens.any(|t| t.len() > rest.len() && t.starts_with(rest))
 }
 
 /// Scans the text streamed so far. Linear in its length, like parsing it (the text is parsed
@@ -86,9 +63,10 @@ fn begins_token(rest: &str, tokens: &[&str]) -> bool {
 pub fn scan_stream(text: &str) -> StreamScan {
     let Some(first) = first_marker(text) else {
         // No marker yet; the text may end with the beginning of one.
-        let tail = (1..MARKERS.iter().map(|m| m.len()).max().unwrap_or(0))
+        let longest = markers().map(str::len).max().unwrap_or(0);
+        let tail = (1..longest)
             .filter_map(|k| text.len().checked_sub(k))
-            .filter(|&at| text.is_char_boundary(at) && begins_token(&text[at..], &MARKERS))
+            .filter(|&at| text.is_char_boundary(at) && begins_token(&text[at..], markers()))
             .min();
         return match tail {
             Some(at) => StreamScan {
@@ -109,7 +87,7 @@ pub fn scan_stream(text: &str) -> StreamScan {
             _ => StreamState::Found,
         },
         // The text ends inside a call, or stops partway through a token the grammar expects.
-        Err(e) if e.offset >= text.len() || begins_token(text.get(e.offset..).unwrap_or(""), &TOKENS) => {
+        Err(e) if e.offset >= text.len() || begins_token(text.get(e.offset..).unwrap_or(""), tokens()) => {
             StreamState::Partial
         }
         Err(_) => StreamState::Found,

@@ -365,8 +365,12 @@ fn describe_calls(calls: &[ToolCall]) -> String {
     let items: Vec<String> = calls
         .iter()
         .map(|c| {
+            let id =
+                c.id.as_ref()
+                    .map(|id| format!("\"id\":{},", Value::String(id.clone()).to_json()));
             format!(
-                "{{\"name\":{},\"arguments\":{},\"format\":\"{}\"}}",
+                "{{{}\"name\":{},\"arguments\":{},\"format\":\"{}\"}}",
+                id.unwrap_or_default(),
                 Value::String(c.name.clone()).to_json(),
                 Value::Object(c.arguments.clone()).to_json(),
                 c.format.as_str()
@@ -440,6 +444,10 @@ fn check(case: &Case) -> (Vec<String>, String) {
                     .unwrap_or_else(|| panic!("{}: calls[{i}].name", case.id));
                 if g.name != name {
                     problems.push(format!("calls[{i}].name: expected {name:?}, got {:?}", g.name));
+                }
+                let id = w.get("id").map(|id| id.as_str().expect("calls[].id is a string"));
+                if g.id.as_deref() != id {
+                    problems.push(format!("calls[{i}].id: expected {id:?}, got {:?}", g.id));
                 }
                 if let Some(format) = w.get("format").and_then(Json::as_str) {
                     if g.format.as_str() != format {

@@ -14,6 +14,12 @@ use crate::{Format, ToolCall};
 pub(crate) const MARKER: &str = "[TOOL_CALL]";
 const CLOSE: &str = "[/TOOL_CALL]";
 
+pub(crate) const FAMILY: super::Family = super::Family {
+    markers: &[MARKER],
+    tokens: &[CLOSE, "name=", "args="],
+    parse,
+};
+
 /// Parses the call whose marker is at `start`; returns the offset after it.
 pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
@@ -77,6 +83,7 @@ fn key_value(text: &str, from: usize, out: &mut Vec<ToolCall>) -> Result<usize, 
         end = value_end;
     }
     out.push(ToolCall {
+        id: None,
         name: name.to_string(),
         arguments,
         format: Format::Bracket,

@@ -12,6 +12,12 @@ use crate::{Format, ToolCall};
 pub(crate) const MARKER: &str = "<tool_call>";
 const CLOSE: &str = "</tool_call>";
 
+pub(crate) const FAMILY: super::Family = super::Family {
+    markers: &[MARKER],
+    tokens: &[CLOSE],
+    parse,
+};
+
 /// Parses the call whose marker is at `start`; returns the offset after it.
 pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
     let first = out.len();

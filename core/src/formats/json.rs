@@ -5,6 +5,8 @@
 //! ([`claims_call`]); otherwise it is prose and scanning resumes where it failed, so no
 //! character is scanned from more than one start and the tier stays linear.
 
+use std::ops::Range;
+
 use memchr::memchr2;
 
 use crate::error::ParseError;
@@ -34,6 +36,7 @@ pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
         let (value, end) = parsed;
         if let Some(calls) = calls_in(text, start, value, Mode::Bare)? {
             out.extend(calls.into_iter().map(|(name, arguments)| ToolCall {
+                id: None,
                 name,
                 arguments,
                 format: Format::Json,
@@ -43,4 +46,24 @@ pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
         pos = end;
     }
     Ok(out)
+}
+
+/// The spans of the well-formed JSON calls in `text`; broken ones are skipped, never raised.
+pub(crate) fn spans(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut pos = 0;
+    while let Some(i) = memchr2(b'{', b'[', &bytes[pos..]) {
+        let start = pos + i;
+        match crate::json::probe_value_at(text, start) {
+            Ok((value, end)) => {
+                if matches!(calls_in(text, start, value, Mode::Bare), Ok(Some(_))) {
+                    out.push(start..end);
+                }
+                pos = end;
+            }
+            Err(offset) => pos = offset.clamp(start + 1, bytes.len()),
+        }
+    }
+    out
 }

@@ -11,6 +11,12 @@ use crate::{Format, ToolCall};
 pub(crate) const MARKER: &str = "<|python_tag|>";
 const ENDS: [&str; 2] = ["<|eom_id|>", "<|eot_id|>"];
 
+pub(crate) const FAMILY: super::Family = super::Family {
+    markers: &[MARKER],
+    tokens: &ENDS,
+    parse,
+};
+
 /// Parses the calls whose marker is at `start`; returns the offset after them.
 pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
@@ -49,6 +55,7 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
             }
             let (arguments, end) = parse_arguments(text, name_to)?;
             out.push(ToolCall {
+                id: None,
                 name: name.to_string(),
                 arguments,
                 format: Format::Llama,

@@ -12,6 +12,12 @@ pub(crate) const MARKER: &str = "[TOOL_CALLS]";
 const ARGS: &str = "[ARGS]";
 const CALL_ID: &str = "[CALL_ID]";
 
+pub(crate) const FAMILY: super::Family = super::Family {
+    markers: &[MARKER],
+    tokens: &[ARGS, CALL_ID],
+    parse,
+};
+
 fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
 }
@@ -89,6 +95,7 @@ fn named_call(text: &str, p: usize, out: &mut Vec<ToolCall>) -> Result<(usize, O
         ));
     };
     out.push(ToolCall {
+        id: None,
         name: name.to_string(),
         arguments,
         format: Format::Mistral,

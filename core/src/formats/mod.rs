@@ -1,14 +1,69 @@
-//! One module per format. Tier 1 formats start at a marker and parse forward from it; tier 2
-//! and tier 3 scan the whole text.
+//! One module per format family. Tier 1 families start at a marker and parse forward from it;
+//! tier 2 (`json`) and tier 3 (`python`) scan the text.
+//!
+//! Every tier-1 marker is declared once, in its family's [`Family`], and [`FAMILIES`] lists the
+//! families: the scanner (`crate::detect`) and `scan_stream` read markers and tokens from there
+//! and nowhere else.
 
 pub(crate) mod bracket;
+pub(crate) mod deepseek;
+pub(crate) mod functionary;
+pub(crate) mod functools;
+pub(crate) mod gemma;
+pub(crate) mod gigachat;
+pub(crate) mod glm;
+pub(crate) mod harmony;
 pub(crate) mod hermes;
 pub(crate) mod json;
+pub(crate) mod json_tags;
+pub(crate) mod kimi_k2;
 pub(crate) mod llama;
+pub(crate) mod longcat;
 pub(crate) mod mistral;
 pub(crate) mod python;
+pub(crate) mod pythonic;
 pub(crate) mod qwen3_coder;
+pub(crate) mod step3;
 pub(crate) mod xml_invoke;
+
+/// A tier-1 parser: given the text and the offset of one of its family's markers, parses the
+/// call(s) there, pushes them to `out` and returns the offset after them. Returning without
+/// pushing a call means the marker does not start a call here (e.g. Harmony's final channel):
+/// scanning goes on at the returned offset, which must be past `start`.
+pub(crate) type Parser = fn(&str, usize, &mut Vec<ToolCall>) -> Result<usize, ParseError>;
+
+/// One tier-1 format family.
+pub(crate) struct Family {
+    /// The texts a call of this family starts with. Each contains at least one of `<`, `[`, `>`
+    /// (the scanner looks for those bytes and matches markers around them).
+    pub markers: &'static [&'static str],
+    /// Every other token the family's grammar expects after a marker (closing tags, separators):
+    /// a text that stops partway through one of these is incomplete, not wrong.
+    pub tokens: &'static [&'static str],
+    pub parse: Parser,
+}
+
+/// Every tier-1 family. Where two markers match at one offset, the longer one wins.
+pub(crate) const FAMILIES: &[Family] = &[
+    hermes::FAMILY,
+    mistral::FAMILY,
+    bracket::FAMILY,
+    llama::FAMILY,
+    xml_invoke::FAMILY,
+    qwen3_coder::FAMILY,
+    deepseek::FAMILY,
+    step3::FAMILY,
+    kimi_k2::FAMILY,
+    glm::FAMILY,
+    longcat::FAMILY,
+    harmony::FAMILY,
+    gemma::FAMILY,
+    pythonic::FAMILY,
+    json_tags::FAMILY,
+    functionary::FAMILY,
+    functools::FAMILY,
+    gigachat::FAMILY,
+];
 
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
@@ -34,6 +89,7 @@ pub(crate) fn tagged_json(
     let (value, end) = crate::json::parse_value_at(text, pos)?;
     let calls = shape::calls_in(text, pos, value, Mode::Tagged)?.ok_or_else(|| unrecognized(text, pos, marker))?;
     out.extend(calls.into_iter().map(|(name, arguments)| ToolCall {
+        id: None,
         name,
         arguments,
         format,

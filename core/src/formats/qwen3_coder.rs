@@ -18,6 +18,12 @@ const PARAMETER: &str = "<parameter=";
 const PARAMETER_CLOSE: &str = "</parameter>";
 const CLOSE: &str = "</function>";
 
+pub(crate) const FAMILY: super::Family = super::Family {
+    markers: &[MARKER],
+    tokens: &[CLOSE, PARAMETER, PARAMETER_CLOSE],
+    parse,
+};
+
 /// Parses the bare call whose `<function=` is at `start`; returns the offset after `</function>`.
 pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
     let (call, end) = function(text, start)?;
@@ -44,6 +50,7 @@ pub(crate) fn function(text: &str, start: usize) -> Result<(ToolCall, usize), Pa
         if at(bytes, p, CLOSE) {
             let end = p + CLOSE.len();
             let call = ToolCall {
+                id: None,
                 name: name.to_string(),
                 arguments,
                 format: Format::Qwen3Coder,

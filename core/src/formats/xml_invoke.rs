@@ -19,10 +19,11 @@ const PARAMETER: &str = "<parameter";
 const PARAMETER_CLOSE: &str = "</parameter>";
 const CLOSE: &str = "</invoke>";
 
-/// Whether an `<invoke` marker starts at `pos`: the word must be followed by whitespace.
-pub(crate) fn is_marker(bytes: &[u8], pos: usize) -> bool {
-    at(bytes, pos, MARKER) && bytes.get(pos + MARKER.len()).is_some_and(|&b| is_ws(b))
-}
+pub(crate) const FAMILY: super::Family = super::Family {
+    markers: &["<invoke ", "<invoke\n", "<invoke\t", "<invoke\r"],
+    tokens: &["</invoke>", "<parameter ", "</parameter>"],
+    parse,
+};
 
 /// Parses the call whose marker is at `start`; returns the offset after `</invoke>`.
 pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
@@ -34,6 +35,7 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
         if at(bytes, p, CLOSE) {
             let end = p + CLOSE.len();
             out.push(ToolCall {
+                id: None,
                 name: name.into_owned(),
                 arguments,
                 format: Format::XmlInvoke,

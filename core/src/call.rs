@@ -1,0 +1,169 @@
+//! What a parse returns: one [`ToolCall`] per call, tagged with the [`Format`] it was written in.
+
+/// Which format a call was written in. The ids ([`Format::as_str`]) are stable; the README's
+/// "Formats and detection order" section describes each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Format {
+    /// `<tool_call>{json}</tool_call>` (Hermes, Qwen, Granite 4, ERNIE, MiMo and many fine-tunes).
+    Hermes,
+    /// `[TOOL_CALL]name=f;args={...}[/TOOL_CALL]` or `[TOOL_CALL]{json}[/TOOL_CALL]`.
+    Bracket,
+    /// `[TOOL_CALLS] [{json}, ...]`, `[TOOL_CALLS]f[ARGS]{...}` or `[TOOL_CALLS]f{...}`.
+    Mistral,
+    /// `<|python_tag|>{"name": ..., "parameters": ...}` or `<|python_tag|>tool.call(k=v)`.
+    Llama,
+    /// `<invoke name="f"><parameter name="k">v</parameter></invoke>` (also MiniMax-M2).
+    XmlInvoke,
+    /// `<function=f><parameter=k>v</parameter></function>` (Qwen3-Coder, Qwen3.5, Seed-OSS).
+    Qwen3Coder,
+    /// DeepSeek V3 / R1: `<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME` and a fenced JSON block.
+    DeepseekV3,
+    /// DeepSeek V3.1: `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{json}`.
+    DeepseekV31,
+    /// DeepSeek V3.2 / V4 DSML: `<｜DSML｜invoke name="f">` with typed parameters.
+    DeepseekV32,
+    /// Step-3: DeepSeek-shaped section tokens around `<steptml:invoke>`.
+    Step3,
+    /// Kimi K2: `<|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{json}`.
+    KimiK2,
+    /// GLM 4.5 / 4.6 / 4.7 / 5: `<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value>`.
+    Glm45,
+    /// LongCat: `<longcat_tool_call>` around JSON or `<longcat_arg_key>` pairs.
+    Longcat,
+    /// gpt-oss Harmony: `<|channel|>commentary to=functions.NAME … <|message|>{json}<|call|>`.
+    Harmony,
+    /// Gemma 4: `<|tool_call>call:NAME{key:<|"|>text<|"|>}<tool_call|>`.
+    Gemma4,
+    /// FunctionGemma: `<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>`.
+    FunctionGemma,
+    /// Python call lists `[f(a=1), g()]`: bare, Llama 4 `<|python_start|>`, LFM2
+    /// `<|tool_call_start|>`, Olmo 3 `<function_calls>`.
+    Pythonic,
+    /// Command R7B / Command A: `<|START_ACTION|>[{"tool_call_id", "tool_name", "parameters"}]`.
+    CommandR7b,
+    /// IBM Granite 3: `<|tool_call|>[{json}]`.
+    Granite,
+    /// Functionary v3.1: `<function=NAME>{json}</function>`.
+    FunctionaryV31,
+    /// Functionary v3.2: `>>>NAME\n{json}`.
+    FunctionaryV32,
+    /// Firefunction v2 and Phi-4-mini: `functools[{json}, ...]`.
+    Functools,
+    /// NVIDIA Nemotron: `<TOOLCALL>[{json}]</TOOLCALL>`.
+    Nemotron,
+    /// Apertus: `<|tools_prefix|>[{"NAME": {args}}]<|tools_suffix|>`.
+    Apertus,
+    /// Jamba, MiniMax-M1, Hunyuan-A13B, Apriel: `<tool_calls>` around a JSON list or one object a line.
+    ToolCalls,
+    /// InternLM: `<|action_start|><|plugin|>{json}<|action_end|>`.
+    Internlm,
+    /// GigaChat 3 / 3.1: `function call<|role_sep|>{json}` or `<|function_call|>{json}`.
+    Gigachat,
+    /// An OpenAI or Anthropic call shape in JSON, bare, in prose or fenced. Tier 2.
+    Json,
+    /// Python call syntax, `search(query="rust", limit=5)`. Tier 3.
+    Python,
+}
+
+impl Format {
+    /// Every format, tier 1 first, then `json` (tier 2) and `python` (tier 3).
+    pub const ALL: [Format; 29] = [
+        Format::Hermes,
+        Format::Bracket,
+        Format::Mistral,
+        Format::Llama,
+        Format::XmlInvoke,
+        Format::Qwen3Coder,
+        Format::DeepseekV3,
+        Format::DeepseekV31,
+        Format::DeepseekV32,
+        Format::Step3,
+        Format::KimiK2,
+        Format::Glm45,
+        Format::Longcat,
+        Format::Harmony,
+        Format::Gemma4,
+        Format::FunctionGemma,
+        Format::Pythonic,
+        Format::CommandR7b,
+        Format::Granite,
+        Format::FunctionaryV31,
+        Format::FunctionaryV32,
+        Format::Functools,
+        Format::Nemotron,
+        Format::Apertus,
+        Format::ToolCalls,
+        Format::Internlm,
+        Format::Gigachat,
+        Format::Json,
+        Format::Python,
+    ];
+
+    /// The format's id, a snake_case family name (`hermes`, `deepseek_v31`, `python`, …).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Format::Hermes => "hermes",
+            Format::Bracket => "bracket",
+            Format::Mistral => "mistral",
+            Format::Llama => "llama",
+            Format::XmlInvoke => "xml_invoke",
+            Format::Qwen3Coder => "qwen3_coder",
+            Format::DeepseekV3 => "deepseek_v3",
+            Format::DeepseekV31 => "deepseek_v31",
+            Format::DeepseekV32 => "deepseek_v32",
+            Format::Step3 => "step3",
+            Format::KimiK2 => "kimi_k2",
+            Format::Glm45 => "glm45",
+            Format::Longcat => "longcat",
+            Format::Harmony => "harmony",
+            Format::Gemma4 => "gemma4",
+            Format::FunctionGemma => "function_gemma",
+            Format::Pythonic => "pythonic",
+            Format::CommandR7b => "command_r7b",
+            Format::Granite => "granite",
+            Format::FunctionaryV31 => "functionary_v31",
+            Format::FunctionaryV32 => "functionary_v32",
+            Format::Functools => "functools",
+            Format::Nemotron => "nemotron",
+            Format::Apertus => "apertus",
+            Format::ToolCalls => "tool_calls",
+            Format::Internlm => "internlm",
+            Format::Gigachat => "gigachat",
+            Format::Json => "json",
+            Format::Python => "python",
+        }
+    }
+}
+
+/// One tool call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    /// The call's id as the model wrote it (Kimi K2's `functions.NAME:IDX`, Mistral's
+    /// `[CALL_ID]`, Command R7B's `tool_call_id`), or `None` where the format has none.
+    pub id: Option<String>,
+    pub name: String,
+    /// The arguments, keys in the order written.
+    pub arguments: crate::value::Object,
+    pub format: Format,
+    /// The byte range of the call in the input.
+    pub span: std::ops::Range<usize>,
+}
+
+impl ToolCall {
+    /// A call without an id.
+    pub(crate) fn new(
+        name: String,
+        arguments: crate::value::Object,
+        format: Format,
+        span: std::ops::Range<usize>,
+    ) -> Self {
+        ToolCall {
+            id: None,
+            name,
+            arguments,
+            format,
+            span,
+        }
+    }
+}
