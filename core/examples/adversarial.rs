@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 fn main() {
-    let patterns: [(&str, &str); 9] = [
+    let patterns: [(&str, &str); 13] = [
         ("{\"name\": ", "repeated `{\"name\": `"),
         ("f(a=", "repeated `f(a=`"),
         ("<tool_call>", "repeated `<tool_call>`"),
@@ -13,6 +13,10 @@ fn main() {
         ("a(", "repeated `a(`"),
         ("lorem ipsum dolor sit amet ", "prose, no call"),
         ("{{{{", "repeated `{{{{`"),
+        ("<think><tool_call>{\"name\": \"x", "unclosed think, broken calls"),
+        ("</think><tool_call>{\"name\": \"x", "repeated </think> + call"),
+        ("{\"s\": \"<tool_call>", "markers in open strings"),
+        ("f(s='<tool_call>', ", "markers in call strings"),
     ];
     println!("{:<28} {:>10} {:>12} {:>12}", "input", "size", "time", "ns/byte");
     for (unit, label) in patterns {

@@ -162,17 +162,20 @@ pub(crate) fn tagged(text: &str) -> Result<Tagged, ParseError> {
     let mut close_at = None;
     if let Some((b, close)) = reasoning::opened_by_prompt(text) {
         block = Some((b, 0));
-        close_at = Some(close);
+        close_at = Some(Some(close));
     }
     loop {
         if let Some((b, start)) = block {
             // Inside reasoning: calls until the close tag; a marker that is not followed by a
             // well-formed call is reasoning text, and scanning resumes where it stopped parsing.
+            // The close tag is searched for once per block; again only when a call inside the
+            // block ran past it (a string holding the tag). A failed search stays failed.
             let close = match close_at {
-                Some(c) if c >= pos => Some(c),
-                _ => memmem::find(&bytes[pos..], b.close.as_bytes()).map(|i| pos + i),
+                Some(Some(c)) if c < pos => memmem::find(&bytes[pos..], b.close.as_bytes()).map(|i| pos + i),
+                Some(known) => known,
+                None => memmem::find(&bytes[pos..], b.close.as_bytes()).map(|i| pos + i),
             };
-            close_at = close;
+            close_at = Some(close);
             let limit = close.unwrap_or(bytes.len());
             match next_candidate(bytes, pos, limit, true) {
                 Some((at, len, Kind::Call(parse))) => {
