@@ -4,7 +4,13 @@ kept beside it so the json.loads floor is measured on exactly the bytes the mode
 
 import json
 
-FORMATS = ["hermes", "bracket", "mistral", "llama", "xml_invoke", "qwen3_coder", "json", "python"]
+FORMATS = [
+    "hermes", "bracket", "mistral", "llama", "xml_invoke", "qwen3_coder",
+    "deepseek_v3", "deepseek_v31", "deepseek_v32", "step3", "kimi_k2", "glm45", "longcat", "harmony",
+    "gemma4", "function_gemma", "pythonic", "command_r7b", "granite", "functionary_v31",
+    "functionary_v32", "functools", "nemotron", "apertus", "tool_calls", "internlm", "gigachat",
+    "json", "python",
+]
 
 TYPICAL_ARGS = {
     "location": "San Francisco, CA",
@@ -35,6 +41,27 @@ def _py(v):
     return "{" + ", ".join(f"{json.dumps(k)}: {_py(x)}" for k, x in v.items()) + "}"
 
 
+GEMMA_QUOTE = '<|"|>'
+
+
+def _gemma(v, quote):
+    """Gemma 4's object literal: unquoted keys, strings between `quote` tokens."""
+    if isinstance(v, str):
+        return quote + v + quote
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list):
+        return "[" + ",".join(_gemma(x, quote) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ",".join(f"{k}:{_gemma(x, quote)}" for k, x in v.items()) + "}"
+    return json.dumps(v)
+
+
+def _raw(v):
+    """A value as a template writes it between tags: strings raw, everything else JSON."""
+    return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+
+
 def _xml(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -63,6 +90,65 @@ def render(fmt, name, args):
             for k, v in args.items()
         )
         return lead + f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>", payload
+    if fmt == "deepseek_v3":
+        return (lead + "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>" + name
+                + f"\n```json\n{payload}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜><｜end▁of▁sentence｜>", payload)
+    if fmt == "deepseek_v31":
+        return (lead + f"<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>{name}<｜tool▁sep｜>{payload}"
+                "<｜tool▁call▁end｜><｜tool▁calls▁end｜><｜end▁of▁sentence｜>", payload)
+    if fmt == "deepseek_v32":
+        params = "".join(
+            f'<｜DSML｜parameter name="{k}" string="{"true" if isinstance(v, str) else "false"}">{_raw(v)}'
+            "</｜DSML｜parameter>\n"
+            for k, v in args.items()
+        )
+        return (lead + f'\n\n<｜DSML｜function_calls>\n<｜DSML｜invoke name="{name}">\n{params}'
+                "</｜DSML｜invoke>\n</｜DSML｜function_calls>", payload)
+    if fmt == "step3":
+        params = "".join(f'<steptml:parameter name="{k}">{_raw(v)}</steptml:parameter>' for k, v in args.items())
+        return (lead + "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>"
+                f'<steptml:invoke name="{name}">{params}</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>', payload)
+    if fmt == "kimi_k2":
+        return (lead + f"<|tool_calls_section_begin|><|tool_call_begin|>functions.{name}:0"
+                f"<|tool_call_argument_begin|>{payload}<|tool_call_end|><|tool_calls_section_end|>", payload)
+    if fmt in ("glm45", "longcat"):
+        p = "" if fmt == "glm45" else "longcat_"
+        pairs = "".join(f"<{p}arg_key>{k}</{p}arg_key>\n<{p}arg_value>{_raw(v)}</{p}arg_value>\n"
+                        for k, v in args.items())
+        tag = "tool_call" if fmt == "glm45" else "longcat_tool_call"
+        return lead + f"<{tag}>{name}\n{pairs}</{tag}>", payload
+    if fmt == "harmony":
+        return ("<|channel|>analysis<|message|>The user wants the weather. Call the tool.<|end|>"
+                f"<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>"
+                f"{payload}<|call|>", payload)
+    if fmt == "gemma4":
+        return lead + f"<|tool_call>call:{name}{_gemma(args, GEMMA_QUOTE)}<tool_call|>", payload
+    if fmt == "function_gemma":
+        return f"<start_function_call>call:{name}{_gemma(args, '<escape>')}<end_function_call>", payload
+    if fmt == "pythonic":
+        kwargs = ", ".join(f"{k}={_py(v)}" for k, v in args.items())
+        return f"<|tool_call_start|>[{name}({kwargs})]<|tool_call_end|>", payload
+    if fmt == "command_r7b":
+        return (f'<|START_ACTION|>[\n    {{"tool_call_id": "0", "tool_name": "{name}", "parameters": {payload}}}\n]'
+                "<|END_ACTION|>", payload)
+    if fmt == "granite":
+        return f'<|tool_call|>[{{"name": "{name}", "arguments": {payload}}}]', payload
+    if fmt == "functionary_v31":
+        return lead + f"<function={name}>{payload}</function><|eom_id|>", payload
+    if fmt == "functionary_v32":
+        return f"all\n{lead.strip()}>>>{name}\n{payload}", payload
+    if fmt == "functools":
+        return f' functools[{{"name": "{name}", "arguments": {payload}}}]', payload
+    if fmt == "nemotron":
+        return f'<TOOLCALL>[{{"name": "{name}", "arguments": {payload}}}]</TOOLCALL>', payload
+    if fmt == "apertus":
+        return f'<|tools_prefix|>[{{"{name}": {payload}}}]<|tools_suffix|>', payload
+    if fmt == "tool_calls":
+        return f'<tool_calls>[{{"name": "{name}", "arguments": {payload}}}]</tool_calls>', payload
+    if fmt == "internlm":
+        return lead + f'<|action_start|><|plugin|>\n{{"name": "{name}", "parameters": {payload}}}<|action_end|>', payload
+    if fmt == "gigachat":
+        return f'<|function_call|>{{"name": "{name}", "arguments": {payload}}}', payload
     if fmt == "json":
         msg = {"role": "assistant", "content": None, "tool_calls": [
             {"id": "call_8f2a", "type": "function", "function": {"name": name, "arguments": payload}}]}
