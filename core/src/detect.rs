@@ -24,31 +24,61 @@ use crate::ToolCall;
 pub(crate) struct Tagged {
     /// Calls outside reasoning, in text order.
     pub outside: Vec<ToolCall>,
+    /// What the outside calls were parsed from: each marker up to the end of its call(s).
+    pub consumed: Vec<Range<usize>>,
     /// Well-formed tagged calls inside reasoning, in text order.
     pub inside: Vec<ToolCall>,
-    /// The reasoning blocks, tags included, in text order.
-    pub reasoning: Vec<Range<usize>>,
+    /// The reasoning blocks, in text order.
+    pub reasoning: Vec<Reasoning>,
+}
+
+/// One reasoning block.
+#[derive(Debug, Clone)]
+pub(crate) struct Reasoning {
+    /// The block, tags included.
+    pub outer: Range<usize>,
+    /// The reasoning text, between the tags.
+    pub inner: Range<usize>,
 }
 
 pub(crate) fn parse_all(text: &str) -> Result<Vec<ToolCall>, ParseError> {
-    let tagged = tagged(text)?;
-    if !tagged.outside.is_empty() {
-        return Ok(tagged.outside);
+    let (calls, _) = detect(text)?;
+    if calls.is_empty() {
+        return Err(ParseError::new(
+            ErrorCode::NotFound,
+            0,
+            "no tool call found in any format",
+        ));
     }
+    Ok(calls)
+}
+
+/// Where the calls of a text stand: which tier found them (tier 1 outside reasoning, tier 2 or
+/// 3 outside reasoning, tier 1 inside reasoning, in that order of precedence).
+pub(crate) enum Found {
+    /// Tagged calls outside reasoning.
+    Tagged,
+    /// JSON or call-syntax calls outside reasoning.
+    Scanned,
+    /// Tagged calls inside reasoning, or no calls.
+    Inside,
+}
+
+/// The calls of `text` (empty when there is none), where they were found, and tier 1's view
+/// of the text.
+pub(crate) fn detect(text: &str) -> Result<(Vec<ToolCall>, (Found, Tagged)), ParseError> {
+    let mut tagged = tagged(text)?;
+    if !tagged.outside.is_empty() {
+        return Ok((std::mem::take(&mut tagged.outside), (Found::Tagged, tagged)));
+    }
+    let outer: Vec<Range<usize>> = tagged.reasoning.iter().map(|r| r.outer.clone()).collect();
     for tier in [json::scan, python::scan] {
-        let calls = outside_reasoning(text, &tagged.reasoning, tier)?;
+        let calls = outside_reasoning(text, &outer, tier)?;
         if !calls.is_empty() {
-            return Ok(calls);
+            return Ok((calls, (Found::Scanned, tagged)));
         }
     }
-    if !tagged.inside.is_empty() {
-        return Ok(tagged.inside);
-    }
-    Err(ParseError::new(
-        ErrorCode::NotFound,
-        0,
-        "no tool call found in any format",
-    ))
+    Ok((std::mem::take(&mut tagged.inside), (Found::Inside, tagged)))
 }
 
 /// Runs a tier-2 or tier-3 scan over the text between the reasoning blocks.
@@ -190,7 +220,15 @@ pub(crate) fn tagged(text: &str) -> Result<Tagged, ParseError> {
                 }
                 _ => {
                     let end = close.map_or(bytes.len(), |c| c + b.close.len());
-                    found.reasoning.push(start..end);
+                    let inner_start = if start == 0 && !text.starts_with(b.open) {
+                        0
+                    } else {
+                        start + b.open.len()
+                    };
+                    found.reasoning.push(Reasoning {
+                        outer: start..end,
+                        inner: inner_start..close.unwrap_or(bytes.len()),
+                    });
                     block = None;
                     close_at = None;
                     pos = end;
@@ -228,6 +266,7 @@ pub(crate) fn tagged(text: &str) -> Result<Tagged, ParseError> {
         let end = result?;
         pos = end.max(at + 1);
         if parsed_a_call {
+            found.consumed.push(at..pos);
             gap = pos;
         }
     }

@@ -15,6 +15,7 @@ mod detect;
 mod error;
 mod formats;
 mod json;
+mod message;
 mod providers;
 mod reasoning;
 mod scan;
@@ -24,6 +25,7 @@ mod value;
 
 pub use call::{Format, ToolCall};
 pub use error::{locate, ErrorCode, Location, ParseError, Unit};
+pub use message::{parse_message, Ids, Message};
 pub use providers::{
     detect_provider, detect_provider_value, format_results, has_tool_calls, has_tool_calls_value, parse_response,
     parse_response_value, utf8_text, Provider, ProviderCall, ToolResult,

@@ -6,7 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use beacon_core::{locate, parse_tool_call, parse_tool_calls, ErrorCode, Number, ParseError, ToolCall, Unit, Value};
+use beacon_core::{
+    locate, parse_message, parse_tool_call, parse_tool_calls, ErrorCode, Ids, Number, ParseError, ToolCall, Unit, Value,
+};
 use serde_json::Value as Json;
 
 const MIN_CASES: usize = 150;
@@ -24,6 +26,9 @@ struct Case {
     input: String,
     function: String,
     expect: Expect,
+    /// The message's expected content and reasoning (`parse_message`), when the case states them.
+    content: Option<String>,
+    reasoning: Option<Option<String>>,
 }
 
 enum Expect {
@@ -105,12 +110,18 @@ fn load_cases() -> Vec<Case> {
                 }
                 _ => panic!("{file}/{id}: a case has exactly one of `calls` and `error`"),
             };
+            let content = raw
+                .get("content")
+                .map(|c| c.as_str().expect("content is a string").to_owned());
+            let reasoning = raw.get("reasoning").map(|r| r.as_str().map(str::to_owned));
             cases.push(Case {
                 file: file.clone(),
                 id,
                 input,
                 function,
                 expect,
+                content,
+                reasoning,
             });
         }
     }
@@ -498,11 +509,74 @@ fn check(case: &Case) -> (Vec<String>, String) {
             problems.push("outcome differs".to_owned());
         }
     }
+    check_message(case, &result, &mut problems);
     let actual = match &result {
         Ok(calls) => describe_calls(calls),
         Err(e) => describe_error(input, e),
     };
     (problems, actual)
+}
+
+/// The message counterpart of a case: `parse_message` finds the same calls (in order, with
+/// spans that slice the input) or fails the same way, except that no call is no error; and it
+/// has the content and reasoning the case states.
+fn check_message(case: &Case, calls: &Result<Vec<ToolCall>, ParseError>, problems: &mut Vec<String>) {
+    let input = case.input.as_str();
+    let message = match std::panic::catch_unwind(|| parse_message(input, Ids::Keep)) {
+        Ok(m) => m,
+        Err(_) => return problems.push("parse_message panicked".to_owned()),
+    };
+    match (calls, &message) {
+        (Ok(calls), Ok(m)) if case.function == "parse_tool_calls" => {
+            if describe_calls(calls) != describe_calls(&m.tool_calls) {
+                problems.push(format!("parse_message: {}", describe_calls(&m.tool_calls)));
+            }
+        }
+        (Err(e), Ok(m)) if e.code == ErrorCode::NotFound => {
+            if !m.tool_calls.is_empty() {
+                problems.push(format!("parse_message found {}", describe_calls(&m.tool_calls)));
+            }
+        }
+        (Err(e), Ok(_)) if e.code == ErrorCode::Multiple => {}
+        (Err(e), Err(m)) if case.function == "parse_tool_calls" => {
+            if (e.code, e.offset) != (m.code, m.offset) {
+                problems.push(format!("parse_message: {}", describe_error(input, m)));
+            }
+        }
+        (_, Err(m)) if case.function == "parse_tool_calls" => {
+            problems.push(format!("parse_message: {}", describe_error(input, m)))
+        }
+        (Err(_), Ok(m)) if case.function == "parse_tool_calls" => {
+            problems.push(format!("parse_message did not fail: {}", describe_calls(&m.tool_calls)))
+        }
+        _ => {}
+    }
+    let Ok(m) = message else { return };
+    let mut last = 0;
+    for call in &m.tool_calls {
+        let ok = last <= call.span.start
+            && call.span.start < call.span.end
+            && call.span.end <= input.len()
+            && input.is_char_boundary(call.span.start)
+            && input.is_char_boundary(call.span.end);
+        if !ok {
+            problems.push(format!(
+                "parse_message: span {:?} of {} out of order or bounds",
+                call.span, call.name
+            ));
+        }
+        last = call.span.end;
+    }
+    if let Some(content) = &case.content {
+        if &m.content != content {
+            problems.push(format!("content: expected {content:?}, got {:?}", m.content));
+        }
+    }
+    if let Some(reasoning) = &case.reasoning {
+        if &m.reasoning != reasoning {
+            problems.push(format!("reasoning: expected {reasoning:?}, got {:?}", m.reasoning));
+        }
+    }
 }
 
 #[test]
