@@ -253,7 +253,7 @@ pub(crate) fn tagged(text: &str) -> Result<Tagged, ParseError> {
         };
         let first = found.outside.len();
         let result = parse(text, at, &mut found.outside);
-        let parsed_a_call = matches!(result, Ok(_) if found.outside.len() > first);
+        let parsed_a_call = result.is_ok() && found.outside.len() > first;
         let suspect = result.is_err() || (parsed_a_call && may_open_string(&bytes[gap..at]));
         if suspect {
             if let Some(end) = shield.covering(text, at) {

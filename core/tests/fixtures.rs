@@ -527,22 +527,21 @@ fn check_message(case: &Case, calls: &Result<Vec<ToolCall>, ParseError>, problem
         Err(_) => return problems.push("parse_message panicked".to_owned()),
     };
     match (calls, &message) {
-        (Ok(calls), Ok(m)) if case.function == "parse_tool_calls" => {
-            if describe_calls(calls) != describe_calls(&m.tool_calls) {
-                problems.push(format!("parse_message: {}", describe_calls(&m.tool_calls)));
-            }
+        (Ok(calls), Ok(m))
+            if case.function == "parse_tool_calls" && describe_calls(calls) != describe_calls(&m.tool_calls) =>
+        {
+            problems.push(format!("parse_message: {}", describe_calls(&m.tool_calls)));
         }
-        (Err(e), Ok(m)) if e.code == ErrorCode::NotFound => {
-            if !m.tool_calls.is_empty() {
-                problems.push(format!("parse_message found {}", describe_calls(&m.tool_calls)));
-            }
+        (Ok(_), Ok(_)) => {}
+        (Err(e), Ok(m)) if e.code == ErrorCode::NotFound && !m.tool_calls.is_empty() => {
+            problems.push(format!("parse_message found {}", describe_calls(&m.tool_calls)));
         }
+        (Err(e), Ok(_)) if e.code == ErrorCode::NotFound => {}
         (Err(e), Ok(_)) if e.code == ErrorCode::Multiple => {}
-        (Err(e), Err(m)) if case.function == "parse_tool_calls" => {
-            if (e.code, e.offset) != (m.code, m.offset) {
-                problems.push(format!("parse_message: {}", describe_error(input, m)));
-            }
+        (Err(e), Err(m)) if case.function == "parse_tool_calls" && (e.code, e.offset) != (m.code, m.offset) => {
+            problems.push(format!("parse_message: {}", describe_error(input, m)));
         }
+        (Err(_), Err(_)) => {}
         (_, Err(m)) if case.function == "parse_tool_calls" => {
             problems.push(format!("parse_message: {}", describe_error(input, m)))
         }
