@@ -150,11 +150,15 @@ fn qwen3_coder(name: &str, args: &Object) -> String {
 
 /// Whether every argument survives the Qwen3-Coder markup: strings must not contain
 /// `</parameter>`, must not read as JSON once trimmed, and must not begin or end with a line break
-/// (the template's own line breaks are dropped).
+/// (the template's own line breaks are dropped, `\n` or `\r\n`, so a value ending in `\r` would
+/// lose it too).
 fn qwen3_renderable(args: &Object) -> bool {
     args.iter().all(|(_, v)| match v {
         Value::String(s) => {
-            !s.contains("</parameter>") && parse_json(s.trim()).is_err() && !s.starts_with('\n') && !s.ends_with('\n')
+            !s.contains("</parameter>")
+                && parse_json(s.trim()).is_err()
+                && !s.starts_with('\n')
+                && !s.ends_with(['\n', '\r'])
         }
         v => !json(v).contains("</parameter>"),
     })
@@ -190,6 +194,26 @@ fn renderings(name: &str, args: &Object) -> Vec<(Format, String)> {
         (Format::Llama, format!("<|python_tag|>{name}.call({})<|eom_id|>", kwargs(args))),
         (Format::XmlInvoke, xml),
         (Format::Qwen3Coder, qwen3_coder(name, args)),
+        (
+            Format::CommandR7b,
+            format!(
+                "<|START_ACTION|>[\n    {{\"tool_call_id\": \"0\", \"tool_name\": {}, \"parameters\": {a}}}\n]<|END_ACTION|>",
+                json_string(name)
+            ),
+        ),
+        (Format::Granite, format!("<|tool_call|>[{{\"name\": {}, \"arguments\": {a}}}]<|end_of_text|>", json_string(name))),
+        (Format::Granite, format!("<function_call> {{\"name\": {}, \"arguments\": {a}}}", json_string(name))),
+        (
+            Format::Nemotron,
+            format!("<TOOLCALL>[{{\"name\": {}, \"arguments\": {}}}]</TOOLCALL>", json_string(name), json_string(&a)),
+        ),
+        (Format::Apertus, format!("<|tools_prefix|>[{{{}: {a}}}]<|tools_suffix|>", json_string(name))),
+        (Format::ToolCalls, format!("<tool_calls>\n{{\"name\": {}, \"arguments\": {a}}}\n</tool_calls>", json_string(name))),
+        (
+            Format::Internlm,
+            format!("<|action_start|><|plugin|>\n{{\"name\": {}, \"parameters\": {a}}}<|action_end|>", json_string(name)),
+        ),
+        (Format::FunctionaryV31, format!("<function={name}>{a}</function><|eom_id|>")),
         (Format::Json, format!("Calling it:\n{{\"name\": {}, \"arguments\": {a}}}", json_string(name))),
         (
             Format::Json,
@@ -249,8 +273,22 @@ proptest! {
             if matches!(format, Format::Json | Format::Python) || (format == Format::Qwen3Coder && !qwen3_renderable(&args)) {
                 continue;
             }
-            let marker_end = ["<tool_call>", "[TOOL_CALL]", "[TOOL_CALLS]", "<|python_tag|>", "<invoke ", "<function="]
-                .iter()
+            let marker_end = [
+                "<tool_call>",
+                "[TOOL_CALL]",
+                "[TOOL_CALLS]",
+                "<|python_tag|>",
+                "<invoke ",
+                "<function=",
+                "<|START_ACTION|>",
+                "<|tool_call|>",
+                "<function_call>",
+                "<TOOLCALL>",
+                "<|tools_prefix|>",
+                "<tool_calls>",
+                "<|action_start|>",
+            ]
+            .iter()
                 .filter_map(|m| text.find(m).map(|i| i + m.len()))
                 .min()
                 .expect("a tagged rendering has a marker");

@@ -1,10 +1,17 @@
-//! `<function=NAME><parameter=KEY>value</parameter>…</function>`: Qwen3-Coder's markup, inside
-//! `<tool_call>…</tool_call>` (as its chat template writes it) or bare.
+//! `<function=NAME>…</function>`, the tag two formats share, inside `<tool_call>…</tool_call>` (as
+//! Qwen3-Coder's chat template writes it) or bare. What follows `<function=NAME>` (after
+//! whitespace) tells them apart:
 //!
-//! A value is raw text up to `</parameter>`; one line break right after `<parameter=KEY>` and one
-//! right before `</parameter>` belong to the template and are dropped. Like `xml_invoke`, a value
-//! whose text, trimmed, is strict JSON becomes that JSON value (`42`, `true`, `{"a": 1}`); anything
-//! else is the text as a string. There is no schema here, so `True` stays the string `"True"`.
+//! - `{`: Functionary v3.1. One JSON object, the arguments, then whitespace and `</function>`.
+//! - `<parameter=` or `</function>`: Qwen3-Coder. Any number of `<parameter=KEY>value</parameter>`
+//!   pairs, whitespace between them, then `</function>`. A value is raw text up to
+//!   `</parameter>`; one line break (`\n` or `\r\n`) right after `<parameter=KEY>` and one right
+//!   before `</parameter>` belong to the template and are dropped. Like `xml_invoke`, a value whose
+//!   text, trimmed, is strict JSON becomes that JSON value (`42`, `true`, `{"a": 1}`); anything
+//!   else is the text as a string. There is no schema here, so `True` stays the string `"True"`.
+//!
+//! The name is the trimmed text up to `>` on the same line: non-empty, without whitespace. In
+//! both formats the text ending before `</function>` is `tool_call.unclosed`.
 
 use memchr::memmem;
 
@@ -33,30 +40,77 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
 
 /// The call whose `<function=` is at `start`, and the offset after its `</function>`.
 pub(crate) fn function(text: &str, start: usize) -> Result<(ToolCall, usize), ParseError> {
-    let bytes = text.as_bytes();
-    let (name, mut p) = tag_value(text, start + MARKER.len(), "<function=")?;
-    if name.is_empty() || name.contains(char::is_whitespace) {
-        let at_name = start + MARKER.len();
-        let why = if name.is_empty() {
-            "the tool name is empty"
-        } else {
-            "the tool name contains whitespace"
-        };
-        return Err(ParseError::new(ErrorCode::InvalidName, at_name, why));
+    let (name, p) = function_name(text, start)?;
+    let q = skip_ws(text.as_bytes(), p);
+    let (arguments, format, end) = if text.as_bytes().get(q) == Some(&b'{') {
+        let (arguments, end) = json_arguments(text, q)?;
+        (arguments, Format::FunctionaryV31, end)
+    } else {
+        let (arguments, end) = parameters(text, p)?;
+        (arguments, Format::Qwen3Coder, end)
+    };
+    let call = ToolCall::new(name.to_string(), arguments, format, start..end);
+    Ok((call, end))
+}
+
+/// The name of the `<function=NAME>` tag at `start` (non-empty, without whitespace), and the
+/// offset after its `>`.
+fn function_name(text: &str, start: usize) -> Result<(&str, usize), ParseError> {
+    let at_name = start + MARKER.len();
+    let (name, p) = tag_value(text, at_name, "<function=")?;
+    if name.is_empty() {
+        return Err(ParseError::new(
+            ErrorCode::InvalidName,
+            at_name,
+            "the tool name is empty",
+        ));
     }
+    if name.contains(char::is_whitespace) {
+        return Err(ParseError::new(
+            ErrorCode::InvalidName,
+            at_name,
+            "the tool name contains whitespace",
+        ));
+    }
+    Ok((name, p))
+}
+
+/// Functionary v3.1: the JSON object at `p`, then whitespace and `</function>`. Returns the
+/// arguments and the offset after `</function>`.
+fn json_arguments(text: &str, p: usize) -> Result<(Object, usize), ParseError> {
+    let bytes = text.as_bytes();
+    let (value, end) = crate::json::parse_value_at(text, p)?;
+    let Value::Object(arguments) = value else {
+        unreachable!("a JSON value that starts with `{{` is an object")
+    };
+    let q = skip_ws(bytes, end);
+    if at(bytes, q, CLOSE) {
+        return Ok((arguments, q + CLOSE.len()));
+    }
+    if CLOSE.as_bytes().starts_with(&bytes[q..]) {
+        return Err(ParseError::new(
+            ErrorCode::Unclosed,
+            bytes.len(),
+            "the text ends before `</function>` closes the call",
+        ));
+    }
+    let found = text[q..].chars().next().map(crate::json::show_char).unwrap_or_default();
+    Err(ParseError::new(
+        ErrorCode::Syntax,
+        q,
+        format!("expected `</function>` after the JSON arguments, found {found}"),
+    ))
+}
+
+/// Qwen3-Coder: `<parameter=KEY>value</parameter>` pairs from `p`, then `</function>`. Returns
+/// the arguments and the offset after `</function>`.
+fn parameters(text: &str, mut p: usize) -> Result<(Object, usize), ParseError> {
+    let bytes = text.as_bytes();
     let mut arguments = Object::new();
     loop {
         p = skip_ws(bytes, p);
         if at(bytes, p, CLOSE) {
-            let end = p + CLOSE.len();
-            let call = ToolCall {
-                id: None,
-                name: name.to_string(),
-                arguments,
-                format: Format::Qwen3Coder,
-                span: start..end,
-            };
-            return Ok((call, end));
+            return Ok((arguments, p + CLOSE.len()));
         }
         if p == bytes.len() {
             return Err(ParseError::new(
@@ -89,20 +143,35 @@ pub(crate) fn function(text: &str, start: usize) -> Result<(ToolCall, usize), Pa
                 format!("the parameter `{key}` is given twice"),
             ));
         }
-        let Some(len) = memmem::find(&bytes[value_at..], PARAMETER_CLOSE.as_bytes()) else {
-            return Err(ParseError::new(
-                ErrorCode::Unclosed,
-                bytes.len(),
-                "the text ends inside `<parameter=…>`: expected `</parameter>`",
-            ));
-        };
-        let raw = &text[value_at..value_at + len];
-        let raw = raw.strip_prefix('\n').unwrap_or(raw);
-        let raw = raw.strip_suffix('\n').unwrap_or(raw);
-        let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.to_string()));
+        let (value, end) = parameter_value(text, value_at)?;
         arguments.push((key.to_string(), value));
-        p = value_at + len + PARAMETER_CLOSE.len();
+        p = end;
     }
+}
+
+/// The value of a parameter, from `value_at` to `</parameter>`, and the offset after that tag.
+fn parameter_value(text: &str, value_at: usize) -> Result<(Value, usize), ParseError> {
+    let Some(len) = memmem::find(&text.as_bytes()[value_at..], PARAMETER_CLOSE.as_bytes()) else {
+        return Err(ParseError::new(
+            ErrorCode::Unclosed,
+            text.len(),
+            "the text ends inside `<parameter=…>`: expected `</parameter>`",
+        ));
+    };
+    let raw = trim_line_breaks(&text[value_at..value_at + len]);
+    let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.to_string()));
+    Ok((value, value_at + len + PARAMETER_CLOSE.len()))
+}
+
+/// `raw` less one line break (`\n` or `\r\n`) at its start and one at its end.
+fn trim_line_breaks(raw: &str) -> &str {
+    let raw = raw
+        .strip_prefix("\r\n")
+        .or_else(|| raw.strip_prefix('\n'))
+        .unwrap_or(raw);
+    raw.strip_suffix("\r\n")
+        .or_else(|| raw.strip_suffix('\n'))
+        .unwrap_or(raw)
 }
 
 /// The text from `from` up to the `>` that ends a `<function=…>` or `<parameter=…>` tag, trimmed,
