@@ -1,14 +1,191 @@
-//! (not written yet)
+//! Functionary v3.2: recipient headers `>>>NAME\n` each followed by that recipient's message:
+//!
+//! ```text
+//! all
+//! Let me check.>>>get_weather
+//! {"city": "Paris"}>>>get_time
+//! {}
+//! ```
+//!
+//! A header is `>>>`, a name (ASCII letters, digits, `_`, `-`, `.`), then a line break. `>>>`
+//! followed by anything else (`>>> import os`, `>>>x = 1`) is prose. The recipient `all` means
+//! content: no call. The tool `python` takes raw code, which runs up to the next header,
+//! `<|eot_id|>`, `<|eom_id|>` or the end of the text; it becomes the call `python` with the
+//! arguments `{"code": CODE}` (an empty body is `tool_call.invalid_arguments`). Any other
+//! recipient's message is a JSON object, its arguments; after it only whitespace, the next
+//! `>>>`, `<|eot_id|>` or `<|eom_id|>` (consumed) or the end of the text may follow, else
+//! `tool_call.syntax`. The text ending inside a header is `tool_call.unclosed`.
+//!
+//! The chat template ends the prompt with `>>>`, so a model's output starts with the first
+//! recipient's name, without `>>>`. Pass `">>>" + output` to read that first call; an output
+//! that starts with `all\n` (content first) needs nothing.
+//!
+//! Functionary v3.1 (`<function=NAME>{json}</function>`) is read with Qwen3-Coder's `<function=`
+//! marker, in [`super::qwen3_coder`]; this module is about v3.2 only.
 
-use crate::error::ParseError;
-use crate::ToolCall;
+use memchr::memmem;
+
+use crate::error::{ErrorCode, ParseError};
+use crate::scan::{at, skip_ws};
+use crate::value::Value;
+use crate::{Format, ToolCall};
+
+const V32_MARKER: &str = ">>>";
+const V32_CONTENT: &str = "all";
+const V32_CODE_TOOL: &str = "python";
+const V32_ENDS: [&str; 2] = ["<|eot_id|>", "<|eom_id|>"];
 
 pub(crate) const FAMILY: super::Family = super::Family {
-    markers: &[],
-    tokens: &[],
-    parse,
+    markers: &[V32_MARKER],
+    tokens: &V32_ENDS,
+    parse: parse_v32,
 };
 
-fn parse(_text: &str, start: usize, _out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
-    Ok(start + 1)
+fn is_v32_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+/// The end of the recipient name after the `>>>` at `start` (the name's start when there is none).
+fn v32_name_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + V32_MARKER.len();
+    while i < bytes.len() && is_v32_name_byte(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// Whether a complete header `>>>NAME\n` starts at `pos`.
+fn is_v32_header(bytes: &[u8], pos: usize) -> bool {
+    let name_to = v32_name_end(bytes, pos);
+    name_to > pos + V32_MARKER.len() && bytes.get(name_to) == Some(&b'\n')
+}
+
+/// Parses the message whose header `>>>` is at `start`; returns the offset after it.
+fn parse_v32(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+    let bytes = text.as_bytes();
+    let name_at = start + V32_MARKER.len();
+    let name_to = v32_name_end(bytes, start);
+    if name_to == name_at {
+        return Ok(name_at);
+    }
+    let name = &text[name_at..name_to];
+    match bytes.get(name_to) {
+        Some(b'\n') => {}
+        None if name == V32_CONTENT => return Ok(name_to),
+        None => {
+            return Err(ParseError::new(
+                ErrorCode::Unclosed,
+                name_to,
+                "the text ends inside a `>>>` recipient header",
+            ))
+        }
+        Some(_) => return Ok(name_to),
+    }
+    let body_at = name_to + 1;
+    match name {
+        V32_CONTENT => Ok(body_at),
+        V32_CODE_TOOL => v32_code_call(text, start, body_at, out),
+        _ => v32_json_call(text, start, name, body_at, out),
+    }
+}
+
+/// The call `python` whose raw code starts at `body_at`.
+fn v32_code_call(text: &str, start: usize, body_at: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+    let bytes = text.as_bytes();
+    let (body_end, end) = v32_code_end(bytes, body_at);
+    let code = &text[body_at..body_end];
+    if code.trim().is_empty() {
+        if body_end == bytes.len() {
+            return Err(ParseError::new(
+                ErrorCode::Unclosed,
+                bytes.len(),
+                "the text ends before the code of `python`",
+            ));
+        }
+        return Err(ParseError::new(
+            ErrorCode::InvalidArguments,
+            body_at,
+            "the message to `python` holds no code",
+        ));
+    }
+    let arguments = vec![("code".to_string(), Value::String(code.to_string()))];
+    out.push(ToolCall::new(
+        V32_CODE_TOOL.to_string(),
+        arguments,
+        Format::FunctionaryV32,
+        start..body_end,
+    ));
+    Ok(end)
+}
+
+/// Where raw code from `body_at` ends (the next header, end token or the end of the text), and
+/// the offset after it (past an end token). Looks no further than the next header.
+fn v32_code_end(bytes: &[u8], body_at: usize) -> (usize, usize) {
+    let finder = memmem::Finder::new(V32_MARKER);
+    let mut header = bytes.len();
+    let mut from = body_at;
+    while let Some(i) = finder.find(&bytes[from..]) {
+        if is_v32_header(bytes, from + i) {
+            header = from + i;
+            break;
+        }
+        from += i + 1;
+    }
+    let mut end = (header, header);
+    for token in V32_ENDS {
+        if let Some(i) = memmem::find(&bytes[body_at..end.0], token.as_bytes()) {
+            end = (body_at + i, body_at + i + token.len());
+        }
+    }
+    end
+}
+
+/// The call to `name` whose JSON arguments start at `body_at`.
+fn v32_json_call(
+    text: &str,
+    start: usize,
+    name: &str,
+    body_at: usize,
+    out: &mut Vec<ToolCall>,
+) -> Result<usize, ParseError> {
+    let bytes = text.as_bytes();
+    let value_at = skip_ws(bytes, body_at);
+    if value_at == bytes.len() {
+        return Err(ParseError::new(
+            ErrorCode::Unclosed,
+            value_at,
+            format!("the text ends before the arguments of {}", crate::json::quote(name)),
+        ));
+    }
+    let (value, end) = crate::json::parse_value_at(text, value_at)?;
+    let Value::Object(arguments) = value else {
+        return Err(ParseError::new(
+            ErrorCode::InvalidArguments,
+            value_at,
+            format!(
+                "the arguments of {} must be a JSON object, found {}",
+                crate::json::quote(name),
+                value.kind()
+            ),
+        ));
+    };
+    out.push(ToolCall::new(
+        name.to_string(),
+        arguments,
+        Format::FunctionaryV32,
+        start..end,
+    ));
+    let q = skip_ws(bytes, end);
+    if q == bytes.len() || at(bytes, q, V32_MARKER) {
+        return Ok(q);
+    }
+    if let Some(token) = V32_ENDS.into_iter().find(|t| at(bytes, q, t)) {
+        return Ok(q + token.len());
+    }
+    let found = text[q..].chars().next().map(crate::json::show_char).unwrap_or_default();
+    Err(ParseError::new(
+        ErrorCode::Syntax,
+        q,
+        format!("expected `>>>`, `<|eot_id|>`, `<|eom_id|>` or the end of the text after the arguments, found {found}"),
+    ))
 }

@@ -1,14 +1,123 @@
-//! (not written yet)
+//! GigaChat 3: `<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "f", "arguments": {...}}`
+//! (the `function call` role's message), and GigaChat 3.1: `<|function_call|>{"name": "f",
+//! "arguments": {...}}`.
+//!
+//! After the marker (and whitespace) stands one JSON object with exactly the keys `name` (a
+//! non-empty string) and `arguments` (an object), in either order: a missing key, another key,
+//! or arguments of another type (a JSON string included) raise. After the object only
+//! whitespace, `<|message_sep|>` or `</s>` (either consumed; what follows `<|message_sep|>` is the
+//! next message) or the end of the text may stand; anything else is `tool_call.syntax`. A
+//! GigaChat 3 call's span starts at the `<|message_sep|>` before its role, when there is one.
 
-use crate::error::ParseError;
-use crate::ToolCall;
+use super::{unclosed_marker, unrecognized};
+use crate::error::{ErrorCode, ParseError};
+use crate::json::{locate_path, quote, Step};
+use crate::scan::{at, is_ws, skip_ws};
+use crate::value::{Object, Value};
+use crate::{Format, ToolCall};
+
+const ROLE: &str = "function call<|role_sep|>";
+const FUNCTION_CALL: &str = "<|function_call|>";
+const MESSAGE_SEP: &str = "<|message_sep|>";
+const EOS: &str = "</s>";
 
 pub(crate) const FAMILY: super::Family = super::Family {
-    markers: &[],
-    tokens: &[],
+    markers: &[ROLE, FUNCTION_CALL],
+    tokens: &[MESSAGE_SEP, EOS],
     parse,
 };
 
-fn parse(_text: &str, start: usize, _out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
-    Ok(start + 1)
+/// Parses the call whose marker is at `start`; returns the offset after it.
+fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+    let bytes = text.as_bytes();
+    let marker = if at(bytes, start, ROLE) { ROLE } else { FUNCTION_CALL };
+    let p = skip_ws(bytes, start + marker.len());
+    match bytes.get(p) {
+        None => return Err(unclosed_marker(text, marker)),
+        Some(b'{') => {}
+        Some(_) => return Err(unrecognized(text, p, marker)),
+    }
+    let (value, end) = crate::json::parse_value_at(text, p)?;
+    let Value::Object(object) = value else {
+        unreachable!("a value that starts with `{{` is an object")
+    };
+    let (name, arguments) = call_object(text, p, object)?;
+    let end = after_call(text, end)?;
+    let span_start = if marker == ROLE {
+        role_start(bytes, start)
+    } else {
+        start
+    };
+    out.push(ToolCall::new(name, arguments, Format::Gigachat, span_start..end));
+    Ok(end)
+}
+
+/// The name and arguments of the call object at `at`.
+fn call_object(text: &str, at: usize, object: Object) -> Result<(String, Object), ParseError> {
+    let mut name = None;
+    let mut arguments = None;
+    for (key, value) in object {
+        match (key.as_str(), value) {
+            ("name", Value::String(s)) if !s.is_empty() => name = Some(s),
+            ("name", v) => {
+                let why = match v {
+                    Value::String(_) => "the tool name is empty".to_string(),
+                    v => format!("the tool name must be a string, found {}", v.kind()),
+                };
+                let pos = locate_path(text, at, &[Step::Key("name")]);
+                return Err(ParseError::new(ErrorCode::InvalidName, pos, why));
+            }
+            ("arguments", Value::Object(o)) => arguments = Some(o),
+            ("arguments", v) => {
+                let pos = locate_path(text, at, &[Step::Key("arguments")]);
+                let why = format!("`arguments` must be a JSON object, found {}", v.kind());
+                return Err(ParseError::new(ErrorCode::InvalidArguments, pos, why));
+            }
+            (other, _) => {
+                let pos = locate_path(text, at, &[Step::KeyName(other)]);
+                let why = format!(
+                    "a GigaChat call has only `name` and `arguments`, found the key {}",
+                    quote(other)
+                );
+                return Err(ParseError::new(ErrorCode::Unrecognized, pos, why));
+            }
+        }
+    }
+    let name = name.ok_or_else(|| ParseError::new(ErrorCode::InvalidName, at, "the call has no `name`"))?;
+    let arguments =
+        arguments.ok_or_else(|| ParseError::new(ErrorCode::InvalidArguments, at, "the call has no `arguments`"))?;
+    Ok((name, arguments))
+}
+
+/// Checks what follows the call object ending at `end`; returns the offset after the call,
+/// `<|message_sep|>` or `</s>` included.
+fn after_call(text: &str, end: usize) -> Result<usize, ParseError> {
+    let bytes = text.as_bytes();
+    let q = skip_ws(bytes, end);
+    if let Some(token) = [MESSAGE_SEP, EOS].into_iter().find(|t| at(bytes, q, t)) {
+        return Ok(q + token.len());
+    }
+    if q == bytes.len() {
+        return Ok(end);
+    }
+    let found = text[q..].chars().next().map(crate::json::show_char).unwrap_or_default();
+    Err(ParseError::new(
+        ErrorCode::Syntax,
+        q,
+        format!("expected `{MESSAGE_SEP}`, `{EOS}` or the end of the text after the call, found {found}"),
+    ))
+}
+
+/// Where the `function call` role at `start` begins: at the `<|message_sep|>` (and whitespace)
+/// right before it, if any.
+fn role_start(bytes: &[u8], start: usize) -> usize {
+    let mut i = start;
+    while i > 0 && is_ws(bytes[i - 1]) {
+        i -= 1;
+    }
+    if bytes[..i].ends_with(MESSAGE_SEP.as_bytes()) {
+        i - MESSAGE_SEP.len()
+    } else {
+        start
+    }
 }

@@ -1,6 +1,6 @@
 //! `<|python_tag|>{"name": "f", "parameters": {...}}` (several separated by `;`) or
 //! `<|python_tag|>tool.call(k=v)` / `<|python_tag|>f(k=v)`, optionally followed by `<|eom_id|>`
-//! or `<|eot_id|>`. Nothing else may follow the call.
+//! or `<|eot_id|>`. Nothing else may follow the call but another `<|python_tag|>` call.
 
 use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::callsyntax::parse_arguments;
@@ -68,7 +68,7 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
     let q = skip_ws(bytes, end);
     let end = if let Some(tag) = ENDS.iter().find(|t| at(bytes, q, t)) {
         q + tag.len()
-    } else if q == bytes.len() {
+    } else if q == bytes.len() || at(bytes, q, MARKER) {
         q
     } else {
         let found = text[q..].chars().next().map(crate::json::show_char).unwrap_or_default();

@@ -1,6 +1,18 @@
-//! `[TOOL_CALLS] [{json}, ...]` (Mistral before v11) or `[TOOL_CALLS]f[ARGS]{...}` (v11+, with an
-//! optional `[CALL_ID]id` before `[ARGS]`). Several v11 calls repeat the marker or follow each
-//! other directly. Whatever follows the calls (`</s>`, prose) is not part of them.
+//! `[TOOL_CALLS]` then one or more calls (Mistral, xLAM):
+//!
+//! - a JSON call shape, usually a list: `[TOOL_CALLS] [{"name": "f", "arguments": {...}}]`
+//!   (before v11);
+//! - `NAME[ARGS]{...}` (v11+), with an optional `[CALL_ID]ID` between the name and `[ARGS]`:
+//!   `ID` (ASCII letters and digits) becomes the call's id;
+//! - `NAME{...}`: v11 decoded without `[ARGS]`; the name ends at the first `{`.
+//!
+//! A name is ASCII letters, digits, `_`, `-` and `.`; the arguments are a JSON object. Calls
+//! follow each other directly or after whitespace, or repeat the marker. After the calls only
+//! text that cannot begin a call may follow: whitespace, `</s>` (consumed, and the calls end
+//! there) or prose. Text begins a call when it starts with `{`, with `[` then `{` or `]`, with
+//! `[ARGS]` or `[CALL_ID]` (a call without a name), or with a name followed by `{`, `[ARGS]` or
+//! `[CALL_ID]` (whitespace allowed before the two tokens, where it is then an error); such text
+//! is parsed as a call or raises.
 
 use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::error::{ErrorCode, ParseError};
@@ -11,10 +23,11 @@ use crate::{Format, ToolCall};
 pub(crate) const MARKER: &str = "[TOOL_CALLS]";
 const ARGS: &str = "[ARGS]";
 const CALL_ID: &str = "[CALL_ID]";
+const EOS: &str = "</s>";
 
 pub(crate) const FAMILY: super::Family = super::Family {
     markers: &[MARKER],
-    tokens: &[ARGS, CALL_ID],
+    tokens: &[ARGS, CALL_ID, EOS],
     parse,
 };
 
@@ -22,12 +35,47 @@ fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
 }
 
-fn name_end(bytes: &[u8], from: usize) -> usize {
+fn run_end(bytes: &[u8], from: usize, accept: fn(u8) -> bool) -> usize {
     let mut i = from;
-    while i < bytes.len() && is_name_byte(bytes[i]) {
+    while i < bytes.len() && accept(bytes[i]) {
         i += 1;
     }
     i
+}
+
+fn name_end(bytes: &[u8], from: usize) -> usize {
+    run_end(bytes, from, is_name_byte)
+}
+
+/// Whether `[ARGS]` or `[CALL_ID]` starts at `pos`.
+fn at_token(bytes: &[u8], pos: usize) -> bool {
+    at(bytes, pos, ARGS) || at(bytes, pos, CALL_ID)
+}
+
+/// Whether the text from `pos` to its end is a proper beginning of `[ARGS]` or `[CALL_ID]`.
+fn cut_in_token(bytes: &[u8], pos: usize) -> bool {
+    let rest = &bytes[pos..];
+    !rest.is_empty()
+        && [ARGS, CALL_ID]
+            .iter()
+            .any(|t| t.len() > rest.len() && t.as_bytes().starts_with(rest))
+}
+
+/// Whether the text at `pos` begins a call (see the module doc); a text that ends partway
+/// through a beginning counts.
+fn begins_call(bytes: &[u8], pos: usize) -> bool {
+    match bytes.get(pos) {
+        Some(b'{') => true,
+        Some(b'[') if at_token(bytes, pos) || cut_in_token(bytes, pos) => true,
+        Some(b'[') => matches!(bytes.get(skip_ws(bytes, pos + 1)), Some(b'{' | b']') | None),
+        Some(&b) if is_name_byte(b) => {
+            let name_to = name_end(bytes, pos);
+            bytes.get(name_to) == Some(&b'{')
+                || at_token(bytes, skip_ws(bytes, name_to))
+                || cut_in_token(bytes, name_to)
+        }
+        _ => false,
+    }
 }
 
 /// Parses the calls whose marker is at `start`; returns the offset after them.
@@ -35,53 +83,105 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
     let bytes = text.as_bytes();
     let first = out.len();
     let mut p = skip_ws(bytes, start + MARKER.len());
-    match bytes.get(p) {
-        None => return Err(unclosed_marker(text, MARKER)),
-        Some(b'{' | b'[') => {
-            let end = tagged_json(text, p, Format::Mistral, MARKER, out)?;
-            widen_span(out, first, start, end);
-            return Ok(end);
-        }
-        Some(&b) if is_name_byte(b) => {}
-        Some(_) => return Err(unrecognized(text, p, MARKER)),
+    if p == bytes.len() {
+        return Err(unclosed_marker(text, MARKER));
     }
-    loop {
-        let (end, next) = named_call(text, p, out)?;
-        match next {
-            Some(q) => p = q,
-            None => {
-                widen_span(out, first, start, end);
-                return Ok(end);
-            }
+    if !begins_call(bytes, p) {
+        if name_end(bytes, p) == bytes.len() {
+            return Err(ends_before_args(text, p));
         }
+        return Err(unrecognized(text, p, MARKER));
     }
+    let end = loop {
+        let end = one_call(text, p, out)?;
+        let q = skip_ws(bytes, end);
+        if at(bytes, q, EOS) {
+            break q + EOS.len();
+        }
+        if !begins_call(bytes, q) {
+            break end;
+        }
+        p = q;
+    };
+    widen_span(out, first, start, end);
+    Ok(end)
 }
 
-/// `NAME[CALL_ID]id[ARGS]{...}` at `p`. Returns the offset after it, and where the next call
-/// starts when another follows directly.
-fn named_call(text: &str, p: usize, out: &mut Vec<ToolCall>) -> Result<(usize, Option<usize>), ParseError> {
+/// The call (or JSON list of calls) at `p`; returns the offset after it.
+fn one_call(text: &str, p: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+    let bytes = text.as_bytes();
+    if matches!(bytes[p], b'{' | b'[') && !at_token(bytes, p) && !cut_in_token(bytes, p) {
+        return tagged_json(text, p, Format::Mistral, MARKER, out);
+    }
+    named_call(text, p, out)
+}
+
+fn ends_before_args(text: &str, name_at: usize) -> ParseError {
+    let name = &text[name_at..name_end(text.as_bytes(), name_at)];
+    ParseError::new(
+        ErrorCode::Unclosed,
+        text.len(),
+        format!("the text ends before the arguments of {}", crate::json::quote(name)),
+    )
+}
+
+/// `NAME[CALL_ID]ID[ARGS]{...}` or `NAME{...}` at `p`; returns the offset after it.
+fn named_call(text: &str, p: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let name_to = name_end(bytes, p);
+    if name_to == p {
+        if cut_in_token(bytes, p) {
+            return Err(ends_before_args(text, p));
+        }
+        return Err(ParseError::new(
+            ErrorCode::InvalidName,
+            p,
+            "the tool name before the arguments is empty",
+        ));
+    }
     let name = &text[p..name_to];
     let mut q = name_to;
+    let mut id = None;
     if at(bytes, q, CALL_ID) {
-        q = name_end(bytes, q + CALL_ID.len());
-    }
-    if !at(bytes, q, ARGS) {
-        if q == bytes.len() {
+        let id_at = q + CALL_ID.len();
+        q = run_end(bytes, id_at, |b| b.is_ascii_alphanumeric());
+        if q == id_at {
+            if q == bytes.len() {
+                return Err(ParseError::new(
+                    ErrorCode::Unclosed,
+                    q,
+                    "the text ends after `[CALL_ID]`",
+                ));
+            }
             return Err(ParseError::new(
-                ErrorCode::Unclosed,
+                ErrorCode::Syntax,
                 q,
-                format!("the text ends before `{ARGS}` of {}", crate::json::quote(name)),
+                format!("expected the call id (letters and digits) after `{CALL_ID}`"),
             ));
         }
+        id = Some(text[id_at..q].to_string());
+    }
+    let value_at = if at(bytes, q, ARGS) {
+        q + ARGS.len()
+    } else if bytes.get(q) == Some(&b'{') {
+        q
+    } else if q == bytes.len() || cut_in_token(bytes, q) {
+        return Err(ends_before_args(text, p));
+    } else {
+        let found = text[q..].chars().next().map(crate::json::show_char).unwrap_or_default();
         return Err(ParseError::new(
             ErrorCode::Syntax,
             q,
-            format!("expected `{ARGS}` after the tool name {}", crate::json::quote(name)),
+            format!(
+                "expected `{ARGS}` or `{{` after the tool name {}, found {found}",
+                crate::json::quote(name)
+            ),
         ));
+    };
+    let value_at = skip_ws(bytes, value_at);
+    if value_at == bytes.len() {
+        return Err(ends_before_args(text, p));
     }
-    let value_at = skip_ws(bytes, q + ARGS.len());
     let (value, end) = crate::json::parse_value_at(text, value_at)?;
     let Value::Object(arguments) = value else {
         return Err(ParseError::new(
@@ -95,14 +195,11 @@ fn named_call(text: &str, p: usize, out: &mut Vec<ToolCall>) -> Result<(usize, O
         ));
     };
     out.push(ToolCall {
-        id: None,
+        id,
         name: name.to_string(),
         arguments,
         format: Format::Mistral,
         span: p..end,
     });
-    let next = skip_ws(bytes, end);
-    let next_name = name_end(bytes, next);
-    let follows = next_name > next && (at(bytes, next_name, ARGS) || at(bytes, next_name, CALL_ID));
-    Ok((end, follows.then_some(next)))
+    Ok(end)
 }

@@ -2,14 +2,19 @@
 //!
 //! A call is a dotted name immediately followed by `(` whose contents are empty or start with
 //! `identifier=`; anything else is prose. A recognised call must parse.
+//!
+//! A text that starts (after whitespace) with a list of such calls, `[f(a=1), g()]`, is a
+//! Python call list: it is parsed as a whole by [`super::pythonic::bare_list`] and its calls are
+//! reported as `pythonic`; scanning goes on after it.
 
 use std::ops::Range;
 
 use memchr::memchr;
 
+use super::pythonic;
 use crate::callsyntax::{parse_arguments, starts_keyword_list};
 use crate::error::ParseError;
-use crate::scan::{dotted_name_end, is_ident_continue};
+use crate::scan::{dotted_name_end, is_ident_continue, skip_ws};
 use crate::{Format, ToolCall};
 
 /// Every call in `text`, in text order.
@@ -18,6 +23,11 @@ pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
     let mut out = Vec::new();
     let mut floor = 0; // names may not reach back before the end of the previous call
     let mut pos = 0;
+    let list_at = skip_ws(bytes, 0);
+    if pythonic::starts_bare_list(bytes, list_at) {
+        floor = pythonic::bare_list(text, list_at, &mut out)?;
+        pos = floor;
+    }
     while let Some(i) = memchr(b'(', &bytes[pos..]) {
         let open = pos + i;
         let Some(name_at) = call_name_at(bytes, floor, open) else {
