@@ -104,8 +104,13 @@ pub(crate) fn call(text: &str, start: usize, tags: &Tags) -> Result<(ToolCall, u
         return Err(unrecognized(text, name_at, tags.open));
     }
     let mut p = skip_ws(bytes, name_to);
-    if let Some(sep) = tags.name_sep.filter(|sep| at(bytes, p, sep)) {
-        p = skip_ws(bytes, p + sep.len());
+    if let Some(sep) = tags.name_sep {
+        if at(bytes, p, sep) {
+            p = skip_ws(bytes, p + sep.len());
+        } else if p < bytes.len() && sep.as_bytes().starts_with(&bytes[p..]) {
+            // The text stops partway through the separator.
+            return Err(unexpected(text, p, &[sep], "the tool call"));
+        }
     }
     let mut arguments = Object::new();
     while !at(bytes, p, tags.close) {
