@@ -31,6 +31,8 @@
 //! Text after `</tool_call>` (GLM's `<|observation|>`, `<|user|>`, `<|endoftext|>`, Hunyuan's
 //! `</tool_calls>`) is left as prose.
 
+use std::collections::HashSet;
+
 use memchr::memmem;
 
 use super::{expect, unexpected, unrecognized};
@@ -113,20 +115,30 @@ pub(crate) fn call(text: &str, start: usize, tags: &Tags) -> Result<(ToolCall, u
         }
     }
     let mut arguments = Object::new();
+    let mut keys = HashSet::new();
     while !at(bytes, p, tags.close) {
         if !at(bytes, p, tags.key) {
             return Err(unexpected(text, p, &[tags.key, tags.close], "the tool call"));
         }
-        p = skip_ws(bytes, pair(text, p, tags, &mut arguments)?);
+        let (key, value, end) = pair(text, p, tags)?;
+        if !keys.insert(key) {
+            return Err(ParseError::new(
+                ErrorCode::DuplicateArgument,
+                p,
+                format!("the argument {} is given twice", crate::json::quote(key)),
+            ));
+        }
+        arguments.push((key.to_string(), value));
+        p = skip_ws(bytes, end);
     }
     let end = p + tags.close.len();
     let name = text[name_at..name_to].to_string();
     Ok((ToolCall::new(name, arguments, tags.format, start..end), end))
 }
 
-/// Parses the key/value pair whose key tag is at `pos` into `arguments`; returns the offset after
-/// its value's close tag.
-fn pair(text: &str, pos: usize, tags: &Tags, arguments: &mut Object) -> Result<usize, ParseError> {
+/// Parses the key/value pair whose key tag is at `pos`: its key, its value and the offset after
+/// the value's close tag.
+fn pair<'t>(text: &'t str, pos: usize, tags: &Tags) -> Result<(&'t str, Value, usize), ParseError> {
     let bytes = text.as_bytes();
     let key_at = pos + tags.key.len();
     let key_to = memchr::memchr(b'<', &bytes[key_at..]).map_or(bytes.len(), |n| key_at + n);
@@ -134,13 +146,6 @@ fn pair(text: &str, pos: usize, tags: &Tags, arguments: &mut Object) -> Result<u
     let key = text[key_at..key_to].trim();
     if key.is_empty() {
         return Err(ParseError::new(ErrorCode::Syntax, key_at, "the argument name is empty"));
-    }
-    if arguments.iter().any(|(k, _)| k == key) {
-        return Err(ParseError::new(
-            ErrorCode::DuplicateArgument,
-            pos,
-            format!("the argument {} is given twice", crate::json::quote(key)),
-        ));
     }
     let value_at = expect(text, skip_ws(bytes, after_key), tags.value, "the argument")?;
     let Some(len) = memmem::find(&bytes[value_at..], tags.value_close.as_bytes()) else {
@@ -152,8 +157,7 @@ fn pair(text: &str, pos: usize, tags: &Tags, arguments: &mut Object) -> Result<u
     };
     let raw = &text[value_at..value_at + len];
     let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.to_string()));
-    arguments.push((key.to_string(), value));
-    Ok(value_at + len + tags.value_close.len())
+    Ok((key, value, value_at + len + tags.value_close.len()))
 }
 
 /// The end of the tool name starting at `pos`, or `pos` when none starts there.
