@@ -1,14 +1,176 @@
-//! (not written yet)
+//! GLM 4.5 / 4.6 / 4.7 / 5 and Hunyuan v3: a tool name, then key/value tag pairs, inside
+//! `<tool_call>…</tool_call>`. The grammar is written once, over a [`Tags`] set, and LongCat's
+//! `<longcat_arg_key>` variant ([`super::longcat`]) uses it with its own tag names.
+//!
+//! ```text
+//! <tool_call>get_weather
+//! <arg_key>city</arg_key>
+//! <arg_value>Beijing</arg_value>
+//! </tool_call>
+//! ```
+//!
+//! - `<tool_call>` is also the Hermes marker: [`super::hermes`] hands the call here when its
+//!   content (after whitespace) is a NAME followed by `<arg_key>`, a line break, `</tool_call>`,
+//!   `<tool_sep>` or the end of the text (see [`starts_call`]).
+//! - NAME: ASCII letters, digits and `_ - . : /`, starting with a letter, a digit or `_`. Then,
+//!   optionally, `<tool_sep>` (Hunyuan v3 ends the name with it).
+//! - Then any number of `<arg_key>KEY</arg_key>` whitespace `<arg_value>VALUE</arg_value>`, then
+//!   `</tool_call>`, with whitespace allowed between all tags: GLM 4.5/4.6 put each tag on its own
+//!   line, GLM 4.7/5 write them back to back. `</tool_call>` is required: a call cut before it
+//!   may be missing arguments, so the text ending inside a call is `tool_call.unclosed`.
+//! - KEY is the text up to `</arg_key>` (it cannot contain `<`), trimmed; it must be non-empty
+//!   (`tool_call.syntax`) and appear once per call (`tool_call.duplicate_argument`, at its
+//!   `<arg_key>`).
+//! - VALUE is the raw text up to the first `</arg_value>`. The template writes strings as they are
+//!   and every other type as JSON, and there is no tool schema here, so values are typed like
+//!   `xml_invoke`'s: the trimmed text as strict JSON when it is one (`5`, `true`, `null`,
+//!   `[{"a": 1}]`), else the text as a string, untrimmed. A string argument that reads as JSON
+//!   (`2024`, `true`) therefore comes back as that JSON value.
+//! - Any other token where a tag is expected is `tool_call.syntax`.
+//!
+//! Text after `</tool_call>` (GLM's `<|observation|>`, `<|user|>`, `<|endoftext|>`, Hunyuan's
+//! `</tool_calls>`) is left as prose.
 
-use crate::error::ParseError;
-use crate::ToolCall;
+use std::collections::HashSet;
 
-pub(crate) const FAMILY: super::Family = super::Family {
-    markers: &[],
-    tokens: &[],
-    parse,
+use memchr::memmem;
+
+use super::{expect, unexpected, unrecognized};
+use crate::error::{ErrorCode, ParseError};
+use crate::scan::{at, skip_ws};
+use crate::value::{Object, Value};
+use crate::{Format, ToolCall};
+
+/// The tag names of one key/value pair grammar.
+pub(crate) struct Tags {
+    pub open: &'static str,
+    pub close: &'static str,
+    pub key: &'static str,
+    pub key_close: &'static str,
+    pub value: &'static str,
+    pub value_close: &'static str,
+    /// A token that may end the name (Hunyuan v3's `<tool_sep>`).
+    pub name_sep: Option<&'static str>,
+    pub format: Format,
+}
+
+/// GLM's tags (and Hunyuan v3's, which add `<tool_sep>`).
+pub(crate) const TAGS: Tags = Tags {
+    open: "<tool_call>",
+    close: "</tool_call>",
+    key: "<arg_key>",
+    key_close: "</arg_key>",
+    value: "<arg_value>",
+    value_close: "</arg_value>",
+    name_sep: Some("<tool_sep>"),
+    format: Format::Glm45,
 };
 
-fn parse(_text: &str, start: usize, _out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
-    Ok(start + 1)
+/// GLM calls start at the Hermes marker `<tool_call>`, whose parser hands them to [`call`]; this
+/// family only declares the tokens of the pairs.
+pub(crate) const FAMILY: super::Family = super::Family {
+    markers: &[],
+    tokens: &["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", "<tool_sep>"],
+    parse: super::hermes::parse,
+};
+
+/// Whether the content at `pos` (right after the open tag and whitespace) begins a pairs call:
+/// a name followed by the key tag, a line break, the close tag, the name separator or the end of
+/// the text (also partway through one of those tags).
+pub(crate) fn starts_call(text: &str, pos: usize, tags: &Tags) -> bool {
+    let bytes = text.as_bytes();
+    let end = name_end(bytes, pos);
+    if end == pos {
+        return false;
+    }
+    let mut p = end;
+    while matches!(bytes.get(p), Some(b' ' | b'\t')) {
+        p += 1;
+    }
+    if matches!(bytes.get(p), Some(b'\n' | b'\r')) {
+        return true;
+    }
+    let rest = &bytes[p..];
+    [Some(tags.key), Some(tags.close), tags.name_sep]
+        .into_iter()
+        .flatten()
+        .any(|t| rest.starts_with(t.as_bytes()) || t.as_bytes().starts_with(rest))
+}
+
+/// Parses the call whose open tag is at `start`; returns it and the offset after its close tag.
+pub(crate) fn call(text: &str, start: usize, tags: &Tags) -> Result<(ToolCall, usize), ParseError> {
+    let bytes = text.as_bytes();
+    let name_at = skip_ws(bytes, start + tags.open.len());
+    let name_to = name_end(bytes, name_at);
+    if name_to == name_at {
+        return Err(unrecognized(text, name_at, tags.open));
+    }
+    let mut p = skip_ws(bytes, name_to);
+    if let Some(sep) = tags.name_sep {
+        if at(bytes, p, sep) {
+            p = skip_ws(bytes, p + sep.len());
+        } else if p < bytes.len() && sep.as_bytes().starts_with(&bytes[p..]) {
+            // The text stops partway through the separator.
+            return Err(unexpected(text, p, &[sep], "the tool call"));
+        }
+    }
+    let mut arguments = Object::new();
+    let mut keys = HashSet::new();
+    while !at(bytes, p, tags.close) {
+        if !at(bytes, p, tags.key) {
+            return Err(unexpected(text, p, &[tags.key, tags.close], "the tool call"));
+        }
+        let (key, value, end) = pair(text, p, tags)?;
+        if !keys.insert(key) {
+            return Err(ParseError::new(
+                ErrorCode::DuplicateArgument,
+                p,
+                format!("the argument {} is given twice", crate::json::quote(key)),
+            ));
+        }
+        arguments.push((key.to_string(), value));
+        p = skip_ws(bytes, end);
+    }
+    let end = p + tags.close.len();
+    let name = text[name_at..name_to].to_string();
+    Ok((ToolCall::new(name, arguments, tags.format, start..end), end))
+}
+
+/// Parses the key/value pair whose key tag is at `pos`: its key, its value and the offset after
+/// the value's close tag.
+fn pair<'t>(text: &'t str, pos: usize, tags: &Tags) -> Result<(&'t str, Value, usize), ParseError> {
+    let bytes = text.as_bytes();
+    let key_at = pos + tags.key.len();
+    let key_to = memchr::memchr(b'<', &bytes[key_at..]).map_or(bytes.len(), |n| key_at + n);
+    let after_key = expect(text, key_to, tags.key_close, "the argument name")?;
+    let key = text[key_at..key_to].trim();
+    if key.is_empty() {
+        return Err(ParseError::new(ErrorCode::Syntax, key_at, "the argument name is empty"));
+    }
+    let value_at = expect(text, skip_ws(bytes, after_key), tags.value, "the argument")?;
+    let Some(len) = memmem::find(&bytes[value_at..], tags.value_close.as_bytes()) else {
+        return Err(ParseError::new(
+            ErrorCode::Unclosed,
+            bytes.len(),
+            format!("the text ends inside `{}`: expected `{}`", tags.value, tags.value_close),
+        ));
+    };
+    let raw = &text[value_at..value_at + len];
+    let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.to_string()));
+    Ok((key, value, value_at + len + tags.value_close.len()))
+}
+
+/// The end of the tool name starting at `pos`, or `pos` when none starts there.
+fn name_end(bytes: &[u8], pos: usize) -> usize {
+    if !bytes.get(pos).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_') {
+        return pos;
+    }
+    let mut p = pos + 1;
+    while bytes
+        .get(p)
+        .is_some_and(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':' | b'/'))
+    {
+        p += 1;
+    }
+    p
 }

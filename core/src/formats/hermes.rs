@@ -1,10 +1,15 @@
 //! `<tool_call>{json}</tool_call>`: Hermes, Qwen and many fine-tunes.
 //!
-//! The content is one JSON call shape (an array gives several calls), or Qwen3-Coder's
-//! `<function=…>` markup (see [`super::qwen3_coder`]). The closing tag may be missing only at the
-//! very end of the text, where servers often stop generating.
+//! The content, after whitespace, decides the grammar:
+//! - `{` or `[`: one JSON call shape (an array gives several calls). The closing tag may be
+//!   missing only at the very end of the text, where servers often stop generating.
+//! - `<function=`: Qwen3-Coder's markup (see [`super::qwen3_coder`]), closed the same way.
+//! - a tool name followed by `<arg_key>`, a line break, `</tool_call>` or `<tool_sep>`: GLM's
+//!   key/value pairs (see [`super::glm`]), which end only at `</tool_call>`.
+//!
+//! Anything else is `tool_call.unrecognized`.
 
-use super::{closing_tag, qwen3_coder, tagged_json, widen_span};
+use super::{closing_tag, glm, qwen3_coder, tagged_json, widen_span};
 use crate::error::ParseError;
 use crate::scan::{at, skip_ws};
 use crate::{Format, ToolCall};
@@ -26,6 +31,10 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
         let (call, end) = qwen3_coder::function(text, content)?;
         out.push(call);
         end
+    } else if glm::starts_call(text, content, &glm::TAGS) {
+        let (call, end) = glm::call(text, start, &glm::TAGS)?;
+        out.push(call);
+        return Ok(end);
     } else {
         tagged_json(text, content, Format::Hermes, MARKER, out)?
     };

@@ -143,6 +143,44 @@ pub(crate) fn closing_tag(text: &str, pos: usize, close: &str) -> Result<usize, 
     ))
 }
 
+/// Expects `token` at `pos`; returns the offset after it. See [`unexpected`] for the error.
+pub(crate) fn expect(text: &str, pos: usize, token: &str, inside: &str) -> Result<usize, ParseError> {
+    if at(text.as_bytes(), pos, token) {
+        Ok(pos + token.len())
+    } else {
+        Err(unexpected(text, pos, &[token], inside))
+    }
+}
+
+/// The error for a text that holds none of the `expected` tokens at `pos` (inside `inside`, for
+/// the message): `tool_call.unclosed` at the end when the text stops there or partway through one
+/// of them, `tool_call.syntax` at `pos` otherwise.
+pub(crate) fn unexpected(text: &str, pos: usize, expected: &[&str], inside: &str) -> ParseError {
+    let rest = &text.as_bytes()[pos..];
+    let wanted = expected
+        .iter()
+        .map(|t| format!("`{t}`"))
+        .collect::<Vec<_>>()
+        .join(" or ");
+    if expected.iter().any(|t| t.as_bytes().starts_with(rest)) {
+        return ParseError::new(
+            ErrorCode::Unclosed,
+            text.len(),
+            format!("the text ends inside {inside}: expected {wanted}"),
+        );
+    }
+    let found = text[pos..]
+        .chars()
+        .next()
+        .map(crate::json::show_char)
+        .unwrap_or_default();
+    ParseError::new(
+        ErrorCode::Syntax,
+        pos,
+        format!("expected {wanted} in {inside}, found {found}"),
+    )
+}
+
 /// Sets the span of the calls pushed since `first` to `start..end` when there is one call (the
 /// whole tag); several calls from one tag keep the span of their JSON value.
 pub(crate) fn widen_span(out: &mut [ToolCall], first: usize, start: usize, end: usize) {
