@@ -94,6 +94,7 @@ impl Parser<'_> {
 
     fn arguments(&mut self) -> Result<Object, ParseError> {
         let mut args = Object::new();
+        let mut keys = crate::value::Keys::default();
         loop {
             self.ws();
             match self.peek() {
@@ -121,7 +122,7 @@ impl Parser<'_> {
                 ));
             }
             let name = &self.src[name_at..name_end];
-            if args.iter().any(|(k, _)| k == name) {
+            if keys.repeated(&args, name) {
                 return Err(ParseError::new(
                     ErrorCode::DuplicateArgument,
                     name_at,
@@ -235,6 +236,7 @@ impl Parser<'_> {
     fn dict(&mut self) -> Result<Value, ParseError> {
         self.enter()?;
         self.pos += 1;
+        let mut keys = crate::value::Keys::default();
         let mut entries = Object::new();
         loop {
             self.ws();
@@ -256,7 +258,7 @@ impl Parser<'_> {
             }
             let key_at = self.pos;
             let key = self.string()?;
-            if entries.iter().any(|(k, _)| *k == key) {
+            if keys.repeated(&entries, &key) {
                 return Err(ParseError::new(
                     ErrorCode::JsonDuplicateKey,
                     key_at,

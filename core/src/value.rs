@@ -25,6 +25,31 @@ pub enum Number {
 /// An object: keys unique, in the order written.
 pub type Object = Vec<(String, Value)>;
 
+/// Finds repeated keys while an object is built: by linear search while it is small, by a hash
+/// set once it has 16 keys, so that a huge object stays linear.
+#[derive(Default)]
+pub(crate) struct Keys(Option<std::collections::HashSet<String>>);
+
+impl Keys {
+    /// Whether `key` is already among `entries` (the object so far), before it is pushed.
+    pub(crate) fn repeated(&mut self, entries: &Object, key: &str) -> bool {
+        if let Some(set) = &mut self.0 {
+            return !set.insert(key.to_owned());
+        }
+        if entries.iter().any(|(k, _)| k == key) {
+            return true;
+        }
+        if entries.len() + 1 >= 16 {
+            let keys = entries
+                .iter()
+                .map(|(k, _)| k.clone())
+                .chain(std::iter::once(key.to_owned()));
+            self.0 = Some(keys.collect());
+        }
+        false
+    }
+}
+
 impl Value {
     pub fn as_str(&self) -> Option<&str> {
         match self {

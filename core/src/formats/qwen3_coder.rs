@@ -107,6 +107,7 @@ fn json_arguments(text: &str, p: usize) -> Result<(Object, usize), ParseError> {
 fn parameters(text: &str, mut p: usize) -> Result<(Object, usize), ParseError> {
     let bytes = text.as_bytes();
     let mut arguments = Object::new();
+    let mut keys = crate::value::Keys::default();
     loop {
         p = skip_ws(bytes, p);
         if at(bytes, p, CLOSE) {
@@ -136,7 +137,7 @@ fn parameters(text: &str, mut p: usize) -> Result<(Object, usize), ParseError> {
                 "a parameter name must be non-empty, without whitespace",
             ));
         }
-        if arguments.iter().any(|(k, _)| k == key) {
+        if keys.repeated(&arguments, key) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
                 p,

@@ -30,6 +30,7 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
     let bytes = text.as_bytes();
     let (name, mut p) = tag_name(text, start, MARKER.len(), "<invoke>")?;
     let mut arguments = Object::new();
+    let mut keys = crate::value::Keys::default();
     loop {
         p = skip_ws(bytes, p);
         if at(bytes, p, CLOSE) {
@@ -66,7 +67,7 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
                 "the text ends inside `<parameter>`: expected `</parameter>`",
             ));
         };
-        if arguments.iter().any(|(k, _)| *k == key) {
+        if keys.repeated(&arguments, &key) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
                 p,
