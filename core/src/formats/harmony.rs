@@ -125,13 +125,16 @@ fn fields<'t>(text: &'t str, mut p: usize, header: &mut Header<'t>, after_channe
         } else {
             p
         };
+        let (content_type, end) = word(text, type_at, "a content type after `<|constrain|>`")?;
         if !after_channel {
+            if end == bytes.len() {
+                return Err(unclosed(text, "a message header"));
+            }
             return Err(syntax(
                 field,
                 "expected ` to=…`, `<|channel|>` or `<|message|>` after the role",
             ));
         }
-        let (content_type, end) = word(text, type_at, "a content type after `<|constrain|>`")?;
         if header.content_type.is_some() {
             return Err(syntax(field, "a message has one content type; found a second"));
         }
