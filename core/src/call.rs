@@ -136,6 +136,58 @@ impl Format {
     }
 }
 
+impl Format {
+    /// The format with this id ([`Format::as_str`]), exactly as written.
+    pub fn parse(id: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.as_str() == id)
+    }
+
+    const fn bit(self) -> u32 {
+        1 << self as u32
+    }
+}
+
+/// A set of formats: the `formats` option, which formats to recognise. Everything else is
+/// content (a marker of a family none of whose formats is in the set is no marker).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FormatSet(u32);
+
+impl FormatSet {
+    /// Every format.
+    pub const ALL: FormatSet = FormatSet((1 << Format::ALL.len()) - 1);
+    /// No format.
+    pub const EMPTY: FormatSet = FormatSet(0);
+
+    pub const fn contains(self, format: Format) -> bool {
+        self.0 & format.bit() != 0
+    }
+
+    pub fn insert(&mut self, format: Format) {
+        self.0 |= format.bit();
+    }
+
+    /// Whether any of `formats` is in the set.
+    pub(crate) fn any(self, formats: &[Format]) -> bool {
+        formats.iter().any(|&f| self.contains(f))
+    }
+}
+
+impl Default for FormatSet {
+    fn default() -> Self {
+        FormatSet::ALL
+    }
+}
+
+impl FromIterator<Format> for FormatSet {
+    fn from_iter<I: IntoIterator<Item = Format>>(iter: I) -> Self {
+        let mut set = FormatSet::EMPTY;
+        for f in iter {
+            set.insert(f);
+        }
+        set
+    }
+}
+
 /// One tool call.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCall {
@@ -165,5 +217,27 @@ impl ToolCall {
             format,
             span,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_lists_every_format_in_declaration_order() {
+        for (i, f) in Format::ALL.into_iter().enumerate() {
+            assert_eq!(f as usize, i, "{f:?}");
+            assert_eq!(Format::parse(f.as_str()), Some(f));
+        }
+        assert!(Format::ALL.len() <= 32, "FormatSet is a u32");
+    }
+
+    #[test]
+    fn format_sets() {
+        let set: FormatSet = [Format::Hermes, Format::Python].into_iter().collect();
+        assert!(set.contains(Format::Python) && !set.contains(Format::Json));
+        assert!(Format::ALL.into_iter().all(|f| FormatSet::ALL.contains(f)));
+        assert_eq!(FormatSet::default(), FormatSet::ALL);
     }
 }

@@ -15,9 +15,9 @@ use std::sync::OnceLock;
 use memchr::{memchr2, memchr3, memmem};
 
 use crate::error::{ErrorCode, ParseError};
-use crate::formats::{json, python, Parser, FAMILIES};
+use crate::formats::{json, python, Family, FAMILIES};
 use crate::reasoning::{self, Block, BLOCKS};
-use crate::ToolCall;
+use crate::{Format, FormatSet, ToolCall};
 
 /// What tier 1 found.
 #[derive(Debug, Default)]
@@ -41,8 +41,8 @@ pub(crate) struct Reasoning {
     pub inner: Range<usize>,
 }
 
-pub(crate) fn parse_all(text: &str) -> Result<Vec<ToolCall>, ParseError> {
-    let (calls, _) = detect(text)?;
+pub(crate) fn parse_all(text: &str, formats: FormatSet) -> Result<Vec<ToolCall>, ParseError> {
+    let (calls, _) = detect(text, formats)?;
     if calls.is_empty() {
         return Err(ParseError::new(
             ErrorCode::NotFound,
@@ -66,14 +66,25 @@ pub(crate) enum Found {
 
 /// The calls of `text` (empty when there is none), where they were found, and tier 1's view
 /// of the text.
-pub(crate) fn detect(text: &str) -> Result<(Vec<ToolCall>, (Found, Tagged)), ParseError> {
-    let mut tagged = tagged(text)?;
+pub(crate) fn detect(text: &str, formats: FormatSet) -> Result<(Vec<ToolCall>, (Found, Tagged)), ParseError> {
+    let mut tagged = tagged(text, formats)?;
     if !tagged.outside.is_empty() {
         return Ok((std::mem::take(&mut tagged.outside), (Found::Tagged, tagged)));
     }
     let outer: Vec<Range<usize>> = tagged.reasoning.iter().map(|r| r.outer.clone()).collect();
-    for tier in [json::scan, python::scan] {
-        let calls = outside_reasoning(text, &outer, tier)?;
+    let tiers: [(_, &[Format]); 2] = [
+        (
+            json::scan as fn(&str) -> Result<Vec<ToolCall>, ParseError>,
+            &[Format::Json],
+        ),
+        (python::scan, &[Format::Python, Format::Pythonic]),
+    ];
+    for (tier, produces) in tiers {
+        if !formats.any(produces) {
+            continue;
+        }
+        let mut calls = outside_reasoning(text, &outer, tier)?;
+        calls.retain(|c| formats.contains(c.format));
         if !calls.is_empty() {
             return Ok((calls, (Found::Scanned, tagged)));
         }
@@ -110,7 +121,7 @@ fn outside_reasoning(
 /// What a candidate offset starts.
 #[derive(Clone, Copy)]
 enum Kind {
-    Call(Parser),
+    Call(&'static Family),
     Reasoning(&'static Block),
 }
 
@@ -128,7 +139,7 @@ fn entries() -> &'static [Vec<Entry>; 3] {
         let mut index: [Vec<Entry>; 3] = Default::default();
         let calls = FAMILIES
             .iter()
-            .flat_map(|f| f.markers.iter().map(move |&m| (m, Kind::Call(f.parse))));
+            .flat_map(|f| f.markers.iter().map(move |&m| (m, Kind::Call(f))));
         let opens = BLOCKS.iter().map(|b| (b.open, Kind::Reasoning(b)));
         for (text, kind) in calls.chain(opens) {
             let anchor = text
@@ -182,7 +193,7 @@ pub(crate) fn first_marker(text: &str) -> Option<usize> {
 
 /// Tier 1: every marker in text order, each call parsed forward from its marker; scanning
 /// resumes after it.
-pub(crate) fn tagged(text: &str) -> Result<Tagged, ParseError> {
+pub(crate) fn tagged(text: &str, formats: FormatSet) -> Result<Tagged, ParseError> {
     let bytes = text.as_bytes();
     let mut found = Tagged::default();
     let mut shield = Shield::default();
@@ -208,10 +219,14 @@ pub(crate) fn tagged(text: &str) -> Result<Tagged, ParseError> {
             close_at = Some(close);
             let limit = close.unwrap_or(bytes.len());
             match next_candidate(bytes, pos, limit, true) {
-                Some((at, len, Kind::Call(parse))) => {
+                Some((at, _, Kind::Call(family))) if !formats.any(family.formats) => pos = at + 1,
+                Some((at, len, Kind::Call(family))) => {
                     let first = found.inside.len();
-                    pos = match parse(text, at, &mut found.inside) {
-                        Ok(end) => end.max(at + 1),
+                    pos = match (family.parse)(text, at, &mut found.inside) {
+                        Ok(end) => {
+                            keep_allowed(&mut found.inside, first, formats);
+                            end.max(at + 1)
+                        }
                         Err(e) => {
                             found.inside.truncate(first);
                             e.offset.max(at + len).min(limit).max(at + 1)
@@ -249,10 +264,15 @@ pub(crate) fn tagged(text: &str) -> Result<Tagged, ParseError> {
                 pos = at + len;
                 continue;
             }
-            Kind::Call(parse) => parse,
+            Kind::Call(family) if !formats.any(family.formats) => {
+                pos = at + 1;
+                continue;
+            }
+            Kind::Call(family) => family.parse,
         };
         let first = found.outside.len();
         let result = parse(text, at, &mut found.outside);
+        keep_allowed(&mut found.outside, first, formats);
         let parsed_a_call = result.is_ok() && found.outside.len() > first;
         let suspect = result.is_err() || (parsed_a_call && may_open_string(&bytes[gap..at]));
         if suspect {
@@ -271,6 +291,19 @@ pub(crate) fn tagged(text: &str) -> Result<Tagged, ParseError> {
         }
     }
     Ok(found)
+}
+
+/// Drops the calls pushed since `first` whose format the caller did not ask for: their text is
+/// content.
+fn keep_allowed(calls: &mut Vec<ToolCall>, first: usize, formats: FormatSet) {
+    if formats == FormatSet::ALL {
+        return;
+    }
+    let mut index = 0;
+    calls.retain(|c| {
+        index += 1;
+        index <= first || formats.contains(c.format)
+    });
 }
 
 /// Whether a string of a JSON or call-syntax call may have opened in `prose`: a `{` or `(`

@@ -23,9 +23,9 @@ mod shape;
 mod stream;
 mod value;
 
-pub use call::{Format, ToolCall};
+pub use call::{Format, FormatSet, ToolCall};
 pub use error::{locate, ErrorCode, Location, ParseError, Unit};
-pub use message::{parse_message, Ids, Message};
+pub use message::{parse_message, Ids, Message, MessageOptions};
 pub use providers::{
     detect_provider, detect_provider_value, format_results, has_tool_calls, has_tool_calls_value, parse_response,
     parse_response_value, utf8_text, Provider, ProviderCall, ToolResult,
@@ -46,13 +46,23 @@ pub fn parse_json(text: &str) -> Result<Value, ParseError> {
 
 /// Every tool call in `text`, in text order. Errs with [`ErrorCode::NotFound`] when there is none.
 pub fn parse_tool_calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
-    detect::parse_all(text)
+    detect::parse_all(text, FormatSet::ALL)
+}
+
+/// [`parse_tool_calls`] recognising only `formats`: every other format's text is prose.
+pub fn parse_tool_calls_in(text: &str, formats: FormatSet) -> Result<Vec<ToolCall>, ParseError> {
+    detect::parse_all(text, formats)
 }
 
 /// The one tool call in `text`. Errs with [`ErrorCode::Multiple`] (at the second call) when
 /// there are several, and with [`ErrorCode::NotFound`] when there is none.
 pub fn parse_tool_call(text: &str) -> Result<ToolCall, ParseError> {
-    let mut calls = parse_tool_calls(text)?;
+    parse_tool_call_in(text, FormatSet::ALL)
+}
+
+/// [`parse_tool_call`] recognising only `formats`.
+pub fn parse_tool_call_in(text: &str, formats: FormatSet) -> Result<ToolCall, ParseError> {
+    let mut calls = parse_tool_calls_in(text, formats)?;
     if calls.len() > 1 {
         let second = &calls[1];
         return Err(ParseError::new(

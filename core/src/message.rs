@@ -14,7 +14,7 @@ use std::ops::Range;
 
 use crate::detect::{detect, Found};
 use crate::error::ParseError;
-use crate::ToolCall;
+use crate::{FormatSet, ToolCall};
 
 /// A parsed model message.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,10 +74,19 @@ const WRAPPERS: &[&str] = &[
     "</tool_calls>",
 ];
 
+/// What [`parse_message`] recognises and fills in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MessageOptions {
+    /// The formats recognised; every other format's text is content.
+    pub formats: FormatSet,
+    pub ids: Ids,
+}
+
 /// Parses the whole message. Never fails with `tool_call.not_found`: a text without calls has
 /// no `tool_calls`. A broken call fails as in [`crate::parse_tool_calls`].
-pub fn parse_message(text: &str, ids: Ids) -> Result<Message, ParseError> {
-    let (mut calls, (found, tagged)) = detect(text)?;
+pub fn parse_message(text: &str, options: MessageOptions) -> Result<Message, ParseError> {
+    let ids = options.ids;
+    let (mut calls, (found, tagged)) = detect(text, options.formats)?;
     let mut removed: Vec<Range<usize>> = match found {
         Found::Tagged => tagged.consumed.clone(),
         Found::Scanned => calls.iter().map(|c| c.span.clone()).collect(),

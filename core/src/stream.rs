@@ -79,10 +79,10 @@ pub fn scan_stream(text: &str) -> StreamScan {
             },
         };
     };
-    let state = match tagged(text) {
+    let state = match tagged(text, crate::FormatSet::ALL) {
         // Complete only because the text ends here (a closing tag or `<|eom_id|>` may follow)?
         // Then more of the call is to come: with any character after it, it would not parse.
-        Ok(_) => match tagged(&format!("{text}\u{1}")) {
+        Ok(_) => match tagged(&format!("{text}\u{1}"), crate::FormatSet::ALL) {
             Err(e) if e.offset >= text.len() => StreamState::Partial,
             _ => StreamState::Found,
         },

@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use beacon_core::{
-    locate, parse_message, parse_tool_call, parse_tool_calls, ErrorCode, Ids, Number, ParseError, ToolCall, Unit, Value,
+    locate, parse_message, parse_tool_call_in, parse_tool_calls_in, ErrorCode, Format, FormatSet, MessageOptions,
+    Number, ParseError, ToolCall, Unit, Value,
 };
 use serde_json::Value as Json;
 
@@ -29,6 +30,8 @@ struct Case {
     /// The message's expected content and reasoning (`parse_message`), when the case states them.
     content: Option<String>,
     reasoning: Option<Option<String>>,
+    /// The `formats` option, when the case gives one.
+    formats: Option<FormatSet>,
 }
 
 enum Expect {
@@ -114,6 +117,13 @@ fn load_cases() -> Vec<Case> {
                 .get("content")
                 .map(|c| c.as_str().expect("content is a string").to_owned());
             let reasoning = raw.get("reasoning").map(|r| r.as_str().map(str::to_owned));
+            let formats = raw.get("formats").map(|f| {
+                f.as_array()
+                    .expect("formats is a list")
+                    .iter()
+                    .map(|id| Format::parse(id.as_str().expect("a format id")).expect("a known format id"))
+                    .collect()
+            });
             cases.push(Case {
                 file: file.clone(),
                 id,
@@ -122,6 +132,7 @@ fn load_cases() -> Vec<Case> {
                 expect,
                 content,
                 reasoning,
+                formats,
             });
         }
     }
@@ -425,10 +436,11 @@ fn check(case: &Case) -> (Vec<String>, String) {
     let mut problems = Vec::new();
     let input = case.input.as_str();
     let outcome = std::panic::catch_unwind(|| {
+        let formats = case.formats.unwrap_or_default();
         if case.function == "parse_tool_call" {
-            parse_tool_call(input).map(|c| vec![c])
+            parse_tool_call_in(input, formats).map(|c| vec![c])
         } else {
-            parse_tool_calls(input)
+            parse_tool_calls_in(input, formats)
         }
     });
     let result = match outcome {
@@ -522,7 +534,15 @@ fn check(case: &Case) -> (Vec<String>, String) {
 /// has the content and reasoning the case states.
 fn check_message(case: &Case, calls: &Result<Vec<ToolCall>, ParseError>, problems: &mut Vec<String>) {
     let input = case.input.as_str();
-    let message = match std::panic::catch_unwind(|| parse_message(input, Ids::Keep)) {
+    let message = match std::panic::catch_unwind(|| {
+        parse_message(
+            input,
+            MessageOptions {
+                formats: case.formats.unwrap_or_default(),
+                ..Default::default()
+            },
+        )
+    }) {
         Ok(m) => m,
         Err(_) => return problems.push("parse_message panicked".to_owned()),
     };

@@ -1,16 +1,22 @@
 //! parse_message beyond the shared fixtures: generated ids.
 
-use beacon_core::{parse_message, Ids};
+use beacon_core::{parse_message, Ids, MessageOptions};
 
 const TWO: &str = "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call><tool_call>{\"name\": \"b\", \"arguments\": {}}</tool_call>";
 
 fn ids(text: &str, mode: Ids) -> Vec<Option<String>> {
-    parse_message(text, mode)
-        .unwrap()
-        .tool_calls
-        .into_iter()
-        .map(|c| c.id)
-        .collect()
+    parse_message(
+        text,
+        MessageOptions {
+            ids: mode,
+            ..Default::default()
+        },
+    )
+    .unwrap()
+    .tool_calls
+    .into_iter()
+    .map(|c| c.id)
+    .collect()
 }
 
 #[test]

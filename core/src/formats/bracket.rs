@@ -15,6 +15,7 @@ pub(crate) const MARKER: &str = "[TOOL_CALL]";
 const CLOSE: &str = "[/TOOL_CALL]";
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[Format::Bracket],
     markers: &[MARKER],
     tokens: &[CLOSE, "name=", "args="],
     parse,

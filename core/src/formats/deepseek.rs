@@ -4,6 +4,11 @@ use crate::error::ParseError;
 use crate::ToolCall;
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[
+        crate::Format::DeepseekV3,
+        crate::Format::DeepseekV31,
+        crate::Format::DeepseekV32,
+    ],
     markers: &[],
     tokens: &[],
     parse,

@@ -36,6 +36,7 @@ const V32_CODE_TOOL: &str = "python";
 const V32_ENDS: [&str; 2] = ["<|eot_id|>", "<|eom_id|>"];
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[Format::FunctionaryV32],
     markers: &[V32_MARKER],
     tokens: &V32_ENDS,
     parse: parse_v32,

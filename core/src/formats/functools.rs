@@ -15,6 +15,7 @@ use crate::{Format, ToolCall};
 const MARKER: &str = "functools[";
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[Format::Functools],
     markers: &[MARKER],
     tokens: &[],
     parse,

@@ -60,6 +60,7 @@ const FUNCTION_GEMMA: Dialect = Dialect {
 const CALL: &str = "call:";
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[Format::Gemma4, Format::FunctionGemma],
     markers: &[GEMMA4.marker, FUNCTION_GEMMA.marker],
     tokens: &[
         CALL,

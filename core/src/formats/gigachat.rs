@@ -22,6 +22,7 @@ const MESSAGE_SEP: &str = "<|message_sep|>";
 const EOS: &str = "</s>";
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[Format::Gigachat],
     markers: &[ROLE, FUNCTION_CALL],
     tokens: &[MESSAGE_SEP, EOS],
     parse,

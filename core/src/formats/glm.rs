@@ -69,6 +69,7 @@ pub(crate) const TAGS: Tags = Tags {
 /// GLM calls start at the Hermes marker `<tool_call>`, whose parser hands them to [`call`]; this
 /// family only declares the tokens of the pairs.
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[Format::Glm45],
     markers: &[],
     tokens: &["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", "<tool_sep>"],
     parse: super::hermes::parse,

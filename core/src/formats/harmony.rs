@@ -49,6 +49,7 @@ const TO: &str = "to=";
 const FUNCTIONS: &str = "functions.";
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[Format::Harmony],
     markers: &[START, CHANNEL],
     tokens: &[MESSAGE, CONSTRAIN, CALL, END, RETURN],
     parse,

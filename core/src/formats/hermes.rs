@@ -18,6 +18,7 @@ pub(crate) const MARKER: &str = "<tool_call>";
 const CLOSE: &str = "</tool_call>";
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[Format::Hermes, Format::Qwen3Coder, Format::Glm45],
     markers: &[MARKER],
     tokens: &[CLOSE],
     parse,

@@ -180,6 +180,14 @@ const MARKERS: [&str; ENTRIES.len()] = {
 };
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[
+        Format::CommandR7b,
+        Format::Granite,
+        Format::Nemotron,
+        Format::Apertus,
+        Format::ToolCalls,
+        Format::Internlm,
+    ],
     markers: &MARKERS,
     tokens: &[
         END_ACTION,

@@ -12,6 +12,7 @@ pub(crate) const MARKER: &str = "<|python_tag|>";
 const ENDS: [&str; 2] = ["<|eom_id|>", "<|eot_id|>"];
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[Format::Llama],
     markers: &[MARKER],
     tokens: &ENDS,
     parse,

@@ -39,6 +39,7 @@ const TAGS: Tags = Tags {
 };
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[Format::Longcat],
     markers: &[TAGS.open],
     tokens: &[TAGS.close, TAGS.key, TAGS.key_close, TAGS.value, TAGS.value_close],
     parse,

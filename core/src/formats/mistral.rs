@@ -26,6 +26,7 @@ const CALL_ID: &str = "[CALL_ID]";
 const EOS: &str = "</s>";
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[Format::Mistral],
     markers: &[MARKER],
     tokens: &[ARGS, CALL_ID, EOS],
     parse,

@@ -37,6 +37,9 @@ pub(crate) struct Family {
     /// The texts a call of this family starts with. Each contains at least one of `<`, `[`, `>`
     /// (the scanner looks for those bytes and matches markers around them).
     pub markers: &'static [&'static str],
+    /// Every format its calls can have (a caller's `formats` filter skips the family when it
+    /// allows none of them).
+    pub formats: &'static [crate::Format],
     /// Every other token the family's grammar expects after a marker (closing tags, separators):
     /// a text that stops partway through one of these is incomplete, not wrong.
     pub tokens: &'static [&'static str],

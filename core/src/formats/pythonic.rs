@@ -46,6 +46,7 @@ const WRAPPERS: [(&str, &str); 3] = [
 ];
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[Format::Pythonic],
     markers: &[PYTHON_START, LFM2_START, FUNCTION_CALLS],
     tokens: &[PYTHON_END, LFM2_END, FUNCTION_CALLS_END],
     parse,

@@ -26,6 +26,7 @@ const PARAMETER_CLOSE: &str = "</parameter>";
 const CLOSE: &str = "</function>";
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[Format::Qwen3Coder, Format::FunctionaryV31],
     markers: &[MARKER],
     tokens: &[CLOSE, PARAMETER, PARAMETER_CLOSE],
     parse,

@@ -4,6 +4,7 @@ use crate::error::ParseError;
 use crate::ToolCall;
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[crate::Format::Step3],
     markers: &[],
     tokens: &[],
     parse,

@@ -20,6 +20,7 @@ const PARAMETER_CLOSE: &str = "</parameter>";
 const CLOSE: &str = "</invoke>";
 
 pub(crate) const FAMILY: super::Family = super::Family {
+    formats: &[Format::XmlInvoke],
     markers: &["<invoke ", "<invoke\n", "<invoke\t", "<invoke\r"],
     tokens: &["</invoke>", "<parameter ", "</parameter>"],
     parse,
