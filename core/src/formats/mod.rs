@@ -120,8 +120,9 @@ pub(crate) fn unclosed_marker(text: &str, marker: &str) -> ParseError {
     )
 }
 
-/// Expects whitespace then `close` at `pos`; the end of the text is accepted in its place.
-/// Returns the offset after the closing tag.
+/// Expects whitespace then `close` at `pos`; the end of the text is accepted in its place, and a
+/// text that ends partway through `close` is `tool_call.unclosed`. Returns the offset after the
+/// closing tag.
 pub(crate) fn closing_tag(text: &str, pos: usize, close: &str) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let pos = skip_ws(bytes, pos);
@@ -130,6 +131,13 @@ pub(crate) fn closing_tag(text: &str, pos: usize, close: &str) -> Result<usize, 
     }
     if pos == bytes.len() {
         return Ok(pos);
+    }
+    if close.as_bytes().starts_with(&bytes[pos..]) {
+        return Err(ParseError::new(
+            ErrorCode::Unclosed,
+            bytes.len(),
+            format!("the text ends inside `{close}`"),
+        ));
     }
     let found = text[pos..]
         .chars()
