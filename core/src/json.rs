@@ -510,6 +510,58 @@ pub(crate) fn locate_path(src: &str, start: usize, path: &[Step<'_>]) -> usize {
     pos
 }
 
+/// The end of the string literal whose opening quote is at `pos`, read without decoding it, or
+/// `None` when there is no string there or `bytes` ends inside it.
+pub(crate) fn raw_string_end(bytes: &[u8], pos: usize) -> Option<usize> {
+    if bytes.get(pos) != Some(&b'"') {
+        return None;
+    }
+    let mut i = pos + 1;
+    loop {
+        let k = memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
+        if bytes[i + k] == b'"' {
+            return Some(i + k + 1);
+        }
+        i += k + 2;
+    }
+}
+
+/// The end of the JSON value at `pos` (no whitespace before it), found by matching brackets
+/// outside strings without parsing: for text known to be JSON up to where `bytes` ends. `None`
+/// when `bytes` ends inside the value.
+pub(crate) fn raw_value_end(bytes: &[u8], pos: usize) -> Option<usize> {
+    match *bytes.get(pos)? {
+        b'"' => raw_string_end(bytes, pos),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut i = pos;
+            loop {
+                match *bytes.get(i)? {
+                    b'"' => {
+                        i = raw_string_end(bytes, i)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        _ => {
+            let len = bytes[pos..]
+                .iter()
+                .position(|&b| matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'));
+            len.map(|n| pos + n)
+        }
+    }
+}
+
 fn skip_value(src: &str, pos: usize) -> usize {
     parse_value_at(src, pos).map_or(src.len(), |(_, end)| end)
 }

@@ -259,11 +259,18 @@ impl Ctx<'_> {
     }
 }
 
-/// Whether the JSON text at `pos` (a `{` or `[`) *claims* to be a call, judged from its first
-/// key alone: `name`, `function`, `tool_calls`, `function_call`, or `"type": "function"` /
-/// `"type": "tool_use"`; for `[`, the same of its first element.
-pub(crate) fn claims_call(bytes: &[u8], pos: usize) -> bool {
+/// Keys that make a broken object claim to be a call, as they stand in the text.
+const CLAIM_KEYS: [&[u8]; 4] = [b"\"name\"", b"\"function\"", b"\"tool_calls\"", b"\"function_call\""];
+
+/// Whether the broken JSON text at `pos` (a `{` or `[`), which fails to parse at `limit`,
+/// *claims* to be a call: a call-shape key — `name`, `function`, `tool_calls`, `function_call`,
+/// or `type` whose value is `"function"` or `"tool_use"` — stands at its top level before
+/// `limit`, in any position among its keys; for `[`, at the top level of its first element. Only
+/// the text before `limit` is read, so the scan that resumes at `limit` stays linear.
+pub(crate) fn claims_call(bytes: &[u8], pos: usize, limit: usize) -> bool {
+    use crate::json::{raw_string_end, raw_value_end};
     use crate::scan::{at, skip_ws};
+    let bytes = &bytes[..limit.min(bytes.len())];
     let mut p = pos;
     if bytes.get(p) == Some(&b'[') {
         p = skip_ws(bytes, p + 1);
@@ -272,17 +279,29 @@ pub(crate) fn claims_call(bytes: &[u8], pos: usize) -> bool {
         return false;
     }
     p = skip_ws(bytes, p + 1);
-    for key in ["\"name\"", "\"function\"", "\"tool_calls\"", "\"function_call\""] {
-        if at(bytes, p, key) {
+    loop {
+        let Some(key_end) = raw_string_end(bytes, p) else {
+            return false;
+        };
+        let key = &bytes[p..key_end];
+        if CLAIM_KEYS.contains(&key) {
             return true;
         }
-    }
-    if at(bytes, p, "\"type\"") {
-        p = skip_ws(bytes, p + 6);
-        if bytes.get(p) == Some(&b':') {
-            p = skip_ws(bytes, p + 1);
-            return at(bytes, p, "\"function\"") || at(bytes, p, "\"tool_use\"");
+        let colon = skip_ws(bytes, key_end);
+        if bytes.get(colon) != Some(&b':') {
+            return false;
         }
+        let value_at = skip_ws(bytes, colon + 1);
+        if key == b"\"type\"" && (at(bytes, value_at, "\"function\"") || at(bytes, value_at, "\"tool_use\"")) {
+            return true;
+        }
+        let Some(value_end) = raw_value_end(bytes, value_at) else {
+            return false;
+        };
+        p = skip_ws(bytes, value_end);
+        if bytes.get(p) != Some(&b',') {
+            return false;
+        }
+        p = skip_ws(bytes, p + 1);
     }
-    false
 }
