@@ -11,7 +11,7 @@ use std::ops::Range;
 use memchr::memchr2;
 
 use crate::error::ParseError;
-use crate::shape::{calls_in, claims_call, Mode};
+use crate::shape::{call_spans, calls_in, claims_call, Mode};
 use crate::{Format, ToolCall};
 
 /// Every JSON call in `text`, in text order.
@@ -33,13 +33,15 @@ pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
                 continue;
             }
         };
+        let spans = call_spans(text, start, end, &value, Mode::Bare);
         if let Some(calls) = calls_in(text, start, value, Mode::Bare)? {
-            out.extend(calls.into_iter().map(|(name, arguments)| ToolCall {
+            let spans = spans.into_iter().chain(std::iter::repeat(start..end));
+            out.extend(calls.into_iter().zip(spans).map(|((name, arguments), span)| ToolCall {
                 id: None,
                 name,
                 arguments,
                 format: Format::Json,
-                span: start..end,
+                span,
             }));
         }
         pos = end;

@@ -71,7 +71,8 @@ use crate::shape::{self, Mode};
 use crate::{Format, ToolCall};
 
 /// Parses the JSON call shape at `pos` (after whitespace) as the content of a tag. Pushes its
-/// calls and returns the offset after the JSON value.
+/// calls, each spanning its own value, and returns the offset after the JSON value. A shape with
+/// no calls (a message whose `tool_calls` is empty) is `tool_call.unrecognized`.
 pub(crate) fn tagged_json(
     text: &str,
     pos: usize,
@@ -87,13 +88,19 @@ pub(crate) fn tagged_json(
         None => return Err(unclosed_marker(text, marker)),
     }
     let (value, end) = crate::json::parse_value_at(text, pos)?;
+    let spans = shape::call_spans(text, pos, end, &value, Mode::Tagged);
     let calls = shape::calls_in(text, pos, value, Mode::Tagged)?.ok_or_else(|| unrecognized(text, pos, marker))?;
-    out.extend(calls.into_iter().map(|(name, arguments)| ToolCall {
+    if calls.is_empty() {
+        // A message whose `tool_calls` is empty: the marker claimed a call that is not there.
+        return Err(unrecognized(text, pos, marker));
+    }
+    let spans = spans.into_iter().chain(std::iter::repeat(pos..end));
+    out.extend(calls.into_iter().zip(spans).map(|((name, arguments), span)| ToolCall {
         id: None,
         name,
         arguments,
         format,
-        span: pos..end,
+        span,
     }));
     Ok(end)
 }
@@ -152,7 +159,8 @@ pub(crate) fn closing_tag(text: &str, pos: usize, close: &str) -> Result<usize, 
 }
 
 /// Sets the span of the calls pushed since `first` to `start..end` when there is one call (the
-/// whole tag); several calls from one tag keep the span of their JSON value.
+/// whole tag); several calls from one tag keep their own spans (each its own object in a JSON
+/// array or message).
 pub(crate) fn widen_span(out: &mut [ToolCall], first: usize, start: usize, end: usize) {
     if out.len() == first + 1 {
         out[first].span = start..end;
