@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 fn main() {
-    let patterns: [(&str, &str); 9] = [
+    let patterns: [(&str, &str); 12] = [
         ("{\"name\": ", "repeated `{\"name\": `"),
         ("f(a=", "repeated `f(a=`"),
         ("<tool_call>", "repeated `<tool_call>`"),
@@ -13,6 +13,9 @@ fn main() {
         ("a(", "repeated `a(`"),
         ("lorem ipsum dolor sit amet ", "prose, no call"),
         ("{{{{", "repeated `{{{{`"),
+        ("é(", "repeated `é(`"),
+        ("日本語", "one identifier run"),
+        ("{\"id\": 0, \"n\": [1, ", "broken objects, claim keys"),
     ];
     println!("{:<28} {:>10} {:>12} {:>12}", "input", "size", "time", "ns/byte");
     for (unit, label) in patterns {

@@ -14,13 +14,27 @@
 //!
 //! Strings take either quote style, or triple quotes (which may span lines), with Python's
 //! escapes. Numbers take a sign, `_` between digits, a fraction and an exponent; integers stay
-//! exact at any size.
+//! exact at any size. Identifiers are Python's (Unicode XID, see [`crate::scan::ident_end`]); a
+//! keyword (`class`, `None`, …) as an argument name is `tool_call.syntax`.
 
 use crate::error::{ErrorCode, ParseError};
 use crate::json::{number_value, quote, show_char};
 use crate::scan::{ident_end, is_ident_continue, skip_ws};
 use crate::value::{Object, Value};
 use crate::MAX_DEPTH;
+
+/// Python's keywords: not identifiers, so neither a call's name nor an argument's. (The soft
+/// keywords `match`, `case`, `type` and `_` are identifiers.)
+const KEYWORDS: [&str; 35] = [
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+    "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
+    "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+];
+
+/// Whether `word` is a Python keyword.
+pub(crate) fn is_keyword(word: &str) -> bool {
+    KEYWORDS.contains(&word)
+}
 
 /// Whether the `(` at `open` starts a call's argument list by the recognition rule: the
 /// parentheses are empty, or start with `identifier=` (not `==`).
@@ -121,6 +135,13 @@ impl Parser<'_> {
                 ));
             }
             let name = &self.src[name_at..name_end];
+            if is_keyword(name) {
+                return Err(ParseError::new(
+                    ErrorCode::Syntax,
+                    name_at,
+                    format!("`{name}` is a Python keyword, not an argument name"),
+                ));
+            }
             if args.iter().any(|(k, _)| k == name) {
                 return Err(ParseError::new(
                     ErrorCode::DuplicateArgument,

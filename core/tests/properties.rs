@@ -73,13 +73,25 @@ fn value() -> impl Strategy<Value = Value> {
     })
 }
 
+/// Python's keywords (lower-case ones; the generators below write lower case): not identifiers.
+const PYTHON_KEYWORDS: [&str; 32] = [
+    "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else", "except",
+    "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
+    "return", "try", "while", "with", "yield",
+];
+
+/// An identifier (not a Python keyword), so call syntax can express it.
+fn identifier(pattern: &'static str) -> impl Strategy<Value = String> {
+    pattern.prop_filter("not a Python keyword", |k: &String| !PYTHON_KEYWORDS.contains(&k.as_str()))
+}
+
 /// Call arguments: identifier keys (so call syntax can express them), any values.
 fn arguments() -> impl Strategy<Value = Object> {
-    prop::collection::vec(("[a-z_][a-z0-9_]{0,6}", value()), 0..5).prop_map(unique)
+    prop::collection::vec((identifier("[a-z_][a-z0-9_]{0,6}"), value()), 0..5).prop_map(unique)
 }
 
 fn name() -> impl Strategy<Value = String> {
-    "[a-z_][a-z0-9_]{0,10}".prop_filter("not a keyword", |n| n != "call")
+    identifier("[a-z_][a-z0-9_]{0,10}").prop_filter("not a keyword", |n| n != "call")
 }
 
 // ---------------------------------------------------------------------------------------------
