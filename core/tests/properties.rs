@@ -218,6 +218,15 @@ fn renderings(name: &str, args: &Object) -> Vec<(Format, String)> {
 // ---------------------------------------------------------------------------------------------
 // Properties
 
+/// The offset after the first tier-1 marker of a tagged rendering.
+fn first_marker_end(text: &str) -> usize {
+    ["<tool_call>", "[TOOL_CALL]", "[TOOL_CALLS]", "<|python_tag|>", "<invoke ", "<function="]
+        .iter()
+        .filter_map(|m| text.find(m).map(|i| i + m.len()))
+        .min()
+        .expect("a tagged rendering has a marker")
+}
+
 const MARKERS: [&str; 5] = [
     "<tool_call>",
     "[TOOL_CALL]",
@@ -261,11 +270,7 @@ proptest! {
             if matches!(format, Format::Json | Format::Python) || (format == Format::Qwen3Coder && !qwen3_renderable(&args)) {
                 continue;
             }
-            let marker_end = ["<tool_call>", "[TOOL_CALL]", "[TOOL_CALLS]", "<|python_tag|>", "<invoke ", "<function="]
-                .iter()
-                .filter_map(|m| text.find(m).map(|i| i + m.len()))
-                .min()
-                .expect("a tagged rendering has a marker");
+            let marker_end = first_marker_end(&text);
             let mut last = StreamState::None;
             for end in (marker_end..=text.len()).filter(|&e| text.is_char_boundary(e)) {
                 let scan = scan_stream(&text[..end]);
@@ -349,6 +354,31 @@ proptest! {
         for t in [text.clone(), format!("<tool_call>{text}"), format!("f(a={text}"), format!("{{\"name\": {text}")] {
             if let Err(e) = parse_tool_calls(&t) {
                 prop_assert!(e.offset <= t.len() && t.is_char_boundary(e.offset), "{:?} at {} in {:?}", e.code, e.offset, t);
+            }
+        }
+    }
+}
+
+proptest! {
+    // Each case scans every prefix of nine two-call texts: fewer cases keep it quick.
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn streaming_two_tagged_calls_moves_only_forward(first in (name(), arguments()), second in (name(), arguments())) {
+        let pairs = renderings(&first.0, &first.1).into_iter().zip(renderings(&second.0, &second.1));
+        for ((format, a), (_, b)) in pairs {
+            let renderable = qwen3_renderable(&first.1) && qwen3_renderable(&second.1);
+            if matches!(format, Format::Json | Format::Python) || (format == Format::Qwen3Coder && !renderable) {
+                continue;
+            }
+            // Once the first call is complete, the second arriving leaves the state found.
+            let text = format!("{a}\n{b}");
+            let mut last = StreamState::None;
+            for end in (first_marker_end(&text)..=text.len()).filter(|&e| text.is_char_boundary(e)) {
+                let scan = scan_stream(&text[..end]);
+                let rank = |s: StreamState| s as u8;
+                prop_assert!(rank(scan.state) >= rank(last), "{:?} after {:?} at {} in {:?}", scan.state, last, end, text);
+                last = scan.state;
             }
         }
     }
