@@ -124,6 +124,8 @@ fn first_call_found(text: &str, first: usize) -> bool {
         // A later call of the same marker is still arriving: the ones before it may be whole.
         Err(_) => calls.iter().map(|c| c.span.end).max(),
     };
-    let before = end.and_then(|end| text.get(..end)).filter(|before| before.len() < text.len());
+    let before = end
+        .and_then(|end| text.get(..end))
+        .filter(|before| before.len() < text.len());
     before.is_some_and(|before| state_at_end(before) == StreamState::Found)
 }

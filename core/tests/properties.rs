@@ -82,7 +82,9 @@ const PYTHON_KEYWORDS: [&str; 32] = [
 
 /// An identifier (not a Python keyword), so call syntax can express it.
 fn identifier(pattern: &'static str) -> impl Strategy<Value = String> {
-    pattern.prop_filter("not a Python keyword", |k: &String| !PYTHON_KEYWORDS.contains(&k.as_str()))
+    pattern.prop_filter("not a Python keyword", |k: &String| {
+        !PYTHON_KEYWORDS.contains(&k.as_str())
+    })
 }
 
 /// Call arguments: identifier keys (so call syntax can express them), any values.
@@ -220,11 +222,18 @@ fn renderings(name: &str, args: &Object) -> Vec<(Format, String)> {
 
 /// The offset after the first tier-1 marker of a tagged rendering.
 fn first_marker_end(text: &str) -> usize {
-    ["<tool_call>", "[TOOL_CALL]", "[TOOL_CALLS]", "<|python_tag|>", "<invoke ", "<function="]
-        .iter()
-        .filter_map(|m| text.find(m).map(|i| i + m.len()))
-        .min()
-        .expect("a tagged rendering has a marker")
+    [
+        "<tool_call>",
+        "[TOOL_CALL]",
+        "[TOOL_CALLS]",
+        "<|python_tag|>",
+        "<invoke ",
+        "<function=",
+    ]
+    .iter()
+    .filter_map(|m| text.find(m).map(|i| i + m.len()))
+    .min()
+    .expect("a tagged rendering has a marker")
 }
 
 const MARKERS: [&str; 5] = [

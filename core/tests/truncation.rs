@@ -78,7 +78,13 @@ fn mixes_tiers(input: &str, full: &[ToolCall], got: &[ToolCall]) -> bool {
 fn show(calls: &[ToolCall]) -> String {
     let items: Vec<String> = calls
         .iter()
-        .map(|c| format!("{}({})", c.name, beacon_core::Value::Object(c.arguments.clone()).to_json()))
+        .map(|c| {
+            format!(
+                "{}({})",
+                c.name,
+                beacon_core::Value::Object(c.arguments.clone()).to_json()
+            )
+        })
         .collect();
     items.join(", ")
 }
@@ -131,5 +137,8 @@ fn every_prefix_raises_or_gives_the_first_calls() {
         inputs.len(),
         failures.len()
     );
-    assert!(failures.is_empty(), "{failing_cases} inputs have prefixes read as other calls");
+    assert!(
+        failures.is_empty(),
+        "{failing_cases} inputs have prefixes read as other calls"
+    );
 }

@@ -75,13 +75,12 @@ fn key_value(text: &str, from: usize, out: &mut Vec<ToolCall>) -> Result<usize, 
     } else {
         (Object::new(), name_to)
     };
-    out.push(ToolCall {
-        id: None,
-        name: name.to_string(),
+    out.push(ToolCall::new(
+        name.to_string(),
         arguments,
-        format: Format::Bracket,
-        span: name_at..end,
-    });
+        Format::Bracket,
+        name_at..end,
+    ));
     Ok(end)
 }
 
@@ -92,7 +91,11 @@ fn arguments(text: &str, from: usize, name: &str) -> Result<(Object, usize), Par
     let eq = skip_ws(bytes, q + 4);
     let has_key = at(bytes, q, "args");
     if !(has_key && bytes.get(eq) == Some(&b'=')) {
-        let cut_off = if has_key { eq == bytes.len() } else { "args".starts_with(&text[q..]) };
+        let cut_off = if has_key {
+            eq == bytes.len()
+        } else {
+            "args".starts_with(&text[q..])
+        };
         if cut_off {
             return Err(cut(text, "`;args=`"));
         }

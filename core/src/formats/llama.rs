@@ -88,4 +88,3 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
     widen_span(out, first, start, end);
     Ok(end)
 }
-

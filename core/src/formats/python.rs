@@ -28,13 +28,8 @@ pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
             continue;
         };
         let (arguments, end) = parse_call(text, open)?;
-        out.push(ToolCall {
-            id: None,
-            name: text[name_at..open].to_string(),
-            arguments,
-            format: Format::Python,
-            span: name_at..end,
-        });
+        let name = text[name_at..open].to_string();
+        out.push(ToolCall::new(name, arguments, Format::Python, name_at..end));
         floor = end;
         pos = end;
     }
