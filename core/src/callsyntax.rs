@@ -413,6 +413,12 @@ impl Parser<'_> {
                 return Ok(next + 6);
             }
         }
+        let rest = &self.bytes[next..];
+        let cut = rest.len() < 6 && b"\\u".starts_with(&rest[..rest.len().min(2)]);
+        if (0xD800..0xDC00).contains(&code) && e == b'u' && cut && rest.iter().skip(2).all(u8::is_ascii_hexdigit) {
+            // The low surrogate's escape may not have arrived yet.
+            return Err(self.unclosed("a string"));
+        }
         let c = char::from_u32(code)
             .ok_or_else(|| invalid(format!("the escape is not a Unicode scalar value (U+{code:04X})")))?;
         out.push(c);

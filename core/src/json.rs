@@ -409,6 +409,11 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
     u32::from_str_radix(s, 16).ok()
 }
 
+/// Whether `rest` (the whole rest of the text) is a proper beginning of a `\uXXXX` escape.
+fn ends_in_escape(rest: &[u8]) -> bool {
+    rest.len() < 6 && b"\\u".starts_with(&rest[..rest.len().min(2)]) && rest.iter().skip(2).all(u8::is_ascii_hexdigit)
+}
+
 /// A `\u` escape (four hex digits), combining a surrogate pair written as two escapes.
 fn decode_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), ParseError> {
     let bad = |message: &str| ParseError::new(ErrorCode::JsonInvalidUnicode, at, message);
@@ -429,6 +434,14 @@ fn decode_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Parse
                     let c = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
                     return Ok((char::from_u32(c).expect("valid surrogate pair"), at + 12));
                 }
+            }
+            if ends_in_escape(&bytes[at + 6..]) {
+                // The low surrogate's escape may not have arrived yet.
+                return Err(ParseError::new(
+                    ErrorCode::JsonUnexpectedEnd,
+                    bytes.len(),
+                    "the text ends inside a string",
+                ));
             }
             Err(bad(
                 "a high surrogate escape must be followed by a low surrogate escape",
