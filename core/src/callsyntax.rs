@@ -18,7 +18,7 @@
 //! keyword (`class`, `None`, …) as an argument name is `tool_call.syntax`.
 
 use crate::error::{ErrorCode, ParseError};
-use crate::json::{number_value, quote, show_char};
+use crate::json::{ends_in_escape, number_value, quote, show_char};
 use crate::scan::{ident_end, is_ident_continue, skip_ws};
 use crate::value::{Object, Value};
 use crate::MAX_DEPTH;
@@ -413,9 +413,7 @@ impl Parser<'_> {
                 return Ok(next + 6);
             }
         }
-        let rest = &self.bytes[next..];
-        let cut = rest.len() < 6 && b"\\u".starts_with(&rest[..rest.len().min(2)]);
-        if (0xD800..0xDC00).contains(&code) && e == b'u' && cut && rest.iter().skip(2).all(u8::is_ascii_hexdigit) {
+        if (0xD800..0xDC00).contains(&code) && e == b'u' && ends_in_escape(&self.bytes[next..]) {
             // The low surrogate's escape may not have arrived yet.
             return Err(self.unclosed("a string"));
         }
