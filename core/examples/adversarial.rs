@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 fn main() {
-    let patterns: [(&str, &str); 13] = [
+    let patterns: [(&str, &str); 16] = [
         ("{\"name\": ", "repeated `{\"name\": `"),
         ("f(a=", "repeated `f(a=`"),
         ("<tool_call>", "repeated `<tool_call>`"),
@@ -17,6 +17,9 @@ fn main() {
         ("</think><tool_call>{\"name\": \"x", "repeated </think> + call"),
         ("{\"s\": \"<tool_call>", "markers in open strings"),
         ("f(s='<tool_call>', ", "markers in call strings"),
+        ("é(", "repeated `é(`"),
+        ("日本語", "one identifier run"),
+        ("{\"id\": 0, \"n\": [1, ", "broken objects, claim keys"),
     ];
     println!("{:<28} {:>10} {:>12} {:>12}", "input", "size", "time", "ns/byte");
     for (unit, label) in patterns {

@@ -14,13 +14,27 @@
 //!
 //! Strings take either quote style, or triple quotes (which may span lines), with Python's
 //! escapes. Numbers take a sign, `_` between digits, a fraction and an exponent; integers stay
-//! exact at any size.
+//! exact at any size. Identifiers are Python's (Unicode XID, see [`crate::scan::ident_end`]); a
+//! keyword (`class`, `None`, …) as an argument name is `tool_call.syntax`.
 
 use crate::error::{ErrorCode, ParseError};
-use crate::json::{number_value, quote, show_char};
+use crate::json::{ends_in_escape, number_value, quote, show_char};
 use crate::scan::{ident_end, is_ident_continue, skip_ws};
 use crate::value::{Object, Value};
 use crate::MAX_DEPTH;
+
+/// Python's keywords: not identifiers, so neither a call's name nor an argument's. (The soft
+/// keywords `match`, `case`, `type` and `_` are identifiers.)
+const KEYWORDS: [&str; 35] = [
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+    "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
+    "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+];
+
+/// Whether `word` is a Python keyword.
+pub(crate) fn is_keyword(word: &str) -> bool {
+    KEYWORDS.contains(&word)
+}
 
 /// Whether the `(` at `open` starts a call's argument list by the recognition rule: the
 /// parentheses are empty, or start with `identifier=` (not `==`).
@@ -122,6 +136,13 @@ impl Parser<'_> {
                 ));
             }
             let name = &self.src[name_at..name_end];
+            if is_keyword(name) {
+                return Err(ParseError::new(
+                    ErrorCode::Syntax,
+                    name_at,
+                    format!("`{name}` is a Python keyword, not an argument name"),
+                ));
+            }
             if keys.repeated(&args, name) {
                 return Err(ParseError::new(
                     ErrorCode::DuplicateArgument,
@@ -393,6 +414,10 @@ impl Parser<'_> {
                 out.push(char::from_u32(c).expect("valid surrogate pair"));
                 return Ok(next + 6);
             }
+        }
+        if (0xD800..0xDC00).contains(&code) && e == b'u' && ends_in_escape(&self.bytes[next..]) {
+            // The low surrogate's escape may not have arrived yet.
+            return Err(self.unclosed("a string"));
         }
         let c = char::from_u32(code)
             .ok_or_else(|| invalid(format!("the escape is not a Unicode scalar value (U+{code:04X})")))?;

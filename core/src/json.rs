@@ -409,6 +409,11 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
     u32::from_str_radix(s, 16).ok()
 }
 
+/// Whether `rest` (the whole rest of the text) is a proper beginning of a `\uXXXX` escape.
+pub(crate) fn ends_in_escape(rest: &[u8]) -> bool {
+    rest.len() < 6 && b"\\u".starts_with(&rest[..rest.len().min(2)]) && rest.iter().skip(2).all(u8::is_ascii_hexdigit)
+}
+
 /// A `\u` escape (four hex digits), combining a surrogate pair written as two escapes.
 fn decode_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), ParseError> {
     let bad = |message: &str| ParseError::new(ErrorCode::JsonInvalidUnicode, at, message);
@@ -429,6 +434,14 @@ fn decode_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Parse
                     let c = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
                     return Ok((char::from_u32(c).expect("valid surrogate pair"), at + 12));
                 }
+            }
+            if ends_in_escape(&bytes[at + 6..]) {
+                // The low surrogate's escape may not have arrived yet.
+                return Err(ParseError::new(
+                    ErrorCode::JsonUnexpectedEnd,
+                    bytes.len(),
+                    "the text ends inside a string",
+                ));
             }
             Err(bad(
                 "a high surrogate escape must be followed by a low surrogate escape",
@@ -508,6 +521,58 @@ pub(crate) fn locate_path(src: &str, start: usize, path: &[Step<'_>]) -> usize {
         }
     }
     pos
+}
+
+/// The end of the string literal whose opening quote is at `pos`, read without decoding it, or
+/// `None` when there is no string there or `bytes` ends inside it.
+pub(crate) fn raw_string_end(bytes: &[u8], pos: usize) -> Option<usize> {
+    if bytes.get(pos) != Some(&b'"') {
+        return None;
+    }
+    let mut i = pos + 1;
+    loop {
+        let k = memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
+        if bytes[i + k] == b'"' {
+            return Some(i + k + 1);
+        }
+        i += k + 2;
+    }
+}
+
+/// The end of the JSON value at `pos` (no whitespace before it), found by matching brackets
+/// outside strings without parsing: for text known to be JSON up to where `bytes` ends. `None`
+/// when `bytes` ends inside the value.
+pub(crate) fn raw_value_end(bytes: &[u8], pos: usize) -> Option<usize> {
+    match *bytes.get(pos)? {
+        b'"' => raw_string_end(bytes, pos),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut i = pos;
+            loop {
+                match *bytes.get(i)? {
+                    b'"' => {
+                        i = raw_string_end(bytes, i)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        _ => {
+            let len = bytes[pos..]
+                .iter()
+                .position(|&b| matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'));
+            len.map(|n| pos + n)
+        }
+    }
 }
 
 fn skip_value(src: &str, pos: usize) -> usize {

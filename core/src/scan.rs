@@ -15,24 +15,76 @@ pub(crate) fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
     pos
 }
 
+/// Whether the ASCII byte `b` may start an identifier.
 #[inline]
 pub(crate) fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_'
 }
 
+/// Whether the ASCII byte `b` may continue an identifier.
 #[inline]
 pub(crate) fn is_ident_continue(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// The end of the identifier starting at `pos`, or `pos` when there is none.
-pub(crate) fn ident_end(bytes: &[u8], pos: usize) -> usize {
-    if pos >= bytes.len() || !is_ident_start(bytes[pos]) {
-        return pos;
+/// Whether `c` may start a (Python, Unicode) identifier: `_` or XID_Start.
+#[inline]
+pub(crate) fn is_ident_start_char(c: char) -> bool {
+    if c.is_ascii() {
+        return is_ident_start(c as u8);
     }
-    let mut i = pos + 1;
-    while i < bytes.len() && is_ident_continue(bytes[i]) {
-        i += 1;
+    unicode_ident::is_xid_start(c)
+}
+
+/// Whether `c` may continue a (Python, Unicode) identifier: XID_Continue.
+#[inline]
+pub(crate) fn is_ident_continue_char(c: char) -> bool {
+    if c.is_ascii() {
+        return is_ident_continue(c as u8);
+    }
+    unicode_ident::is_xid_continue(c)
+}
+
+/// The character that starts at byte `pos` of UTF-8 text, if `pos` is a character's start.
+#[inline]
+pub(crate) fn char_at(bytes: &[u8], pos: usize) -> Option<char> {
+    let b = *bytes.get(pos)?;
+    let len = match b {
+        0..=0x7f => return Some(b as char),
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf7 => 4,
+        _ => return None,
+    };
+    std::str::from_utf8(bytes.get(pos..pos + len)?).ok()?.chars().next()
+}
+
+/// The character that ends at byte `end` of UTF-8 text (a character boundary), and where it
+/// starts.
+#[inline]
+pub(crate) fn char_before(bytes: &[u8], end: usize) -> Option<(usize, char)> {
+    let mut start = end.checked_sub(1)?;
+    while start > 0 && end - start < 4 && bytes[start] & 0xc0 == 0x80 {
+        start -= 1;
+    }
+    let c = char_at(bytes, start)?;
+    (start + c.len_utf8() == end).then_some((start, c))
+}
+
+/// The end of the identifier starting at `pos`, or `pos` when there is none. Identifiers are
+/// Python's: `_` or an XID_Start character, then XID_Continue characters (so `café` and `日本`
+/// are identifiers); keywords are not told apart here.
+pub(crate) fn ident_end(bytes: &[u8], pos: usize) -> usize {
+    match char_at(bytes, pos) {
+        Some(c) if is_ident_start_char(c) => {}
+        _ => return pos,
+    }
+    let mut i = pos;
+    while let Some(c) = char_at(bytes, i) {
+        if i > pos && !is_ident_continue_char(c) {
+            break;
+        }
+        i += c.len_utf8();
     }
     i
 }

@@ -7,8 +7,11 @@
 //! JSON source again along the path to the offending value (errors are rare; the happy path keeps
 //! no positions).
 
+use std::ops::Range;
+
 use crate::error::{ErrorCode, ParseError};
 use crate::json::{self, locate_path, quote, Step};
+use crate::scan::skip_ws;
 use crate::value::{get, Object, Value};
 
 /// Keys that carry the arguments of a call object.
@@ -75,6 +78,74 @@ fn is_call_shape(value: &Value, mode: Mode) -> bool {
     match value {
         Value::Array(items) => !items.is_empty() && items.iter().all(|v| is_call_shape_object(v, mode)),
         v => is_call_shape_object(v, mode),
+    }
+}
+
+/// The byte range of each call's own value in the call shape `value`, which spans
+/// `src[start..end]`, in the order [`calls_in`] returns the calls: a call or function object is
+/// the whole value; each call of an array or a message is its own object there. Walks the source
+/// once, matching brackets without parsing, and only for arrays and messages.
+pub(crate) fn call_spans(src: &str, start: usize, end: usize, value: &Value, mode: Mode) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    if is_call_shape(value, mode) {
+        spans_into(src.as_bytes(), start..end, value, mode, &mut out);
+    }
+    out
+}
+
+fn spans_into(bytes: &[u8], range: Range<usize>, value: &Value, mode: Mode, out: &mut Vec<Range<usize>>) {
+    match value {
+        Value::Array(items) => {
+            for (item, item_range) in items.iter().zip(raw_items(bytes, range.start)) {
+                spans_into(bytes, item_range, item, mode, out);
+            }
+        }
+        Value::Object(o) if is_call_object(o, mode) || is_function_object(o) => out.push(range),
+        Value::Object(o) => {
+            for ((key, member), member_range) in o.iter().zip(raw_members(bytes, range.start)) {
+                match key.as_str() {
+                    "tool_calls" if matches!(member, Value::Array(_)) => {
+                        out.extend(raw_items(bytes, member_range.start));
+                    }
+                    "function_call" => out.push(member_range),
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The ranges of the elements of the (well-formed) JSON array at `at`.
+fn raw_items(bytes: &[u8], at: usize) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut p = skip_ws(bytes, at + 1);
+    std::iter::from_fn(move || {
+        let end = json::raw_value_end(bytes, p).filter(|_| bytes[p] != b']')?;
+        let item = p..end;
+        p = next_member(bytes, end);
+        Some(item)
+    })
+}
+
+/// The ranges of the member values of the (well-formed) JSON object at `at`, in order.
+fn raw_members(bytes: &[u8], at: usize) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut p = skip_ws(bytes, at + 1);
+    std::iter::from_fn(move || {
+        let key_end = json::raw_string_end(bytes, p)?;
+        let value_at = skip_ws(bytes, skip_ws(bytes, key_end) + 1); // past `:`
+        let end = json::raw_value_end(bytes, value_at)?;
+        p = next_member(bytes, end);
+        Some(value_at..end)
+    })
+}
+
+/// Past the whitespace and `,` after a member or element that ends at `end`.
+fn next_member(bytes: &[u8], end: usize) -> usize {
+    let p = skip_ws(bytes, end);
+    if bytes.get(p) == Some(&b',') {
+        skip_ws(bytes, p + 1)
+    } else {
+        p
     }
 }
 
@@ -259,11 +330,18 @@ impl Ctx<'_> {
     }
 }
 
-/// Whether the JSON text at `pos` (a `{` or `[`) *claims* to be a call, judged from its first
-/// key alone: `name`, `function`, `tool_calls`, `function_call`, or `"type": "function"` /
-/// `"type": "tool_use"`; for `[`, the same of its first element.
-pub(crate) fn claims_call(bytes: &[u8], pos: usize) -> bool {
-    use crate::scan::{at, skip_ws};
+/// Keys that make a broken object claim to be a call, as they stand in the text.
+const CLAIM_KEYS: [&[u8]; 4] = [b"\"name\"", b"\"function\"", b"\"tool_calls\"", b"\"function_call\""];
+
+/// Whether the broken JSON text at `pos` (a `{` or `[`), which fails to parse at `limit`,
+/// *claims* to be a call: a call-shape key — `name`, `function`, `tool_calls`, `function_call`,
+/// or `type` whose value is `"function"` or `"tool_use"` — stands at its top level before
+/// `limit`, in any position among its keys; for `[`, at the top level of its first element. Only
+/// the text before `limit` is read, so the scan that resumes at `limit` stays linear.
+pub(crate) fn claims_call(bytes: &[u8], pos: usize, limit: usize) -> bool {
+    use crate::json::{raw_string_end, raw_value_end};
+    use crate::scan::at;
+    let bytes = &bytes[..limit.min(bytes.len())];
     let mut p = pos;
     if bytes.get(p) == Some(&b'[') {
         p = skip_ws(bytes, p + 1);
@@ -272,17 +350,29 @@ pub(crate) fn claims_call(bytes: &[u8], pos: usize) -> bool {
         return false;
     }
     p = skip_ws(bytes, p + 1);
-    for key in ["\"name\"", "\"function\"", "\"tool_calls\"", "\"function_call\""] {
-        if at(bytes, p, key) {
+    loop {
+        let Some(key_end) = raw_string_end(bytes, p) else {
+            return false;
+        };
+        let key = &bytes[p..key_end];
+        if CLAIM_KEYS.contains(&key) {
             return true;
         }
-    }
-    if at(bytes, p, "\"type\"") {
-        p = skip_ws(bytes, p + 6);
-        if bytes.get(p) == Some(&b':') {
-            p = skip_ws(bytes, p + 1);
-            return at(bytes, p, "\"function\"") || at(bytes, p, "\"tool_use\"");
+        let colon = skip_ws(bytes, key_end);
+        if bytes.get(colon) != Some(&b':') {
+            return false;
         }
+        let value_at = skip_ws(bytes, colon + 1);
+        if key == b"\"type\"" && (at(bytes, value_at, "\"function\"") || at(bytes, value_at, "\"tool_use\"")) {
+            return true;
+        }
+        let Some(value_end) = raw_value_end(bytes, value_at) else {
+            return false;
+        };
+        p = skip_ws(bytes, value_end);
+        if bytes.get(p) != Some(&b',') {
+            return false;
+        }
+        p = skip_ws(bytes, p + 1);
     }
-    false
 }

@@ -15,9 +15,9 @@ pub enum StreamState {
     /// A tagged call has started and is not complete yet, or the text ends with what may be the
     /// start of a marker (`<tool_`): show the text before `offset`, hold the rest.
     Partial,
-    /// A complete tagged call (closed by its closing tag, or by its end where the format has
-    /// none), or one that is already broken (parsing raises its error): show the text before
-    /// `offset`; parse the whole message when it ends.
+    /// The first tagged call is complete (closed by its closing tag, or by its end where the
+    /// format has none; later calls may still be arriving), or a call is already broken (parsing
+    /// raises its error): show the text before `offset`; parse the whole message when it ends.
     Found,
 }
 
@@ -58,8 +58,10 @@ fn begins_token(rest: &str, mut tokens: impl Iterator<Item = &'static str>) -> b
 
 /// Scans the text streamed so far. Linear in its length, like parsing it (the text is parsed
 /// twice: as it is, and with one more character, to tell a closed call from one whose closing
-/// tag has not arrived). Fed a growing text, the state moves only forward (partial, then found)
-/// once a whole marker has arrived; before that, a held `<tool_` may turn out to be prose.
+/// tag has not arrived; and when it ends inside a call, the text up to the end of the first
+/// call is scanned the same way). Fed a growing text, the state moves only forward (partial,
+/// then found) once a whole marker has arrived: `found` stays once the first call is complete,
+/// while later calls arrive. Before a whole marker, a held `<tool_` may turn out to be prose.
 pub fn scan_stream(text: &str) -> StreamScan {
     let Some(first) = first_marker(text) else {
         // No marker yet; the text may end with the beginning of one.
@@ -79,7 +81,16 @@ pub fn scan_stream(text: &str) -> StreamScan {
             },
         };
     };
-    let state = match tagged(text, crate::FormatSet::ALL) {
+    let state = match state_at_end(text) {
+        StreamState::Partial if first_call_found(text, first) => StreamState::Found,
+        state => state,
+    };
+    StreamScan { state, offset: first }
+}
+
+/// Whether the text ends inside a tagged call (partial) or after complete or broken ones (found).
+fn state_at_end(text: &str) -> StreamState {
+    match tagged(text, crate::FormatSet::ALL) {
         // Complete only because the text ends here (a closing tag or `<|eom_id|>` may follow)?
         // Then more of the call is to come: with any character after it, it would not parse.
         Ok(_) => match tagged(&format!("{text}\u{1}"), crate::FormatSet::ALL) {
@@ -91,6 +102,30 @@ pub fn scan_stream(text: &str) -> StreamScan {
             StreamState::Partial
         }
         Err(_) => StreamState::Found,
+    }
+}
+
+/// Whether the call(s) at the first marker were already found in an earlier text: they end
+/// before the end of the text, and the text up to their end scans as found. A later call that is
+/// still arriving then leaves the state found, so that it only moves forward.
+fn first_call_found(text: &str, first: usize) -> bool {
+    let rest = &text[first..];
+    let parse = FAMILIES
+        .iter()
+        .flat_map(|f| f.markers.iter().map(move |m| (*m, f.parse)))
+        .filter(|(m, _)| rest.starts_with(m))
+        .max_by_key(|(m, _)| m.len());
+    let Some((_, parse)) = parse else {
+        return false;
     };
-    StreamScan { state, offset: first }
+    let mut calls = Vec::new();
+    let end = match parse(text, first, &mut calls) {
+        Ok(end) => Some(end),
+        // A later call of the same marker is still arriving: the ones before it may be whole.
+        Err(_) => calls.iter().map(|c| c.span.end).max(),
+    };
+    let before = end
+        .and_then(|end| text.get(..end))
+        .filter(|before| before.len() < text.len());
+    before.is_some_and(|before| state_at_end(before) == StreamState::Found)
 }

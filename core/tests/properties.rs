@@ -73,13 +73,27 @@ fn value() -> impl Strategy<Value = Value> {
     })
 }
 
+/// Python's keywords (lower-case ones; the generators below write lower case): not identifiers.
+const PYTHON_KEYWORDS: [&str; 32] = [
+    "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else", "except",
+    "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
+    "return", "try", "while", "with", "yield",
+];
+
+/// An identifier (not a Python keyword), so call syntax can express it.
+fn identifier(pattern: &'static str) -> impl Strategy<Value = String> {
+    pattern.prop_filter("not a Python keyword", |k: &String| {
+        !PYTHON_KEYWORDS.contains(&k.as_str())
+    })
+}
+
 /// Call arguments: identifier keys (so call syntax can express them), any values.
 fn arguments() -> impl Strategy<Value = Object> {
-    prop::collection::vec(("[a-z_][a-z0-9_]{0,6}", value()), 0..5).prop_map(unique)
+    prop::collection::vec((identifier("[a-z_][a-z0-9_]{0,6}"), value()), 0..5).prop_map(unique)
 }
 
 fn name() -> impl Strategy<Value = String> {
-    "[a-z_][a-z0-9_]{0,10}".prop_filter("not a keyword", |n| n != "call")
+    identifier("[a-z_][a-z0-9_]{0,10}").prop_filter("not a keyword", |n| n != "call")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -230,6 +244,29 @@ fn renderings(name: &str, args: &Object) -> Vec<(Format, String)> {
 // ---------------------------------------------------------------------------------------------
 // Properties
 
+/// The offset after the first tier-1 marker of a tagged rendering.
+fn first_marker_end(text: &str) -> usize {
+    [
+        "<tool_call>",
+        "[TOOL_CALL]",
+        "[TOOL_CALLS]",
+        "<|python_tag|>",
+        "<invoke ",
+        "<function=",
+        "<|START_ACTION|>",
+        "<|tool_call|>",
+        "<function_call>",
+        "<TOOLCALL>",
+        "<|tools_prefix|>",
+        "<tool_calls>",
+        "<|action_start|>",
+    ]
+    .iter()
+    .filter_map(|m| text.find(m).map(|i| i + m.len()))
+    .min()
+    .expect("a tagged rendering has a marker")
+}
+
 const MARKERS: [&str; 5] = [
     "<tool_call>",
     "[TOOL_CALL]",
@@ -273,25 +310,7 @@ proptest! {
             if matches!(format, Format::Json | Format::Python) || (format == Format::Qwen3Coder && !qwen3_renderable(&args)) {
                 continue;
             }
-            let marker_end = [
-                "<tool_call>",
-                "[TOOL_CALL]",
-                "[TOOL_CALLS]",
-                "<|python_tag|>",
-                "<invoke ",
-                "<function=",
-                "<|START_ACTION|>",
-                "<|tool_call|>",
-                "<function_call>",
-                "<TOOLCALL>",
-                "<|tools_prefix|>",
-                "<tool_calls>",
-                "<|action_start|>",
-            ]
-            .iter()
-                .filter_map(|m| text.find(m).map(|i| i + m.len()))
-                .min()
-                .expect("a tagged rendering has a marker");
+            let marker_end = first_marker_end(&text);
             let mut last = StreamState::None;
             for end in (marker_end..=text.len()).filter(|&e| text.is_char_boundary(e)) {
                 let scan = scan_stream(&text[..end]);
@@ -375,6 +394,31 @@ proptest! {
         for t in [text.clone(), format!("<tool_call>{text}"), format!("f(a={text}"), format!("{{\"name\": {text}")] {
             if let Err(e) = parse_tool_calls(&t) {
                 prop_assert!(e.offset <= t.len() && t.is_char_boundary(e.offset), "{:?} at {} in {:?}", e.code, e.offset, t);
+            }
+        }
+    }
+}
+
+proptest! {
+    // Each case scans every prefix of nine two-call texts: fewer cases keep it quick.
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn streaming_two_tagged_calls_moves_only_forward(first in (name(), arguments()), second in (name(), arguments())) {
+        let pairs = renderings(&first.0, &first.1).into_iter().zip(renderings(&second.0, &second.1));
+        for ((format, a), (_, b)) in pairs {
+            let renderable = qwen3_renderable(&first.1) && qwen3_renderable(&second.1);
+            if matches!(format, Format::Json | Format::Python) || (format == Format::Qwen3Coder && !renderable) {
+                continue;
+            }
+            // Once the first call is complete, the second arriving leaves the state found.
+            let text = format!("{a}\n{b}");
+            let mut last = StreamState::None;
+            for end in (first_marker_end(&text)..=text.len()).filter(|&e| text.is_char_boundary(e)) {
+                let scan = scan_stream(&text[..end]);
+                let rank = |s: StreamState| s as u8;
+                prop_assert!(rank(scan.state) >= rank(last), "{:?} after {:?} at {} in {:?}", scan.state, last, end, text);
+                last = scan.state;
             }
         }
     }

@@ -3,12 +3,15 @@
 //! In the `name=` form the name runs to `;`, `[`, a line break (or other control character) or the
 //! end of the text and must be non-empty without inner whitespace; `;args=` may be left out for a
 //! call without arguments, and `args` must be a JSON object. The closing tag may be missing only
-//! at the very end.
+//! at the very end, and only after a whole call: the JSON form's value, or the `args` object. A
+//! name (or `name=`, `;`, `args=`) that the end of the text cuts may be the beginning of a longer
+//! name or of `;args=…`, so it is `tool_call.unclosed`, never a call; a call without arguments
+//! needs its `[/TOOL_CALL]`.
 
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
-use crate::value::Value;
+use crate::value::{Object, Value};
 use crate::{Format, ToolCall};
 
 pub(crate) const MARKER: &str = "[TOOL_CALL]";
@@ -29,9 +32,12 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
     let end = match bytes.get(p) {
         None => return Err(unclosed_marker(text, MARKER)),
         Some(b'{' | b'[') => tagged_json(text, p, Format::Bracket, MARKER, out)?,
-        Some(_) if at(bytes, p, "name") && bytes.get(skip_ws(bytes, p + 4)) == Some(&b'=') => {
-            key_value(text, skip_ws(bytes, p + 4) + 1, out)?
-        }
+        Some(_) if at(bytes, p, "name") => match bytes.get(skip_ws(bytes, p + 4)) {
+            Some(b'=') => key_value(text, skip_ws(bytes, p + 4) + 1, out)?,
+            None => return Err(cut(text, "`name=`")),
+            Some(_) => return Err(unrecognized(text, p, MARKER)),
+        },
+        Some(_) if "name".starts_with(&text[p..]) => return Err(cut(text, "`name=`")),
         Some(_) => return Err(unrecognized(text, p, MARKER)),
     };
     let end = closing_tag(text, end, CLOSE)?;
@@ -47,6 +53,9 @@ fn key_value(text: &str, from: usize, out: &mut Vec<ToolCall>) -> Result<usize, 
     while name_end < bytes.len() && !matches!(bytes[name_end], b';' | b'[' | 0..=0x08 | 0x0a..=0x1f) {
         name_end += 1;
     }
+    if name_at == bytes.len() {
+        return Err(cut(text, "the tool name"));
+    }
     let name = text[name_at..name_end].trim_end_matches([' ', '\t']);
     if name.is_empty() || name.contains([' ', '\t']) {
         let why = if name.is_empty() {
@@ -56,39 +65,66 @@ fn key_value(text: &str, from: usize, out: &mut Vec<ToolCall>) -> Result<usize, 
         };
         return Err(ParseError::new(ErrorCode::InvalidName, name_at, why));
     }
-    let mut end = name_at + name.len();
-    let mut arguments = Vec::new();
-    let p = skip_ws(bytes, end);
-    if bytes.get(p) == Some(&b';') {
-        let q = skip_ws(bytes, p + 1);
-        let eq = skip_ws(bytes, q + 4);
-        if !at(bytes, q, "args") || bytes.get(eq) != Some(&b'=') {
-            return Err(ParseError::new(ErrorCode::Syntax, q, "expected `args=` after `;`"));
-        }
-        let value_at = skip_ws(bytes, eq + 1);
-        let (value, value_end) = crate::json::parse_value_at(text, value_at)?;
-        match value {
-            Value::Object(o) => arguments = o,
-            other => {
-                return Err(ParseError::new(
-                    ErrorCode::InvalidArguments,
-                    value_at,
-                    format!(
-                        "`args` of {} must be a JSON object, found {}",
-                        crate::json::quote(name),
-                        other.kind()
-                    ),
-                ))
-            }
-        }
-        end = value_end;
+    let name_to = name_at + name.len();
+    let p = skip_ws(bytes, name_to);
+    if p == bytes.len() {
+        // `;args=…` or a longer name may follow: nothing here is a whole call yet.
+        return Err(cut(text, "the tool name"));
     }
-    out.push(ToolCall {
-        id: None,
-        name: name.to_string(),
+    let (arguments, end) = if bytes[p] == b';' {
+        arguments(text, p + 1, name)?
+    } else {
+        (Object::new(), name_to)
+    };
+    out.push(ToolCall::new(
+        name.to_string(),
         arguments,
-        format: Format::Bracket,
-        span: name_at..end,
-    });
+        Format::Bracket,
+        name_at..end,
+    ));
     Ok(end)
+}
+
+/// `args={...}` after the `;` that ends at `from`; returns the arguments and the offset after them.
+fn arguments(text: &str, from: usize, name: &str) -> Result<(Object, usize), ParseError> {
+    let bytes = text.as_bytes();
+    let q = skip_ws(bytes, from);
+    let eq = skip_ws(bytes, q + 4);
+    let has_key = at(bytes, q, "args");
+    if !(has_key && bytes.get(eq) == Some(&b'=')) {
+        let cut_off = if has_key {
+            eq == bytes.len()
+        } else {
+            "args".starts_with(&text[q..])
+        };
+        if cut_off {
+            return Err(cut(text, "`;args=`"));
+        }
+        return Err(ParseError::new(ErrorCode::Syntax, q, "expected `args=` after `;`"));
+    }
+    let value_at = skip_ws(bytes, eq + 1);
+    if value_at == bytes.len() {
+        return Err(cut(text, "`args=`"));
+    }
+    match crate::json::parse_value_at(text, value_at)? {
+        (Value::Object(o), end) => Ok((o, end)),
+        (other, _) => Err(ParseError::new(
+            ErrorCode::InvalidArguments,
+            value_at,
+            format!(
+                "`args` of {} must be a JSON object, found {}",
+                crate::json::quote(name),
+                other.kind()
+            ),
+        )),
+    }
+}
+
+/// The text ends inside the `name=` form, before a whole call.
+fn cut(text: &str, inside: &str) -> ParseError {
+    ParseError::new(
+        ErrorCode::Unclosed,
+        text.len(),
+        format!("the text ends inside {inside} of a `{MARKER}` call"),
+    )
 }

@@ -1,16 +1,17 @@
 //! Tier 2: JSON call shapes anywhere in the text (bare, in prose, or in a fenced block).
 //!
 //! The text is scanned for `{` and `[`. A value that parses is a call or data, and scanning
-//! resumes after it. A value that fails to parse is a broken call when it claims to be one
-//! ([`claims_call`]); otherwise it is prose and scanning resumes where it failed, so no
-//! character is scanned from more than one start and the tier stays linear.
+//! resumes after it. A value that fails to parse is a broken call when it claims to be one (a
+//! call-shape key at its top level before the failure, [`claims_call`]); otherwise it is prose
+//! and scanning resumes where it failed, so no character is scanned from more than one start and
+//! the tier stays linear.
 
 use std::ops::Range;
 
 use memchr::memchr2;
 
 use crate::error::ParseError;
-use crate::shape::{calls_in, claims_call, Mode};
+use crate::shape::{call_spans, calls_in, claims_call, Mode};
 use crate::{Format, ToolCall};
 
 /// Every JSON call in `text`, in text order.
@@ -20,27 +21,27 @@ pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
     let mut pos = 0;
     while let Some(i) = memchr2(b'{', b'[', &bytes[pos..]) {
         let start = pos + i;
-        // A candidate that claims to be a call must parse, and its error is raised; of any other,
-        // only where it ends (or fails) matters.
-        let parsed = if claims_call(bytes, start) {
-            crate::json::parse_value_at(text, start)?
-        } else {
-            match crate::json::probe_value_at(text, start) {
-                Ok(parsed) => parsed,
-                Err(offset) => {
-                    pos = offset.clamp(start + 1, bytes.len());
-                    continue;
+        // A candidate that fails to parse raises its error when it claims to be a call; any
+        // other is prose, and scanning resumes where it failed.
+        let (value, end) = match crate::json::probe_value_at(text, start) {
+            Ok(parsed) => parsed,
+            Err(offset) => {
+                if claims_call(bytes, start, offset) {
+                    crate::json::parse_value_at(text, start)?; // fails as the probe did, with a message
                 }
+                pos = offset.clamp(start + 1, bytes.len());
+                continue;
             }
         };
-        let (value, end) = parsed;
+        let spans = call_spans(text, start, end, &value, Mode::Bare);
         if let Some(calls) = calls_in(text, start, value, Mode::Bare)? {
-            out.extend(calls.into_iter().map(|(name, arguments)| ToolCall {
+            let spans = spans.into_iter().chain(std::iter::repeat(start..end));
+            out.extend(calls.into_iter().zip(spans).map(|((name, arguments), span)| ToolCall {
                 id: None,
                 name,
                 arguments,
                 format: Format::Json,
-                span: start..end,
+                span,
             }));
         }
         pos = end;

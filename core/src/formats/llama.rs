@@ -5,7 +5,7 @@
 use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::callsyntax::parse_arguments;
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, dotted_name_end, is_ident_start, skip_ws};
+use crate::scan::{at, dotted_name_end, ident_end, skip_ws};
 use crate::{Format, ToolCall};
 
 pub(crate) const MARKER: &str = "<|python_tag|>";
@@ -36,11 +36,12 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
                 break end;
             }
         },
-        Some(&b) if is_ident_start(b) => {
+        Some(_) if ident_end(bytes, p) > p => {
             let name_to = dotted_name_end(bytes, p);
             let dotted = &text[p..name_to];
             let name = dotted.strip_suffix(".call").filter(|n| !n.is_empty()).unwrap_or(dotted);
-            if name_to + 1 == bytes.len() && bytes[name_to] == b'.' {
+            if matches!(&bytes[name_to..], b"" | b".") {
+                // `get_wea` or `tool.` at the end: the name is still being written.
                 return Err(ParseError::new(
                     ErrorCode::Unclosed,
                     bytes.len(),
@@ -71,6 +72,12 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
         q + tag.len()
     } else if q == bytes.len() || at(bytes, q, MARKER) {
         q
+    } else if ENDS.iter().any(|t| t.as_bytes().starts_with(&bytes[q..])) {
+        return Err(ParseError::new(
+            ErrorCode::Unclosed,
+            bytes.len(),
+            "the text ends inside `<|eom_id|>` or `<|eot_id|>`",
+        ));
     } else {
         let found = text[q..].chars().next().map(crate::json::show_char).unwrap_or_default();
         return Err(ParseError::new(

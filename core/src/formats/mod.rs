@@ -74,7 +74,8 @@ use crate::shape::{self, Mode};
 use crate::{Format, ToolCall};
 
 /// Parses the JSON call shape at `pos` (after whitespace) as the content of a tag. Pushes its
-/// calls and returns the offset after the JSON value.
+/// calls, each spanning its own value, and returns the offset after the JSON value. A shape with
+/// no calls (a message whose `tool_calls` is empty) is `tool_call.unrecognized`.
 pub(crate) fn tagged_json(
     text: &str,
     pos: usize,
@@ -90,13 +91,19 @@ pub(crate) fn tagged_json(
         None => return Err(unclosed_marker(text, marker)),
     }
     let (value, end) = crate::json::parse_value_at(text, pos)?;
+    let spans = shape::call_spans(text, pos, end, &value, Mode::Tagged);
     let calls = shape::calls_in(text, pos, value, Mode::Tagged)?.ok_or_else(|| unrecognized(text, pos, marker))?;
-    out.extend(calls.into_iter().map(|(name, arguments)| ToolCall {
+    if calls.is_empty() {
+        // A message whose `tool_calls` is empty: the marker claimed a call that is not there.
+        return Err(unrecognized(text, pos, marker));
+    }
+    let spans = spans.into_iter().chain(std::iter::repeat(pos..end));
+    out.extend(calls.into_iter().zip(spans).map(|((name, arguments), span)| ToolCall {
         id: None,
         name,
         arguments,
         format,
-        span: pos..end,
+        span,
     }));
     Ok(end)
 }
@@ -123,8 +130,9 @@ pub(crate) fn unclosed_marker(text: &str, marker: &str) -> ParseError {
     )
 }
 
-/// Expects whitespace then `close` at `pos`; the end of the text is accepted in its place.
-/// Returns the offset after the closing tag.
+/// Expects whitespace then `close` at `pos`; the end of the text is accepted in its place, and a
+/// text that ends partway through `close` is `tool_call.unclosed`. Returns the offset after the
+/// closing tag.
 pub(crate) fn closing_tag(text: &str, pos: usize, close: &str) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let pos = skip_ws(bytes, pos);
@@ -133,6 +141,13 @@ pub(crate) fn closing_tag(text: &str, pos: usize, close: &str) -> Result<usize, 
     }
     if pos == bytes.len() {
         return Ok(pos);
+    }
+    if close.as_bytes().starts_with(&bytes[pos..]) {
+        return Err(ParseError::new(
+            ErrorCode::Unclosed,
+            bytes.len(),
+            format!("the text ends inside `{close}`"),
+        ));
     }
     let found = text[pos..]
         .chars()
@@ -185,7 +200,8 @@ pub(crate) fn unexpected(text: &str, pos: usize, expected: &[&str], inside: &str
 }
 
 /// Sets the span of the calls pushed since `first` to `start..end` when there is one call (the
-/// whole tag); several calls from one tag keep the span of their JSON value.
+/// whole tag); several calls from one tag keep their own spans (each its own object in a JSON
+/// array or message).
 pub(crate) fn widen_span(out: &mut [ToolCall], first: usize, start: usize, end: usize) {
     if out.len() == first + 1 {
         out[first].span = start..end;

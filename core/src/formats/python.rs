@@ -1,7 +1,9 @@
 //! Tier 3: Python call syntax anywhere in the text, `search(query="rust", limit=5)`.
 //!
 //! A call is a dotted name immediately followed by `(` whose contents are empty or start with
-//! `identifier=`; anything else is prose. A recognised call must parse.
+//! `identifier=`; anything else is prose. Names are Python identifiers (Unicode XID; a keyword
+//! such as `if` is no name, so `if(a=1)` is prose). A recognised call must parse, and a `(`
+//! directly after its `)` is `tool_call.syntax`.
 //!
 //! A text that starts (after whitespace) with a list of such calls, `[f(a=1), g()]`, is a
 //! Python call list: it is parsed as a whole by [`super::pythonic::bare_list`] and its calls are
@@ -12,9 +14,10 @@ use std::ops::Range;
 use memchr::memchr;
 
 use super::pythonic;
-use crate::callsyntax::{parse_arguments, starts_keyword_list};
-use crate::error::ParseError;
-use crate::scan::{dotted_name_end, is_ident_continue, skip_ws};
+use crate::callsyntax::{is_keyword, parse_arguments, starts_keyword_list};
+use crate::error::{ErrorCode, ParseError};
+use crate::scan::{char_before, dotted_name_end, is_ident_continue_char, skip_ws};
+use crate::value::Object;
 use crate::{Format, ToolCall};
 
 /// Every call in `text`, in text order.
@@ -30,18 +33,13 @@ pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
     }
     while let Some(i) = memchr(b'(', &bytes[pos..]) {
         let open = pos + i;
-        let Some(name_at) = call_name_at(bytes, floor, open) else {
+        let Some(name_at) = call_name_at(text, floor, open) else {
             pos = open + 1;
             continue;
         };
-        let (arguments, end) = parse_arguments(text, open)?;
-        out.push(ToolCall {
-            id: None,
-            name: text[name_at..open].to_string(),
-            arguments,
-            format: Format::Python,
-            span: name_at..end,
-        });
+        let (arguments, end) = parse_call(text, open)?;
+        let name = text[name_at..open].to_string();
+        out.push(ToolCall::new(name, arguments, Format::Python, name_at..end));
         floor = end;
         pos = end;
     }
@@ -49,14 +47,37 @@ pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
 }
 
 /// Where the name of the call whose `(` is at `open` starts, if a call starts there: a dotted name
-/// (not reaching back before `floor`) right before `(`, and a keyword list or `)` after it.
-fn call_name_at(bytes: &[u8], floor: usize, open: usize) -> Option<usize> {
+/// without keywords (not reaching back before `floor`) right before `(`, and a keyword list or
+/// `)` after it. The name is found by stepping back over identifier characters and dots, which
+/// stops at the previous `(`, so every byte is stepped over once.
+fn call_name_at(text: &str, floor: usize, open: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
     let mut name_at = open;
-    while name_at > floor && (is_ident_continue(bytes[name_at - 1]) || bytes[name_at - 1] == b'.') {
-        name_at -= 1;
+    while let Some((at, c)) = char_before(bytes, name_at) {
+        if at < floor || !(c == '.' || is_ident_continue_char(c)) {
+            break;
+        }
+        name_at = at;
     }
-    let is_call = name_at < open && dotted_name_end(bytes, name_at) == open && starts_keyword_list(bytes, open);
+    let is_call = name_at < open
+        && dotted_name_end(bytes, name_at) == open
+        && starts_keyword_list(bytes, open)
+        && !text[name_at..open].split('.').any(is_keyword);
     is_call.then_some(name_at)
+}
+
+/// The arguments of the call whose `(` is at `open`, and the offset after its `)`. A `(` right
+/// after it would call what the call returns, which no tool call does: `tool_call.syntax`.
+fn parse_call(text: &str, open: usize) -> Result<(Object, usize), ParseError> {
+    let (arguments, end) = parse_arguments(text, open)?;
+    if text.as_bytes().get(end) == Some(&b'(') {
+        return Err(ParseError::new(
+            ErrorCode::Syntax,
+            end,
+            "a call's result cannot be called: expected prose or the end of the text after `)`",
+        ));
+    }
+    Ok((arguments, end))
 }
 
 /// The spans of the well-formed calls in `text`; broken ones are skipped, never raised.
@@ -68,8 +89,8 @@ pub(crate) fn spans(text: &str) -> Vec<Range<usize>> {
     while let Some(i) = memchr(b'(', &bytes[pos..]) {
         let open = pos + i;
         pos = open + 1;
-        if let Some(name_at) = call_name_at(bytes, floor, open) {
-            if let Ok((_, end)) = parse_arguments(text, open) {
+        if let Some(name_at) = call_name_at(text, floor, open) {
+            if let Ok((_, end)) = parse_call(text, open) {
                 out.push(name_at..end);
                 floor = end;
                 pos = end;

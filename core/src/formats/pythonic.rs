@@ -85,7 +85,7 @@ fn claims_call(bytes: &[u8], p: usize) -> bool {
             let q = skip_ws(bytes, p + 1);
             matches!(bytes.get(q), None | Some(b'{' | b']')) || recognised_call(bytes, q)
         }
-        b'{' => crate::shape::claims_call(bytes, p),
+        b'{' => crate::shape::claims_call(bytes, p, bytes.len()),
         _ => recognised_call(bytes, p),
     }
 }

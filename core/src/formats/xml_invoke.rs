@@ -3,7 +3,9 @@
 //!
 //! Names and values have XML entities decoded (`&lt; &gt; &amp; &quot; &apos; &#N; &#xH;`; any
 //! other `&` stays as written). A value whose decoded text, trimmed, is strict JSON becomes that
-//! JSON value; anything else is the decoded text as a string, untrimmed.
+//! JSON value; anything else is the decoded text as a string, untrimmed. A repeated parameter, or
+//! a `name` attribute given twice in one tag, is `tool_call.duplicate_argument`; other attributes
+//! are ignored.
 
 use std::borrow::Cow;
 
@@ -53,12 +55,7 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
             ));
         }
         if !(at(bytes, p, PARAMETER) && bytes.get(p + PARAMETER.len()).is_some_and(|&b| is_ws(b))) {
-            let found = text[p..].chars().next().map(crate::json::show_char).unwrap_or_default();
-            return Err(ParseError::new(
-                ErrorCode::Syntax,
-                p,
-                format!("expected `<parameter name=\"…\">` or `</invoke>`, found {found}"),
-            ));
+            return Err(not_a_parameter(text, p));
         }
         let (key, value_at) = tag_name(text, p, PARAMETER.len(), "<parameter>")?;
         let Some(len) = memmem::find(&bytes[value_at..], PARAMETER_CLOSE.as_bytes()) else {
@@ -80,6 +77,25 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
         arguments.push((key.into_owned(), value));
         p = value_at + len + PARAMETER_CLOSE.len();
     }
+}
+
+/// The text at `p` inside `<invoke>` is neither `<parameter …>` nor `</invoke>`: unclosed when it
+/// stops partway through one of them, else a syntax error.
+fn not_a_parameter(text: &str, p: usize) -> ParseError {
+    let rest = &text.as_bytes()[p..];
+    if [CLOSE, PARAMETER].iter().any(|t| t.as_bytes().starts_with(rest)) {
+        return ParseError::new(
+            ErrorCode::Unclosed,
+            text.len(),
+            "the text ends inside a tag of `<invoke>`",
+        );
+    }
+    let found = text[p..].chars().next().map(crate::json::show_char).unwrap_or_default();
+    ParseError::new(
+        ErrorCode::Syntax,
+        p,
+        format!("expected `<parameter name=\"…\">` or `</invoke>`, found {found}"),
+    )
 }
 
 /// Reads the attributes of the tag at `start` (whose element name is `word_len` bytes long) up to
@@ -131,6 +147,13 @@ fn tag_name<'t>(text: &'t str, start: usize, word_len: usize, tag: &str) -> Resu
                 "the text ends inside an attribute value",
             ));
         };
+        if attr == "name" && name.is_some() {
+            return Err(ParseError::new(
+                ErrorCode::DuplicateArgument,
+                attr_at,
+                format!("the `{tag}` tag has two `name` attributes"),
+            ));
+        }
         if attr == "name" {
             let value = decode_entities(&text[value_at..value_at + len]);
             if value.trim().is_empty() {

@@ -1,0 +1,144 @@
+//! Truncation property over the shared fixtures: a prefix of a model's output is never read as a
+//! different call. For every valid fixture input whose calls all share one format, every prefix
+//! (cut at every char boundary) either raises or returns exactly the first k calls of the full
+//! result (names and arguments equal, k ≤ the full count).
+//!
+//! One exemption: when the cut removes every tagged (tier-1) call, a lower tier may find calls in
+//! the prose before the first marker. That is allowed only where those calls stand before the
+//! input's first marker, i.e. the input itself mixes tiers.
+
+use std::path::PathBuf;
+
+use beacon_core::{parse_tool_calls, scan_stream, Format, StreamState, ToolCall};
+use serde_json::Value as Json;
+
+/// An input to check, with its fixture id.
+struct Input {
+    id: String,
+    text: String,
+}
+
+fn fixtures_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures")
+}
+
+/// Reads a fixture file; some cases nest past serde_json's default recursion limit.
+fn read(path: &PathBuf) -> Json {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut de = serde_json::Deserializer::from_str(&text);
+    de.disable_recursion_limit();
+    de.into_iter::<Json>()
+        .next()
+        .and_then(Result::ok)
+        .unwrap_or_else(|| panic!("{}: invalid JSON", path.display()))
+}
+
+/// The inputs of every case that expects calls, all of one format.
+fn single_format_inputs() -> Vec<Input> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
+        .expect("fixtures dir")
+        .map(|entry| entry.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    let mut out = Vec::new();
+    for path in &paths {
+        let doc = read(path);
+        for case in doc["cases"].as_array().expect("cases") {
+            let Some(calls) = case.get("calls").and_then(Json::as_array) else {
+                continue;
+            };
+            let format = |c: &Json| c.get("format").and_then(Json::as_str).map(str::to_owned);
+            if calls.iter().any(|c| format(c) != format(&calls[0])) {
+                continue;
+            }
+            out.push(Input {
+                id: case["id"].as_str().expect("id").to_owned(),
+                text: case["input"].as_str().expect("input").to_owned(),
+            });
+        }
+    }
+    out
+}
+
+fn is_tagged(format: Format) -> bool {
+    !matches!(format, Format::Json | Format::Python)
+}
+
+/// Whether the prefix's calls are lower-tier calls standing before the input's first marker.
+fn mixes_tiers(input: &str, full: &[ToolCall], got: &[ToolCall]) -> bool {
+    let scan = scan_stream(input);
+    let first_marker = match scan.state {
+        StreamState::None => return false,
+        _ => scan.offset,
+    };
+    is_tagged(full[0].format) && got.iter().all(|c| !is_tagged(c.format) && c.span.end <= first_marker)
+}
+
+fn show(calls: &[ToolCall]) -> String {
+    let items: Vec<String> = calls
+        .iter()
+        .map(|c| {
+            format!(
+                "{}({})",
+                c.name,
+                beacon_core::Value::Object(c.arguments.clone()).to_json()
+            )
+        })
+        .collect();
+    items.join(", ")
+}
+
+/// What is wrong with the result of one prefix, if anything.
+fn check_prefix(input: &str, cut: usize, full: &[ToolCall]) -> Option<String> {
+    let got = parse_tool_calls(&input[..cut]).ok()?;
+    let is_first_k = got.len() <= full.len()
+        && got
+            .iter()
+            .zip(full)
+            .all(|(g, f)| g.name == f.name && g.arguments == f.arguments);
+    if is_first_k || mixes_tiers(input, full, &got) {
+        return None;
+    }
+    Some(format!(
+        "prefix {:?} gives [{}]; the full input gives [{}]",
+        &input[..cut],
+        show(&got),
+        show(full)
+    ))
+}
+
+#[test]
+fn every_prefix_raises_or_gives_the_first_calls() {
+    let inputs = single_format_inputs();
+    assert!(inputs.len() >= 100, "only {} single-format inputs", inputs.len());
+    let mut failures = Vec::new();
+    let mut failing_cases = 0;
+    for input in &inputs {
+        let text = input.text.as_str();
+        let Ok(full) = parse_tool_calls(text) else {
+            // The fixtures test reports it; without the full result there is nothing to compare.
+            println!("skipped {}: the full input does not parse", input.id);
+            continue;
+        };
+        let before = failures.len();
+        for cut in (0..text.len()).filter(|&i| text.is_char_boundary(i)) {
+            if let Some(problem) = check_prefix(text, cut, &full) {
+                failures.push(format!("{}: {problem}", input.id));
+            }
+        }
+        failing_cases += usize::from(failures.len() > before);
+    }
+    for f in &failures {
+        println!("{f}");
+    }
+    println!(
+        "{} inputs checked; {failing_cases} with failing prefixes ({} prefixes)",
+        inputs.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{failing_cases} inputs have prefixes read as other calls"
+    );
+}
