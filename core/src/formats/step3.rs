@@ -14,8 +14,8 @@
 //! accepts it): the calls are parsed as DeepSeek's.
 
 use super::deepseek::{self, Section};
-use super::expect_token;
 use super::xml_invoke::{self, Dialect};
+use super::{cut_short, expect_token, unclosed_marker};
 use crate::error::ParseError;
 use crate::scan::{at, skip_ws};
 use crate::{Format, ToolCall};
@@ -71,6 +71,9 @@ fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, Par
     let next = skip_ws(bytes, start + open.len());
     if at(bytes, next, deepseek::SECTION.call) {
         return Ok(next);
+    }
+    if cut_short(bytes, next, deepseek::SECTION.call) {
+        return Err(unclosed_marker(text, open));
     }
     deepseek::section(text, start, Some(open), &SECTION, call_body, out)
 }
