@@ -19,7 +19,8 @@
 //! [`super::step3`]); the first call's `<｜tool▁call▁begin｜>` may be left out. After a call, a
 //! section that has an opener must go on with another call or close; it may end without
 //! `<｜tool▁calls▁end｜>` only at the end of the text or at `<｜end▁of▁sentence｜>`. A section
-//! without an opener ends after its last call (prose may follow).
+//! without an opener ends after its last call (and a `<｜tool▁calls▁end｜>` right after it); prose
+//! may follow.
 //!
 //! **DSML** (`deepseek_v32`, V3.2 and V4): `<｜DSML｜function_calls>` (V4: `<｜DSML｜tool_calls>`),
 //! one or more `<｜DSML｜invoke name="f">…</｜DSML｜invoke>`, then the matching closing tag, which
@@ -34,7 +35,15 @@
 //!
 //! Every token is also accepted with ASCII `|` in place of `｜` (`<|tool▁call▁begin|>`,
 //! `<|DSML|invoke`), as some templates write them; one section or block uses one kind throughout.
-//! `<｜end▁of▁sentence｜>` right after a section or block is consumed with it.
+//! `<｜end▁of▁sentence｜>` after a section or block (whitespace between allowed) is consumed with it.
+//!
+//! Errors: the text ending inside a call, or partway through a token the grammar expects there, is
+//! `tool_call.unclosed` at the end; an opener followed by something other than a call is
+//! `tool_call.unrecognized`; any other token out of place is `tool_call.syntax` (so is a `string`
+//! attribute other than `"true"` or `"false"`); a missing or empty name is
+//! `tool_call.invalid_name`; arguments that are neither an object nor a string holding one are
+//! `tool_call.invalid_arguments`; a repeated parameter or `string` attribute is
+//! `tool_call.duplicate_argument`; broken JSON is its `json.*` error.
 
 use super::xml_invoke::{self, Dialect};
 use super::{cut_short, expect_token, unclosed_marker, unrecognized, widen_span};
@@ -216,7 +225,7 @@ pub(crate) fn section(
             continue;
         }
         let Some(open) = open else {
-            let end = close_or_stop(text, q, s).unwrap_or(p);
+            let end = close_at(bytes, q, s.close, s.eos).unwrap_or(p);
             widen_span(out, first, start, end);
             return Ok(end);
         };
@@ -255,14 +264,13 @@ fn call(
     Ok(end)
 }
 
-/// The offset after the section's closing token (or its end-of-sentence token) at `q`, with an
-/// end-of-sentence token that follows; `None` when neither is there.
-fn close_or_stop(text: &str, q: usize, s: &Section) -> Option<usize> {
-    let bytes = text.as_bytes();
-    if at(bytes, q, s.close) {
-        return Some(after_eos(bytes, q + s.close.len(), s.eos));
+/// The offset after the closing token `close` (or the end-of-sentence token) at `q`, with an
+/// end-of-sentence token that follows it; `None` when neither is there.
+fn close_at(bytes: &[u8], q: usize, close: &str, eos: Option<&str>) -> Option<usize> {
+    if at(bytes, q, close) {
+        return Some(after_eos(bytes, q + close.len(), eos));
     }
-    s.eos.filter(|e| at(bytes, q, e)).map(|e| q + e.len())
+    eos.filter(|e| at(bytes, q, e)).map(|e| q + e.len())
 }
 
 /// `pos`, or the offset after an end-of-sentence token that follows it (after whitespace).
@@ -280,11 +288,8 @@ fn after_eos(bytes: &[u8], pos: usize, eos: Option<&str>) -> usize {
 /// through a token.
 fn end_of_calls(text: &str, q: usize, close: &str, eos: Option<&str>, next: &str) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
-    if at(bytes, q, close) {
-        return Ok(after_eos(bytes, q + close.len(), eos));
-    }
-    if let Some(e) = eos.filter(|e| at(bytes, q, e)) {
-        return Ok(q + e.len());
+    if let Some(end) = close_at(bytes, q, close, eos) {
+        return Ok(end);
     }
     if q == bytes.len() {
         return Ok(q);

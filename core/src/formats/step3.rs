@@ -11,7 +11,11 @@
 //! be left out, and a section with an opener ends at `<｜tool_calls_end｜>` or the end of the text;
 //! a bare `<steptml:invoke` is a call too. A `<｜tool_calls_begin｜>` followed by DeepSeek's
 //! `<｜tool▁call▁begin｜>` is a DeepSeek section that opened with the wrong token (llama.cpp
-//! accepts it): the calls are parsed as DeepSeek's.
+//! accepts it): the calls are parsed as DeepSeek's. No end-of-turn token is consumed (Step-3's is
+//! not confirmed); whatever follows the section is prose.
+//!
+//! Errors are DeepSeek's (see there): a cut call or token is `tool_call.unclosed` at the end, a
+//! type word other than `function` or any other token out of place `tool_call.syntax`.
 
 use super::deepseek::{self, Section};
 use super::xml_invoke::{self, Dialect};
