@@ -99,6 +99,7 @@ fn parameters(text: &str, mut p: usize, d: &Dialect) -> Result<(Object, usize), 
             return Err(not_a_parameter(text, p, d));
         }
         let (param, value_at) = read_tag(text, p, d.parameter.len(), d)?;
+        let (value, next) = parameter_value(text, value_at, param.string, d)?;
         if arguments.iter().any(|(k, _)| *k == param.name) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
@@ -106,7 +107,6 @@ fn parameters(text: &str, mut p: usize, d: &Dialect) -> Result<(Object, usize), 
                 format!("the parameter {} is given twice", crate::json::quote(&param.name)),
             ));
         }
-        let (value, next) = parameter_value(text, value_at, param.string, d)?;
         arguments.push((param.name.into_owned(), value));
         p = next;
     }
