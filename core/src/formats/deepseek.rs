@@ -204,6 +204,17 @@ fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, Par
     Ok(start + 1)
 }
 
+/// Parses the DeepSeek section (V3 or V3.1 calls) at `start` that opens with `open`, a token of
+/// another family (Step-3's `<｜tool_calls_begin｜>`); returns the offset after it.
+pub(crate) fn section_opened_by(
+    text: &str,
+    start: usize,
+    open: &str,
+    out: &mut Vec<ToolCall>,
+) -> Result<usize, ParseError> {
+    section(text, start, Some(open), &SECTION, call_body, out)
+}
+
 /// Parses the section at `start`, which begins with `open` or, when that is `None`, directly with
 /// `s.call`. Pushes its calls and returns the offset after it.
 pub(crate) fn section(

@@ -11,7 +11,7 @@
 //! be left out, and a section with an opener ends at `<｜tool_calls_end｜>` or the end of the text;
 //! a bare `<steptml:invoke` is a call too. A `<｜tool_calls_begin｜>` followed by DeepSeek's
 //! `<｜tool▁call▁begin｜>` is a DeepSeek section that opened with the wrong token (llama.cpp
-//! accepts it): the calls are parsed as DeepSeek's. No end-of-turn token is consumed (Step-3's is
+//! accepts it): it is parsed as DeepSeek's, its calls `deepseek_v3` or `deepseek_v31`. No end-of-turn token is consumed (Step-3's is
 //! not confirmed); whatever follows the section is prose.
 //!
 //! Errors are DeepSeek's (see there): a cut call or token is `tool_call.unclosed` at the end, a
@@ -74,7 +74,7 @@ fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, Par
     let open = SECTION.opens[0];
     let next = skip_ws(bytes, start + open.len());
     if at(bytes, next, deepseek::SECTION.call) {
-        return Ok(next);
+        return deepseek::section_opened_by(text, start, open, out);
     }
     if cut_short(bytes, next, deepseek::SECTION.call) {
         return Err(unclosed_marker(text, open));
