@@ -178,6 +178,48 @@ fn qwen3_renderable(args: &Object) -> bool {
     })
 }
 
+/// As DeepSeek V3.2's template writes a call: strings verbatim with `string="true"`, other values
+/// as JSON with `string="false"`.
+fn dsml(name: &str, args: &Object) -> String {
+    let mut out = format!("\n\n<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"{name}\">\n");
+    for (k, v) in args {
+        let (text, string) = match v {
+            Value::String(s) => (s.clone(), "true"),
+            v => (json(v), "false"),
+        };
+        out.push_str(&format!(
+            "<｜DSML｜parameter name=\"{k}\" string=\"{string}\">{text}</｜DSML｜parameter>\n"
+        ));
+    }
+    out + "</｜DSML｜invoke>\n</｜DSML｜function_calls><｜end▁of▁sentence｜>"
+}
+
+/// Step-3's markup: values raw, typed back as JSON when their trimmed text is JSON (so, as for
+/// Qwen3-Coder, only strings that do not read as JSON survive: see `step3_renderable`).
+fn step3(name: &str, args: &Object) -> String {
+    let params: String = args
+        .iter()
+        .map(|(k, v)| {
+            let text = match v {
+                Value::String(s) => s.clone(),
+                v => json(v),
+            };
+            format!("<steptml:parameter name=\"{k}\">{text}</steptml:parameter>")
+        })
+        .collect();
+    format!(
+        "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"{name}\">{params}\
+         </steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>"
+    )
+}
+
+fn step3_renderable(args: &Object) -> bool {
+    args.iter().all(|(_, v)| match v {
+        Value::String(s) => parse_json(s.trim()).is_err(),
+        _ => true,
+    })
+}
+
 fn kwargs(args: &Object) -> String {
     args.iter()
         .map(|(k, v)| format!("{k}={}", python(v)))
@@ -228,6 +270,19 @@ fn renderings(name: &str, args: &Object) -> Vec<(Format, String)> {
             format!("<|action_start|><|plugin|>\n{{\"name\": {}, \"parameters\": {a}}}<|action_end|>", json_string(name)),
         ),
         (Format::FunctionaryV31, format!("<function={name}>{a}</function><|eom_id|>")),
+        (
+            Format::DeepseekV3,
+            format!(
+                "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>{name}\n```json\n{a}\n```\
+                 <｜tool▁call▁end｜><｜tool▁calls▁end｜><｜end▁of▁sentence｜>"
+            ),
+        ),
+        (
+            Format::DeepseekV31,
+            format!("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>{name}<｜tool▁sep｜>{a}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"),
+        ),
+        (Format::DeepseekV32, dsml(name, args)),
+        (Format::Step3, step3(name, args)),
         (Format::Json, format!("Calling it:\n{{\"name\": {}, \"arguments\": {a}}}", json_string(name))),
         (
             Format::Json,
@@ -260,6 +315,9 @@ fn first_marker_end(text: &str) -> usize {
         "<|tools_prefix|>",
         "<tool_calls>",
         "<|action_start|>",
+        "<｜tool▁calls▁begin｜>",
+        "<｜DSML｜function_calls>",
+        "<｜tool_calls_begin｜>",
     ]
     .iter()
     .filter_map(|m| text.find(m).map(|i| i + m.len()))
@@ -296,6 +354,9 @@ proptest! {
             if format == Format::Qwen3Coder && !qwen3_renderable(&args) {
                 continue;
             }
+            if format == Format::Step3 && !step3_renderable(&args) {
+                continue;
+            }
             let calls = parse_tool_calls(&text).map_err(|e| TestCaseError::fail(format!("{format:?}: {e} in {text:?}")))?;
             prop_assert_eq!(calls.len(), 1, "{:?}: {:?}", format, text);
             prop_assert_eq!(calls[0].format, format, "{:?}", text);
@@ -307,7 +368,10 @@ proptest! {
     #[test]
     fn streaming_a_tagged_call_moves_only_forward(name in name(), args in arguments()) {
         for (format, text) in renderings(&name, &args) {
-            if matches!(format, Format::Json | Format::Python) || (format == Format::Qwen3Coder && !qwen3_renderable(&args)) {
+            if matches!(format, Format::Json | Format::Python)
+                || (format == Format::Qwen3Coder && !qwen3_renderable(&args))
+                || (format == Format::Step3 && !step3_renderable(&args))
+            {
                 continue;
             }
             let marker_end = first_marker_end(&text);

@@ -207,3 +207,41 @@ pub(crate) fn widen_span(out: &mut [ToolCall], first: usize, start: usize, end: 
         out[first].span = start..end;
     }
 }
+
+/// Whether the text from `pos` to its end is a proper beginning of `token` (the end of the text
+/// itself included): the text stops partway through it.
+pub(crate) fn cut_short(bytes: &[u8], pos: usize, token: &str) -> bool {
+    bytes
+        .get(pos..)
+        .is_some_and(|rest| rest.len() < token.len() && token.as_bytes().starts_with(rest))
+}
+
+/// Expects `token` at `pos` and returns the offset after it. The text ending at `pos` or partway
+/// through the token is `tool_call.unclosed` at the end; anything else is `tool_call.syntax` at
+/// `pos`, with `context` (e.g. "after the tool name") in the message.
+pub(crate) fn expect_token(text: &str, pos: usize, token: &str, context: &str) -> Result<usize, ParseError> {
+    let bytes = text.as_bytes();
+    if at(bytes, pos, token) {
+        return Ok(pos + token.len());
+    }
+    if cut_short(bytes, pos, token) {
+        return Err(ParseError::new(
+            ErrorCode::Unclosed,
+            bytes.len(),
+            format!("the text ends where `{token}` is expected {context}"),
+        ));
+    }
+    Err(ParseError::new(
+        ErrorCode::Syntax,
+        pos,
+        format!("expected `{token}` {context}, found {}", found_at(text, pos)),
+    ))
+}
+
+/// The character at `pos`, for a message.
+pub(crate) fn found_at(text: &str, pos: usize) -> String {
+    text.get(pos..)
+        .and_then(|rest| rest.chars().next())
+        .map(crate::json::show_char)
+        .unwrap_or_else(|| "the end of the text".to_string())
+}

@@ -5,24 +5,53 @@
 //! other `&` stays as written). A value whose decoded text, trimmed, is strict JSON becomes that
 //! JSON value; anything else is the decoded text as a string, untrimmed. A repeated parameter, or
 //! a `name` attribute given twice in one tag, is `tool_call.duplicate_argument`; other attributes
-//! are ignored.
+//! are ignored. The text ending inside a tag is `tool_call.unclosed`.
+//!
+//! The same element grammar under other tag names is DeepSeek's DSML and Step-3's `steptml`: a
+//! [`Dialect`] names the tags and says what differs (entities, the `string` attribute, a JSON
+//! body); [`invoke`] parses one call of any dialect.
 
 use std::borrow::Cow;
 
 use memchr::memmem;
 
+use super::{cut_short, expect_token};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, is_ws, skip_ws};
 use crate::value::{Object, Value};
 use crate::{Format, ToolCall};
 
-pub(crate) const MARKER: &str = "<invoke";
-const PARAMETER: &str = "<parameter";
-const PARAMETER_CLOSE: &str = "</parameter>";
-const CLOSE: &str = "</invoke>";
+/// The tag names of one invoke dialect, and the rules in which dialects differ.
+pub(crate) struct Dialect {
+    /// `<` and the invoke element's name, e.g. `<invoke`.
+    pub invoke: &'static str,
+    pub invoke_close: &'static str,
+    /// `<` and the parameter element's name, e.g. `<parameter`.
+    pub parameter: &'static str,
+    pub parameter_close: &'static str,
+    pub format: Format,
+    /// XML entities are decoded in names and values.
+    pub entities: bool,
+    /// A parameter's `string="true"` keeps its text verbatim and `string="false"` makes it a strict
+    /// JSON value (DeepSeek DSML); without the attribute the value is typed as in `xml_invoke`.
+    pub typed: bool,
+    /// The invoke body may be one JSON object instead of parameters (DeepSeek DSML).
+    pub json_body: bool,
+}
+
+const XML: Dialect = Dialect {
+    invoke: "<invoke",
+    invoke_close: "</invoke>",
+    parameter: "<parameter",
+    parameter_close: "</parameter>",
+    format: Format::XmlInvoke,
+    entities: true,
+    typed: false,
+    json_body: false,
+};
 
 pub(crate) const FAMILY: super::Family = super::Family {
-    formats: &[Format::XmlInvoke],
+    formats: &[crate::Format::XmlInvoke],
     markers: &["<invoke ", "<invoke\n", "<invoke\t", "<invoke\r"],
     tokens: &["</invoke>", "<parameter ", "</parameter>"],
     parse,
@@ -30,80 +59,190 @@ pub(crate) const FAMILY: super::Family = super::Family {
 
 /// Parses the call whose marker is at `start`; returns the offset after `</invoke>`.
 pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+    let (call, end) = invoke(text, start, &XML)?;
+    out.push(call);
+    Ok(end)
+}
+
+/// The call whose invoke tag (`d.invoke`) is at `start`, and the offset after its closing tag.
+pub(crate) fn invoke(text: &str, start: usize, d: &Dialect) -> Result<(ToolCall, usize), ParseError> {
     let bytes = text.as_bytes();
-    let (name, mut p) = tag_name(text, start, MARKER.len(), "<invoke>")?;
+    let (tag, body) = read_tag(text, start, d.invoke.len(), d)?;
+    let body = skip_ws(bytes, body);
+    let (arguments, end) = if d.json_body && bytes.get(body) == Some(&b'{') {
+        json_body(text, body, d)?
+    } else {
+        parameters(text, body, d)?
+    };
+    Ok((
+        ToolCall::new(tag.name.into_owned(), arguments, d.format, start..end),
+        end,
+    ))
+}
+
+/// The parameters from `p` up to the invoke's closing tag, and the offset after that tag.
+fn parameters(text: &str, mut p: usize, d: &Dialect) -> Result<(Object, usize), ParseError> {
+    let bytes = text.as_bytes();
     let mut arguments = Object::new();
     let mut keys = crate::value::Keys::default();
     loop {
         p = skip_ws(bytes, p);
-        if at(bytes, p, CLOSE) {
-            let end = p + CLOSE.len();
-            out.push(ToolCall {
-                id: None,
-                name: name.into_owned(),
-                arguments,
-                format: Format::XmlInvoke,
-                span: start..end,
-            });
-            return Ok(end);
+        if at(bytes, p, d.invoke_close) {
+            return Ok((arguments, p + d.invoke_close.len()));
         }
         if p == bytes.len() {
             return Err(ParseError::new(
                 ErrorCode::Unclosed,
                 p,
-                "the text ends inside `<invoke>`: expected `</invoke>`",
+                format!("the text ends inside `{}>`: expected `{}`", d.invoke, d.invoke_close),
             ));
         }
-        if !(at(bytes, p, PARAMETER) && bytes.get(p + PARAMETER.len()).is_some_and(|&b| is_ws(b))) {
-            return Err(not_a_parameter(text, p));
+        if !(at(bytes, p, d.parameter) && bytes.get(p + d.parameter.len()).is_some_and(|&b| is_ws(b))) {
+            return Err(not_a_parameter(text, p, d));
         }
-        let (key, value_at) = tag_name(text, p, PARAMETER.len(), "<parameter>")?;
-        let Some(len) = memmem::find(&bytes[value_at..], PARAMETER_CLOSE.as_bytes()) else {
-            return Err(ParseError::new(
-                ErrorCode::Unclosed,
-                bytes.len(),
-                "the text ends inside `<parameter>`: expected `</parameter>`",
-            ));
-        };
-        if keys.repeated(&arguments, &key) {
+        let (param, value_at) = read_tag(text, p, d.parameter.len(), d)?;
+        let (value, next) = parameter_value(text, value_at, param.string, d)?;
+        if keys.repeated(&arguments, &param.name) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
                 p,
-                format!("the parameter {} is given twice", crate::json::quote(&key)),
+                format!("the parameter {} is given twice", crate::json::quote(&param.name)),
             ));
         }
-        let raw = decode_entities(&text[value_at..value_at + len]);
-        let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.into_owned()));
-        arguments.push((key.into_owned(), value));
-        p = value_at + len + PARAMETER_CLOSE.len();
+        arguments.push((param.name.into_owned(), value));
+        p = next;
     }
 }
 
-/// The text at `p` inside `<invoke>` is neither `<parameter …>` nor `</invoke>`: unclosed when it
-/// stops partway through one of them, else a syntax error.
-fn not_a_parameter(text: &str, p: usize) -> ParseError {
+/// The text at `p` inside an invoke is neither a parameter tag nor the closing tag: unclosed when
+/// it stops partway through one of them, else a syntax error.
+fn not_a_parameter(text: &str, p: usize, d: &Dialect) -> ParseError {
     let rest = &text.as_bytes()[p..];
-    if [CLOSE, PARAMETER].iter().any(|t| t.as_bytes().starts_with(rest)) {
+    if [d.invoke_close, d.parameter]
+        .iter()
+        .any(|t| t.as_bytes().starts_with(rest))
+    {
         return ParseError::new(
             ErrorCode::Unclosed,
             text.len(),
-            "the text ends inside a tag of `<invoke>`",
+            format!("the text ends inside a tag of `{}>`", d.invoke),
         );
     }
-    let found = text[p..].chars().next().map(crate::json::show_char).unwrap_or_default();
     ParseError::new(
         ErrorCode::Syntax,
         p,
-        format!("expected `<parameter name=\"…\">` or `</invoke>`, found {found}"),
+        format!(
+            "expected `{} name=\"…\">` or `{}`, found {}",
+            d.parameter,
+            d.invoke_close,
+            super::found_at(text, p)
+        ),
     )
 }
 
-/// Reads the attributes of the tag at `start` (whose element name is `word_len` bytes long) up to
-/// its `>`. Returns the decoded `name` attribute and the offset after `>`.
-fn tag_name<'t>(text: &'t str, start: usize, word_len: usize, tag: &str) -> Result<(Cow<'t, str>, usize), ParseError> {
+/// The JSON object at `p` as the whole body of an invoke, and the offset after the closing tag.
+fn json_body(text: &str, p: usize, d: &Dialect) -> Result<(Object, usize), ParseError> {
+    let (value, end) = crate::json::parse_value_at(text, p)?;
+    let Value::Object(arguments) = value else {
+        return Err(ParseError::new(
+            ErrorCode::InvalidArguments,
+            p,
+            format!("the body of `{}>` must be a JSON object", d.invoke),
+        ));
+    };
+    let close = skip_ws(text.as_bytes(), end);
+    let end = expect_token(text, close, d.invoke_close, "after the JSON arguments")?;
+    Ok((arguments, end))
+}
+
+/// The value of the parameter whose text starts at `value_at`, and the offset after its closing
+/// tag. `string` is the tag's `string` attribute and where its value starts.
+fn parameter_value(
+    text: &str,
+    value_at: usize,
+    string: Option<(&str, usize)>,
+    d: &Dialect,
+) -> Result<(Value, usize), ParseError> {
     let bytes = text.as_bytes();
+    let string = if d.typed { string } else { None };
+    if let Some(("false", _)) = string {
+        return json_parameter(text, value_at, d);
+    }
+    if let Some((other, attr_at)) = string.filter(|(s, _)| *s != "true") {
+        return Err(ParseError::new(
+            ErrorCode::Syntax,
+            attr_at,
+            format!(
+                "the `string` attribute must be \"true\" or \"false\", found {}",
+                crate::json::quote(other)
+            ),
+        ));
+    }
+    let Some(len) = memmem::find(&bytes[value_at..], d.parameter_close.as_bytes()) else {
+        return Err(ParseError::new(
+            ErrorCode::Unclosed,
+            bytes.len(),
+            format!(
+                "the text ends inside `{}>`: expected `{}`",
+                d.parameter, d.parameter_close
+            ),
+        ));
+    };
+    let end = value_at + len + d.parameter_close.len();
+    let raw = &text[value_at..value_at + len];
+    if string.is_some() {
+        return Ok((Value::String(raw.to_string()), end));
+    }
+    let raw = if d.entities {
+        decode_entities(raw)
+    } else {
+        Cow::Borrowed(raw)
+    };
+    let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.into_owned()));
+    Ok((value, end))
+}
+
+/// A `string="false"` value: one strict JSON value (whitespace around it allowed), then the
+/// closing tag. Returns the value and the offset after the closing tag.
+fn json_parameter(text: &str, value_at: usize, d: &Dialect) -> Result<(Value, usize), ParseError> {
+    let bytes = text.as_bytes();
+    let (value, end) = crate::json::parse_value_at(text, value_at)?;
+    let close = skip_ws(bytes, end);
+    if at(bytes, close, d.parameter_close) {
+        return Ok((value, close + d.parameter_close.len()));
+    }
+    if cut_short(bytes, close, d.parameter_close) {
+        return Err(ParseError::new(
+            ErrorCode::Unclosed,
+            bytes.len(),
+            format!("the text ends before `{}`", d.parameter_close),
+        ));
+    }
+    Err(ParseError::new(
+        ErrorCode::JsonUnexpectedToken,
+        close,
+        format!(
+            "a `string=\"false\"` value must be one JSON value, followed by `{}`",
+            d.parameter_close
+        ),
+    ))
+}
+
+/// What a tag's attributes say: its `name`, and its `string` attribute with the offset of its
+/// value.
+struct Tag<'t> {
+    name: Cow<'t, str>,
+    string: Option<(&'t str, usize)>,
+}
+
+/// Reads the attributes of the tag at `start` (whose element name is `word_len` bytes long) up to
+/// its `>`. Returns them and the offset after `>`.
+fn read_tag<'t>(text: &'t str, start: usize, word_len: usize, d: &Dialect) -> Result<(Tag<'t>, usize), ParseError> {
+    let bytes = text.as_bytes();
+    let tag = || format!("{}>", &text[start..start + word_len]);
     let mut p = start + word_len;
     let mut name = None;
+    let mut string = None;
     loop {
         p = skip_ws(bytes, p);
         match bytes.get(p) {
@@ -112,7 +251,7 @@ fn tag_name<'t>(text: &'t str, start: usize, word_len: usize, tag: &str) -> Resu
                 return Err(ParseError::new(
                     ErrorCode::Unclosed,
                     p,
-                    format!("the text ends inside the `{tag}` tag"),
+                    format!("the text ends inside the `{}` tag", tag()),
                 ))
             }
             _ => {}
@@ -130,13 +269,13 @@ fn tag_name<'t>(text: &'t str, start: usize, word_len: usize, tag: &str) -> Resu
                 return Err(ParseError::new(
                     ErrorCode::Unclosed,
                     bytes.len(),
-                    format!("the text ends inside the `{tag}` tag"),
+                    format!("the text ends inside the `{}` tag", tag()),
                 ));
             }
             return Err(ParseError::new(
                 ErrorCode::Syntax,
                 attr_at,
-                format!("expected an attribute `name=\"…\"` in the `{tag}` tag"),
+                format!("expected an attribute `name=\"…\"` in the `{}` tag", tag()),
             ));
         }
         let value_at = quote_at + 1;
@@ -147,32 +286,39 @@ fn tag_name<'t>(text: &'t str, start: usize, word_len: usize, tag: &str) -> Resu
                 "the text ends inside an attribute value",
             ));
         };
-        if attr == "name" && name.is_some() {
+        let raw = &text[value_at..value_at + len];
+        if (attr == "name" && name.is_some()) || (d.typed && attr == "string" && string.is_some()) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
                 attr_at,
-                format!("the `{tag}` tag has two `name` attributes"),
+                format!("the `{}` tag has two `{attr}` attributes", tag()),
             ));
         }
         if attr == "name" {
-            let value = decode_entities(&text[value_at..value_at + len]);
+            let value = if d.entities {
+                decode_entities(raw)
+            } else {
+                Cow::Borrowed(raw)
+            };
             if value.trim().is_empty() {
                 return Err(ParseError::new(
                     ErrorCode::InvalidName,
                     value_at,
-                    format!("the `{tag}` name is empty"),
+                    format!("the `{}` name is empty", tag()),
                 ));
             }
             name = Some(value);
+        } else if attr == "string" {
+            string = Some((raw, value_at));
         }
         p = value_at + len + 1;
     }
     match name {
-        Some(name) => Ok((name, p + 1)),
+        Some(name) => Ok((Tag { name, string }, p + 1)),
         None => Err(ParseError::new(
             ErrorCode::InvalidName,
             start,
-            format!("the `{tag}` tag has no `name` attribute"),
+            format!("the `{}` tag has no `name` attribute", tag()),
         )),
     }
 }
