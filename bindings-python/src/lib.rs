@@ -136,6 +136,9 @@ fn object_to_py<'py>(py: Python<'py>, object: &Object) -> PyResult<Bound<'py, Py
 
 fn call_to_py<'py>(py: Python<'py>, call: &ToolCall, include_format: bool) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
+    if let Some(id) = &call.id {
+        dict.set_item(intern!(py, "id"), PyString::new(py, id))?;
+    }
     dict.set_item(intern!(py, "name"), PyString::new(py, &call.name))?;
     dict.set_item(intern!(py, "arguments"), object_to_py(py, &call.arguments)?)?;
     if include_format {
@@ -705,7 +708,7 @@ mod _core {
     #[pymodule_export]
     const __version__: &str = env!("CARGO_PKG_VERSION");
 
-    /// The format ids, in detection order (`hermes` … `python`).
+    /// The format ids: tier 1 (`hermes` … `gigachat`), then `json` and `python`.
     #[pymodule_export]
     const FORMATS: [&str; beacon_core::Format::ALL.len()] = ids!(beacon_core::Format);
 

@@ -9,12 +9,43 @@ export type Value = null | boolean | number | bigint | string | Value[] | { [key
 
 /** One tool call. Argument keys are in the order the model wrote them. */
 export interface ToolCall {
+  /** The id the model wrote for the call (Kimi K2, Mistral `[CALL_ID]`, Command R7B); absent otherwise. */
+  id?: string;
   name: string;
   arguments: { [key: string]: Value };
 }
 
 /** The format ids, in detection order (see the README's formats table). */
-export type Format = 'hermes' | 'bracket' | 'mistral' | 'llama' | 'xml_invoke' | 'qwen3_coder' | 'json' | 'python';
+export type Format =
+  | 'hermes'
+  | 'bracket'
+  | 'mistral'
+  | 'llama'
+  | 'xml_invoke'
+  | 'qwen3_coder'
+  | 'deepseek_v3'
+  | 'deepseek_v31'
+  | 'deepseek_v32'
+  | 'step3'
+  | 'kimi_k2'
+  | 'glm45'
+  | 'longcat'
+  | 'harmony'
+  | 'gemma4'
+  | 'function_gemma'
+  | 'pythonic'
+  | 'command_r7b'
+  | 'granite'
+  | 'functionary_v31'
+  | 'functionary_v32'
+  | 'functools'
+  | 'nemotron'
+  | 'apertus'
+  | 'tool_calls'
+  | 'internlm'
+  | 'gigachat'
+  | 'json'
+  | 'python';
 
 /** A tool call with the format it was written in (`parseToolCalls(text, { includeFormat: true })`). */
 export interface ToolCallWithFormat extends ToolCall {

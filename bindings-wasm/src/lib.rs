@@ -282,7 +282,13 @@ struct Writer {
 
 impl Writer {
     fn call(&mut self, call: &ToolCall, include_format: bool) {
-        self.out.push_str("{\"name\":");
+        self.out.push('{');
+        if let Some(id) = &call.id {
+            self.out.push_str("\"id\":");
+            self.string_value(id);
+            self.out.push(',');
+        }
+        self.out.push_str("\"name\":");
         self.string_value(&call.name);
         self.out.push_str(",\"arguments\":");
         self.object(&call.arguments);

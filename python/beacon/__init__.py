@@ -57,14 +57,50 @@ ToolCallError.__module__ = __name__
 NoToolCallFoundError.__module__ = __name__
 
 #: A format id: which format a call was written in (see ``include_format``).
-Format = Literal["hermes", "bracket", "mistral", "llama", "xml_invoke", "qwen3_coder", "json", "python"]
+Format = Literal[
+    "hermes",
+    "bracket",
+    "mistral",
+    "llama",
+    "xml_invoke",
+    "qwen3_coder",
+    "deepseek_v3",
+    "deepseek_v31",
+    "deepseek_v32",
+    "step3",
+    "kimi_k2",
+    "glm45",
+    "longcat",
+    "harmony",
+    "gemma4",
+    "function_gemma",
+    "pythonic",
+    "command_r7b",
+    "granite",
+    "functionary_v31",
+    "functionary_v32",
+    "functools",
+    "nemotron",
+    "apertus",
+    "tool_calls",
+    "internlm",
+    "gigachat",
+    "json",
+    "python",
+]
 
-#: Every format id, in detection order: the six tagged formats, then ``json``, then ``python``.
+#: Every format id: the tagged (tier 1) formats, then ``json`` (tier 2), then ``python`` (tier 3).
 FORMATS: Tuple[Format, ...] = tuple(_core.FORMATS)
 
 
-class ToolCall(TypedDict):
-    """One tool call: its name and its arguments, keys in the order written.
+class _CallId(TypedDict, total=False):
+    id: str
+
+
+class ToolCall(_CallId):
+    """One tool call: its name and its arguments, keys in the order written, plus ``"id"`` (first)
+    when the format writes one (Kimi K2's ``functions.NAME:IDX``, Mistral's ``[CALL_ID]``,
+    Command R7B's ``tool_call_id``).
 
     Argument values are plain builtins: ``dict``, ``list``, ``str``, ``int`` (exact at any size),
     ``float``, ``bool`` and ``None``.

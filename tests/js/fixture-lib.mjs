@@ -150,7 +150,7 @@ export function diffExact(actual, expected, path = '$') {
 
 // ------------------------------------------------------------------------------------------
 
-const withoutFormat = ({ name, arguments: args }) => ({ name, arguments: args });
+const withoutFormat = ({ id, name, arguments: args }) => (id === undefined ? { name, arguments: args } : { id, name, arguments: args });
 
 /**
  * Runs one fixture case against `beacon` (the module's exports) and returns the problems found,

@@ -52,7 +52,8 @@ def expected_location(text: str, position: int) -> Tuple[int, int]:
 
 def iter_calls(calls: List[Dict[str, Any]], include_format: bool) -> Iterator[Dict[str, Any]]:
     for call in calls:
-        out = {"name": call["name"], "arguments": call["arguments"]}
+        out = {"id": call["id"]} if "id" in call else {}
+        out.update(name=call["name"], arguments=call["arguments"])
         if include_format:
             out["format"] = call["format"]
         yield out

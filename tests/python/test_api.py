@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import sys
+import typing
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -47,7 +48,10 @@ def test_include_format_is_keyword_only() -> None:
 
 
 def test_formats() -> None:
-    assert beacon.FORMATS == ("hermes", "bracket", "mistral", "llama", "xml_invoke", "qwen3_coder", "json", "python")
+    assert beacon.FORMATS == typing.get_args(beacon.Format)
+    assert beacon.FORMATS[:6] == ("hermes", "bracket", "mistral", "llama", "xml_invoke", "qwen3_coder")
+    assert beacon.FORMATS[-2:] == ("json", "python")
+    assert len(set(beacon.FORMATS)) == len(beacon.FORMATS) == 29
 
 
 # --------------------------------------------------------------------------- value types
