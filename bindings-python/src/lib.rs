@@ -139,7 +139,12 @@ struct LoneSurrogate {
 fn lone_surrogate_in_text(s: &Bound<'_, PyString>, at: LoneSurrogate) -> PyErr {
     let before = s
         .as_any()
-        .get_item(pyo3::types::PySlice::new(s.py(), 0, isize::try_from(at.index).unwrap_or(isize::MAX), 1))
+        .get_item(pyo3::types::PySlice::new(
+            s.py(),
+            0,
+            isize::try_from(at.index).unwrap_or(isize::MAX),
+            1,
+        ))
         .ok()
         .and_then(|b| b.cast_into::<PyString>().ok())
         .and_then(|b| b.to_cow().ok().map(Cow::into_owned))
@@ -148,7 +153,11 @@ fn lone_surrogate_in_text(s: &Bound<'_, PyString>, at: LoneSurrogate) -> PyErr {
         "the text holds a lone surrogate (U+{:04X}) at index {}: it is not Unicode text, and has no UTF-8 form",
         at.unit, at.index
     );
-    py_err(&before, &ParseError::new(ErrorCode::JsonInvalidUnicode, before.len(), message), Unit::CodePoints)
+    py_err(
+        &before,
+        &ParseError::new(ErrorCode::JsonInvalidUnicode, before.len(), message),
+        Unit::CodePoints,
+    )
 }
 
 /// `json.invalid_unicode` for a string inside a decoded value (at `at`) that holds a lone
@@ -476,7 +485,8 @@ fn py_to_value(func: &str, obj: &Bound<'_, PyAny>, at: &At<'_>, depth: usize) ->
                 )));
             };
             check_duplicates |= !key.is_exact_instance_of::<PyString>();
-            let key_text = utf8(key_str).map_err(|surrogate| lone_surrogate_in_value(at, "has a key with", &surrogate))?;
+            let key_text =
+                utf8(key_str).map_err(|surrogate| lone_surrogate_in_value(at, "has a key with", &surrogate))?;
             let child = At {
                 parent: Some(at),
                 seg: Seg::Key(&key_text),

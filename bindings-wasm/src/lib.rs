@@ -196,7 +196,11 @@ pub fn memory_bytes() -> f64 {
 #[wasm_bindgen]
 pub fn set_memory_limit_for_testing(bytes: f64) {
     // Saturating: a limit of 4 GiB or more is no limit.
-    memory::set_limit(if bytes >= usize::MAX as f64 { usize::MAX } else { bytes as usize });
+    memory::set_limit(if bytes >= usize::MAX as f64 {
+        usize::MAX
+    } else {
+        bytes as usize
+    });
 }
 
 /// The global allocator: the default one, watched.
@@ -227,7 +231,9 @@ mod memory {
 
     /// Whether `more` bytes may be allocated on top of those allocated now.
     fn fits(more: usize) -> bool {
-        LIVE.load(Relaxed).checked_add(more).is_some_and(|total| total <= LIMIT.load(Relaxed))
+        LIVE.load(Relaxed)
+            .checked_add(more)
+            .is_some_and(|total| total <= LIMIT.load(Relaxed))
     }
 
     /// Records the outcome of allocating `size` bytes at `ptr`.
