@@ -5,9 +5,13 @@
 //!
 //! A response is read by walking the paths its API documents; nothing else in it is searched.
 //! Calls are strict like everywhere in beacon: a call whose name or arguments are broken is an
-//! error naming the tool and its path in the response, never dropped. Errors point into the
-//! caller's text (the text variants) or carry offset 0 (the value variants, which have no text).
-//! Every step is a single pass over the value; nothing here indexes or unwraps data.
+//! error naming the tool and its path in the response, never dropped; so is a container on the
+//! way to calls that has the wrong type (a recognised shape that cannot be read never gives
+//! `[]`), and a response that is an error the API returned (`response.error`). A call's
+//! arguments are read from its API's key, or from another arguments key when that one is
+//! missing. Errors point into the caller's text (the text variants) or carry offset 0 (the value
+//! variants, which have no text). Every step is a single pass over the value; nothing here
+//! indexes or unwraps data.
 
 mod anthropic;
 mod bedrock;

@@ -112,7 +112,8 @@ fn tool_call(ctx: &Ctx<'_>, item: &Value, at: &At<'_>) -> Result<Option<Provider
 }
 
 /// Streamed chunks, joined per choice (by the choice's `index`) and per call (by the fragment's
-/// `index`). Also serves full responses, whose choices carry a `message` instead of a `delta`.
+/// `index`, else the choice's last call; a fragment naming another id or tool starts a new call).
+/// Also serves full responses, whose choices carry a `message` instead of a `delta`.
 #[derive(Default)]
 struct Stream {
     choices: Vec<Choice>,
