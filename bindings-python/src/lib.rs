@@ -96,12 +96,82 @@ fn py_err(text: &str, err: &ParseError, unit: Unit) -> PyErr {
 /// (With abi3-py39 this copies the string; the stable ABI has no borrowing UTF-8 view before 3.10.)
 fn text_arg<'a>(func: &str, text: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'a, str>> {
     if let Ok(s) = text.cast::<PyString>() {
-        return s.to_cow();
+        return utf8(s).map_err(|at| lone_surrogate_in_text(s, at));
     }
     let type_name = text.get_type().name()?;
     Err(PyTypeError::new_err(format!(
         "{func}() argument 'text' must be str, not {type_name}"
     )))
+}
+
+/// The UTF-8 text of `s`, or, when it holds a lone surrogate (which has no UTF-8 form), the
+/// code-point index of the first one.
+fn utf8<'a>(s: &'a Bound<'_, PyString>) -> Result<Cow<'a, str>, LoneSurrogate> {
+    s.to_cow().map_err(|err| {
+        let py = s.py();
+        let start = err
+            .value(py)
+            .getattr(intern!(py, "start"))
+            .and_then(|v| v.extract::<usize>())
+            .unwrap_or_default();
+        let unit = s
+            .as_any()
+            .get_item(start)
+            .and_then(|c| {
+                py.import(intern!(py, "builtins"))?
+                    .getattr(intern!(py, "ord"))?
+                    .call1((c,))?
+                    .extract::<u32>()
+            })
+            .unwrap_or_default();
+        LoneSurrogate { index: start, unit }
+    })
+}
+
+/// Where a `str` holds a lone surrogate: its code-point index and the surrogate (U+D800–U+DFFF).
+struct LoneSurrogate {
+    index: usize,
+    unit: u32,
+}
+
+/// `json.invalid_unicode` for caller text `s` holding a lone surrogate, at its code-point index
+/// with the line and column of that index (the text before it is valid, so it is located there).
+fn lone_surrogate_in_text(s: &Bound<'_, PyString>, at: LoneSurrogate) -> PyErr {
+    let before = s
+        .as_any()
+        .get_item(pyo3::types::PySlice::new(
+            s.py(),
+            0,
+            isize::try_from(at.index).unwrap_or(isize::MAX),
+            1,
+        ))
+        .ok()
+        .and_then(|b| b.cast_into::<PyString>().ok())
+        .and_then(|b| b.to_cow().ok().map(Cow::into_owned))
+        .unwrap_or_default();
+    let message = format!(
+        "the text holds a lone surrogate (U+{:04X}) at index {}: it is not Unicode text, and has no UTF-8 form",
+        at.unit, at.index
+    );
+    py_err(
+        &before,
+        &ParseError::new(ErrorCode::JsonInvalidUnicode, before.len(), message),
+        Unit::CodePoints,
+    )
+}
+
+/// `json.invalid_unicode` for a string inside a decoded value (at `at`) that holds a lone
+/// surrogate: position 0, the message names the path.
+fn lone_surrogate_in_value(at: &At<'_>, what: &str, surrogate: &LoneSurrogate) -> PyErr {
+    value_error(
+        ErrorCode::JsonInvalidUnicode,
+        format!(
+            "{} {what} a lone surrogate (U+{:04X}) at index {}: it is not Unicode text",
+            at.show(),
+            surrogate.unit,
+            surrogate.index
+        ),
+    )
 }
 
 fn value_to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
@@ -252,7 +322,7 @@ fn valid_prefix(bytes: &[u8]) -> &str {
 /// The `response` argument: `str`, `bytes`, `bytearray`, or a decoded JSON value.
 fn response_arg<'a>(func: &str, response: &'a Bound<'_, PyAny>) -> PyResult<Response<'a>> {
     if let Ok(s) = response.cast::<PyString>() {
-        return Ok(Response::Text(s.to_cow()?));
+        return Ok(Response::Text(utf8(s).map_err(|at| lone_surrogate_in_text(s, at))?));
     }
     if let Ok(b) = response.cast::<PyBytes>() {
         return Ok(Response::Bytes(Cow::Borrowed(b.as_bytes())));
@@ -386,7 +456,10 @@ fn py_to_value(func: &str, obj: &Bound<'_, PyAny>, at: &At<'_>, depth: usize) ->
         return Ok(Value::Number(Number::Float(f)));
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Value::String(s.to_cow()?.into_owned()));
+        return match utf8(s) {
+            Ok(text) => Ok(Value::String(text.into_owned())),
+            Err(surrogate) => Err(lone_surrogate_in_value(at, "holds", &surrogate)),
+        };
     }
     let is_container =
         obj.is_instance_of::<PyDict>() || obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>();
@@ -412,7 +485,8 @@ fn py_to_value(func: &str, obj: &Bound<'_, PyAny>, at: &At<'_>, depth: usize) ->
                 )));
             };
             check_duplicates |= !key.is_exact_instance_of::<PyString>();
-            let key_text = key_str.to_cow()?;
+            let key_text =
+                utf8(key_str).map_err(|surrogate| lone_surrogate_in_value(at, "has a key with", &surrogate))?;
             let child = At {
                 parent: Some(at),
                 seg: Seg::Key(&key_text),
@@ -578,7 +652,10 @@ fn tool_result_arg(func: &str, item: &Bound<'_, PyAny>, at: &At<'_>) -> PyResult
                 return Ok(None);
             }
             match v.cast::<PyString>() {
-                Ok(s) => Ok(Some(s.to_cow()?.into_owned())),
+                Ok(s) => match utf8(s) {
+                    Ok(text) => Ok(Some(text.into_owned())),
+                    Err(surrogate) => Err(lone_surrogate_in_value(&child, "holds", &surrogate)),
+                },
                 Err(_) => Err(PyTypeError::new_err(format!(
                     "{func}(): {} must be str or None, not {}",
                     child.show(),

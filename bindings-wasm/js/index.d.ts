@@ -77,6 +77,8 @@ export type ErrorCode =
   | 'json.trailing_characters'
   | 'result.missing_field'
   | 'result.unsupported'
+  | 'response.error'
+  | 'input.too_large'
   | 'internal';
 
 /**
@@ -105,7 +107,8 @@ export class NoToolCallFoundError extends ToolCallError {}
  * The one tool call in `text`.
  * @throws {NoToolCallFoundError} when there is none.
  * @throws {ToolCallError} when a call is broken, or with code `tool_call.multiple` when there
- *   are several (use `parseToolCalls` for parallel calls).
+ *   are several (use `parseToolCalls` for parallel calls); `json.invalid_unicode` when `text`
+ *   holds a lone surrogate; `input.too_large` when it needs more memory than the module can have.
  * @throws {TypeError} when `text` is not a string.
  */
 export function parseToolCall(text: string): ToolCall;
@@ -113,7 +116,8 @@ export function parseToolCall(text: string): ToolCall;
 /**
  * Every tool call in `text`, in text order.
  * @throws {NoToolCallFoundError} when there is none.
- * @throws {ToolCallError} when a call is broken.
+ * @throws {ToolCallError} when a call is broken; `json.invalid_unicode` when `text` holds a
+ *   lone surrogate; `input.too_large` when it needs more memory than the module can have.
  * @throws {TypeError} when `text` is not a string.
  */
 export function parseToolCalls(text: string, options: { includeFormat: true }): ToolCallWithFormat[];
@@ -130,6 +134,7 @@ export interface StreamScan {
 
 /**
  * Whether streamed model output may be shown yet: call it with the text received so far.
+ * @throws {ToolCallError} `json.invalid_unicode` when `text` holds a lone surrogate.
  * @throws {TypeError} when `text` is not a string.
  */
 export function scanStream(text: string): StreamScan;
@@ -207,10 +212,15 @@ export type ResultMessage = { [key: string]: Value };
  * The tool calls in a model API's response, in response order. A response without calls (or
  * plain text, or JSON of no known API) gives `[]`, not an error.
  * @throws {ToolCallError} malformed JSON (`json.*`, with its position), or a broken call
- *   (`tool_call.invalid_arguments`, `tool_call.invalid_name`, `tool_call.unrecognized`) whose
- *   message names the tool and its path in the response.
+ *   (`tool_call.invalid_arguments`, `tool_call.ambiguous_arguments`, `tool_call.invalid_name`,
+ *   `tool_call.unrecognized`) whose message names the tool and its path in the response;
+ *   `response.error` when the response is an error the API returned (its message carries the
+ *   API's); `json.invalid_unicode` for a lone surrogate in a response string; in a decoded value,
+ *   `json.invalid_number` for NaN or ±Infinity and `json.too_deep` for nesting deeper than 128
+ *   or a cycle; `input.too_large` when the input needs more memory than the module can have.
  * @throws {TypeError} `response` is `undefined`, a function, a symbol, bytes (decode them
- *   first), or a value `JSON.stringify` rejects (a cycle); `provider` is not a string.
+ *   first), or a decoded value holding `undefined` (other than as an object member, which is
+ *   left out), a function or a symbol; `provider` is not a string.
  * @throws {RangeError} `provider` is neither `'auto'` nor one of `PROVIDERS`.
  */
 export function parseResponse(response: ProviderResponse, options?: ParseResponseOptions): ProviderCall[];
@@ -241,3 +251,12 @@ export function formatResults(results: readonly ToolResult[], provider: Provider
 
 /** @internal Not part of the API: makes the module panic, for beacon's own tests. */
 export function _panicForTesting(): never;
+
+/**
+ * @internal Not part of the API: makes allocations of the current WebAssembly instance fail
+ * beyond `bytes` in use, for beacon's own tests. Returns the instance's memory size, before.
+ */
+export function _setMemoryLimitForTesting(bytes: number): number;
+
+/** @internal Not part of the API: the current WebAssembly instance's memory size in bytes. */
+export function _memoryBytesForTesting(): number;

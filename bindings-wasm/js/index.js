@@ -10,7 +10,10 @@ import init, {
   detect_provider as wasmDetectProvider,
   format_results as wasmFormatResults,
   has_tool_calls as wasmHasToolCalls,
+  memory_bytes as wasmMemoryBytes,
+  out_of_memory as wasmOutOfMemory,
   panic_for_testing as wasmPanicForTesting,
+  set_memory_limit_for_testing as wasmSetMemoryLimitForTesting,
   parse,
   parse_response as wasmParseResponse,
   scan_stream as wasmScanStream,
@@ -62,10 +65,12 @@ function revive(_key, value) {
   return value;
 }
 
-// A trap in the module (a panic, i.e. a bug in beacon) is reported as the documented `internal`
-// error, and the instance is replaced by a fresh one (same compiled module, new memory): the
-// trapped call may have stopped halfway through the allocator or a borrow, so no later call may
-// run on it. Any other exception passes through unchanged.
+// A trap in the module is reported as a ToolCallError, and the instance is replaced by a fresh
+// one (same compiled module, new memory): the trapped call may have stopped halfway through the
+// allocator or a borrow, so no later call may run on it. A trap after an allocation failed (the
+// module records it: src/lib.rs, "Memory") is `input.too_large`; any other trap is a panic, a bug
+// in beacon: `internal`. A RangeError while the answer crosses into JavaScript (a string longer
+// than the engine allows) is `input.too_large` too. Any other exception passes through unchanged.
 let trappedInstance = false; // a trap whose instance could not be replaced yet
 
 function replaceInstance() {
@@ -83,10 +88,36 @@ function internalError(message, cause) {
   });
 }
 
+function tooLargeError(cause) {
+  return new ToolCallError(
+    'input.too_large at line 1, column 1: the input needs more memory than beacon can have '
+    + '(WebAssembly memory is at most 4 GiB, and a JavaScript string at most the engine\'s limit); '
+    + 'split it, or parse it where memory allows (the Python package)',
+    { code: 'input.too_large', position: 0, line: 1, column: 1, cause },
+  );
+}
+
 function trapped(e) {
+  if (e instanceof RangeError) return tooLargeError(e);
   if (!(e instanceof WebAssembly.RuntimeError)) return e;
+  let outOfMemory = false;
+  try {
+    outOfMemory = wasmOutOfMemory(); // reads one flag of the trapped instance, before it goes
+  } catch {
+    // leave it an internal error
+  }
   replaceInstance();
-  return internalError(e.message, e);
+  return outOfMemory ? tooLargeError(e) : internalError(e.message, e);
+}
+
+// WebAssembly memory grows with the input and never shrinks. After an input large enough to have
+// grown it past RECYCLE_ABOVE bytes, the instance is replaced by a fresh one (a few milliseconds),
+// so the engine gets that memory back. Inputs under CHECK_FROM UTF-16 units cannot grow it that far.
+const RECYCLE_ABOVE = 64 * 1024 * 1024;
+const CHECK_FROM = 1 << 16;
+
+function recycleAfter(inputLength) {
+  if (inputLength >= CHECK_FROM && !trappedInstance && wasmMemoryBytes() > RECYCLE_ABOVE) replaceInstance();
 }
 
 // Before a call: never run on an instance that trapped.
@@ -115,18 +146,53 @@ function describe(value) {
   return typeof value;
 }
 
+// `text` as given when it is a string of Unicode text. A lone surrogate (half of a UTF-16 pair)
+// has no UTF-8 form (crossing into WebAssembly would turn it into U+FFFD): json.invalid_unicode
+// at its index, as Python reports it at its code-point index.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function unicodeText(text) {
+  if (typeof text.isWellFormed === 'function' ? text.isWellFormed() : !LONE_SURROGATE.test(text)) return text;
+  const at = LONE_SURROGATE.exec(text).index;
+  const unit = text.charCodeAt(at).toString(16).toUpperCase();
+  throw codedError('json.invalid_unicode', text, at,
+    `the text holds a lone surrogate (U+${unit}) at index ${at}: it is not Unicode text, and has no UTF-8 form`);
+}
+
+// A ToolCallError raised here rather than by the module: `position` is a UTF-16 index into
+// `text`, with its line and column.
+function codedError(code, text, position, message) {
+  const before = text.slice(0, position);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  let line = 1;
+  for (let i = before.indexOf('\n'); i !== -1; i = before.indexOf('\n', i + 1)) line += 1;
+  const column = position - lineStart + 1;
+  return new ToolCallError(`${code} at line ${line}, column ${column}: ${message}`, { code, position, line, column });
+}
+
+// Calls a module export with `args` (the first is the input, `inputLength` UTF-16 units long) and
+// decodes its answer.
+function callModule(inputLength, wasmFunction, ...args) {
+  checkInstance();
+  let answer;
+  try {
+    answer = wasmFunction(...args);
+  } catch (e) {
+    throw trapped(e);
+  }
+  recycleAfter(inputLength);
+  try {
+    return decode(answer);
+  } catch (e) {
+    throw e instanceof RangeError ? tooLargeError(e) : e;
+  }
+}
+
 function run(text, all, includeFormat) {
   if (typeof text !== 'string') {
     throw new TypeError(`text must be a string, not ${text === null ? 'null' : typeof text}`);
   }
-  checkInstance();
-  let answer;
-  try {
-    answer = parse(text, all, includeFormat);
-  } catch (e) {
-    throw trapped(e);
-  }
-  return decode(answer);
+  return callModule(text.length, parse, unicodeText(text), all, includeFormat);
 }
 
 /**
@@ -157,7 +223,7 @@ export function scanStream(text) {
   if (typeof text !== 'string') {
     throw new TypeError(`text must be a string, not ${text === null ? 'null' : typeof text}`);
   }
-  return runResponse(wasmScanStream, text);
+  return callModule(text.length, wasmScanStream, unicodeText(text));
 }
 
 // ------------------------------------------------------------------------------------------
@@ -177,66 +243,180 @@ function providerArg(fn, provider, autoOk) {
   );
 }
 
-// Values go to the core as JSON text. JSON.stringify cannot write a BigInt: it is written as its
-// digits, through JSON.rawJSON where the engine has it (Node >= 21, Chrome >= 114), else as a
-// marked string that is then replaced by the digits (the mark has a random part, so no string
-// of the caller's can look like one).
-const HAS_RAW_JSON = typeof JSON.rawJSON === 'function';
-const BIGINT_NONCE = Array.from(
-  globalThis.crypto?.getRandomValues?.(new Uint32Array(2)) ?? [Math.random() * 2 ** 32, Date.now()],
-  (n) => (n >>> 0).toString(36),
-).join('');
-const BIGINT_MARK = `\u0000beacon-bigint-${BIGINT_NONCE}:`;
-const BIGINT_MARKED = new RegExp(`"\\\\u0000beacon-bigint-${BIGINT_NONCE}:(-?\\d+)"`, 'g');
+// Decoded values (a response, the results for formatResults) go to the core as JSON text: the
+// text JSON.stringify writes, compact, with these differences, so that a value means exactly
+// what its JSON text means and no value is changed on the way:
+// - a BigInt is written as its digits (JSON.stringify cannot write one);
+// - NaN and ±Infinity (JSON.stringify writes null) are `json.invalid_number`, positioned where
+//   the number stands in the text;
+// - an object member whose value is undefined is left out, as JSON.stringify leaves it out (an
+//   absent key, as in Python); undefined anywhere else, a function or a symbol (which
+//   JSON.stringify leaves out, or writes as null in an array) is a TypeError naming its path, as
+//   Python raises for a value of no JSON type;
+// - arrays and objects nested deeper than MAX_DEPTH, and cycles (nesting without end), are not
+//   written past the first bracket too deep: the text stops there, and the core reads it and
+//   reports json.too_deep at that bracket, exactly as on the whole text (JSON.stringify would
+//   overflow the stack, or throw a TypeError for a cycle).
+const MAX_DEPTH = 128;
+const TOO_DEEP = Symbol('too deep');
 
-function bigintReplacer(_key, value) {
-  if (typeof value !== 'bigint') return value;
-  return HAS_RAW_JSON ? JSON.rawJSON(value.toString()) : BIGINT_MARK + value.toString();
+class JsonWriter {
+  constructor(fn, root, positioned) {
+    this.out = '';
+    this.fn = fn;
+    this.path = [root];
+    this.positioned = positioned; // errors point into the text (else they are at position 0)
+  }
+
+  pathText() {
+    return this.path.map((k, i) => {
+      if (i === 0) return k;
+      if (typeof k === 'number') return `[${k}]`;
+      return /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`;
+    }).join('');
+  }
+
+  notJson(value) {
+    const type = typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
+    return new TypeError(
+      `${this.fn}(): ${this.pathText()} is ${type}; a decoded value holds only JSON values (objects, `
+      + 'arrays, strings, finite numbers, BigInts, booleans and null)',
+    );
+  }
+
+  invalidNumber(value) {
+    const at = this.positioned ? this.out.length : 0;
+    return codedError('json.invalid_number', this.positioned ? this.out : '', at,
+      `${this.pathText()} is ${value}, which is not a JSON number`);
+  }
+
+  value(v, key, depth) {
+    if (v !== null && (typeof v === 'object' || typeof v === 'bigint') && typeof v.toJSON === 'function') {
+      v = v.toJSON(key);
+    }
+    if (v instanceof Number || v instanceof String || v instanceof Boolean || v instanceof BigInt) v = v.valueOf();
+    switch (typeof v) {
+      case 'string':
+        this.out += JSON.stringify(v);
+        return;
+      case 'number':
+        if (!Number.isFinite(v)) throw this.invalidNumber(v);
+        this.out += JSON.stringify(v);
+        return;
+      case 'boolean':
+        this.out += v ? 'true' : 'false';
+        return;
+      case 'bigint':
+        this.out += v.toString();
+        return;
+      case 'object':
+        if (v === null) {
+          this.out += 'null';
+        } else if (Array.isArray(v)) {
+          this.array(v, depth);
+        } else {
+          this.object(v, depth);
+        }
+        return;
+      default:
+        throw this.notJson(v);
+    }
+  }
+
+  array(items, depth) {
+    this.out += '[';
+    if (depth === MAX_DEPTH) throw TOO_DEEP;
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) this.out += ',';
+      this.path.push(i);
+      this.value(items[i], String(i), depth + 1);
+      this.path.pop();
+    }
+    this.out += ']';
+  }
+
+  object(o, depth) {
+    this.out += '{';
+    if (depth === MAX_DEPTH) throw TOO_DEEP;
+    let first = true;
+    for (const key of Object.keys(o)) {
+      const item = o[key];
+      if (item === undefined) continue;
+      if (!first) this.out += ',';
+      first = false;
+      this.out += `${JSON.stringify(key)}:`;
+      this.path.push(key);
+      this.value(item, key, depth + 1);
+      this.path.pop();
+    }
+    this.out += '}';
+  }
 }
 
-// `value` as compact JSON text, exactly as JSON.stringify writes it, BigInts as their digits.
-function toJson(value) {
-  let text;
-  try {
-    text = JSON.stringify(value); // the common case: no BigInt, no replacer to call per value
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-    text = JSON.stringify(value, bigintReplacer); // still throws for a cycle
-    if (!HAS_RAW_JSON) text = text?.replace(BIGINT_MARKED, '$1');
+// Whether JSON.stringify writes `v` exactly as JsonWriter would: nothing in it needs the writer
+// (a number that is not finite, a BigInt, undefined other than as an object member, a function
+// or symbol, a toJSON method or boxed primitive whose result is not checked here, or nesting
+// deeper than MAX_DEPTH, which a cycle always is). The common case, checked without writing.
+function plainJson(v, depth) {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v);
+    case 'object':
+      break;
+    default:
+      return false;
   }
-  return text;
+  if (v === null) return true;
+  if (depth === MAX_DEPTH || typeof v.toJSON === 'function') return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!plainJson(v[i], depth + 1)) return false;
+    }
+    return true;
+  }
+  if (v instanceof Number || v instanceof String || v instanceof Boolean) return false;
+  for (const key in v) {
+    if (Object.prototype.hasOwnProperty.call(v, key)) {
+      const item = v[key];
+      if (item !== undefined && !plainJson(item, depth + 1)) return false;
+    }
+  }
+  return true;
+}
+
+// `value` as JSON text (see JsonWriter), for the function `fn`; `root` names the value in
+// messages; `positioned`: errors are positioned in the text (else at 0, as formatResults').
+function toJson(fn, value, root, positioned) {
+  if (plainJson(value, 0)) return JSON.stringify(value);
+  const writer = new JsonWriter(fn, root, positioned);
+  try {
+    writer.value(value, '', 0);
+  } catch (e) {
+    if (e !== TOO_DEEP) throw e;
+  }
+  return writer.out;
 }
 
 // The response as text: a string is JSON text (or plain text) as given; any other value is a
 // decoded JSON value, read as its JSON.stringify text (so error positions refer to that text).
 function responseText(fn, response) {
-  if (typeof response === 'string') return response;
+  if (typeof response === 'string') return unicodeText(response);
   if (response instanceof ArrayBuffer || ArrayBuffer.isView(response)) {
     throw new TypeError(
       `${fn}(): response must be a string of JSON or a decoded JSON value, not bytes; `
       + 'decode them first (new TextDecoder().decode(bytes))',
     );
   }
-  const text = typeof response === 'function' || typeof response === 'symbol' ? undefined : toJson(response);
-  if (text === undefined) {
+  if (response === undefined || typeof response === 'function' || typeof response === 'symbol') {
     throw new TypeError(
       `${fn}(): response must be a string of JSON or a decoded JSON value (object, array, number, `
       + `boolean or null), not ${describe(response)}`,
     );
   }
-  return text;
-}
-
-// Calls a module export with `args` and decodes its answer.
-function runResponse(wasmFunction, ...args) {
-  checkInstance();
-  let answer;
-  try {
-    answer = wasmFunction(...args);
-  } catch (e) {
-    throw trapped(e);
-  }
-  return decode(answer);
+  return toJson(fn, response, 'response', true);
 }
 
 /**
@@ -249,20 +429,20 @@ function runResponse(wasmFunction, ...args) {
 export function parseResponse(response, { provider = 'auto', textFallback = false } = {}) {
   const id = providerArg('parseResponse', provider, true);
   const text = responseText('parseResponse', response);
-  return runResponse(wasmParseResponse, text, id, Boolean(textFallback));
+  return callModule(text.length, wasmParseResponse, text, id, Boolean(textFallback));
 }
 
 /** Which API `response` came from (one of `PROVIDERS`), or null. */
 export function detectProvider(response) {
   const text = responseText('detectProvider', response);
-  return runResponse(wasmDetectProvider, text);
+  return callModule(text.length, wasmDetectProvider, text);
 }
 
 /** Whether `response` has tool calls: exactly `parseResponse(...).length > 0`, same errors. */
 export function hasToolCalls(response, { provider = 'auto', textFallback = false } = {}) {
   const id = providerArg('hasToolCalls', provider, true);
   const text = responseText('hasToolCalls', response);
-  return runResponse(wasmHasToolCalls, text, id, Boolean(textFallback));
+  return callModule(text.length, wasmHasToolCalls, text, id, Boolean(textFallback));
 }
 
 const RESULT_KEYS = 'id, name, content and isError (or is_error)';
@@ -309,8 +489,8 @@ export function formatResults(results, provider) {
   if (!Array.isArray(results)) {
     throw new TypeError(`formatResults(): results must be an array of objects, not ${describe(results)}`);
   }
-  const json = toJson(Array.from(results, toolResult));
-  return runResponse(wasmFormatResults, json, id);
+  const json = toJson('formatResults', Array.from(results, toolResult), 'results', false);
+  return callModule(json.length, wasmFormatResults, json, id);
 }
 
 /**
@@ -324,4 +504,22 @@ export function _panicForTesting() {
   } catch (e) {
     throw trapped(e);
   }
+}
+
+/**
+ * Not part of the API: makes every allocation of the current WebAssembly instance fail once
+ * `bytes` would be in use (a fresh instance has no limit), so beacon's tests can reach the memory
+ * limit quickly; `Infinity` lifts it. Returns the instance's memory size in bytes, before.
+ */
+export function _setMemoryLimitForTesting(bytes) {
+  checkInstance();
+  const before = wasmMemoryBytes();
+  wasmSetMemoryLimitForTesting(bytes);
+  return before;
+}
+
+/** Not part of the API: the current WebAssembly instance's memory size in bytes. */
+export function _memoryBytesForTesting() {
+  checkInstance();
+  return wasmMemoryBytes();
 }

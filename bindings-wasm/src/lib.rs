@@ -27,8 +27,8 @@
 //!
 //! # Wire format (private to this package)
 //!
-//! Every export but [`panic_for_testing`] and [`providers`] answers with a string whose first character says what
-//! follows:
+//! Every export but [`panic_for_testing`], [`providers`] and the [memory](#memory) ones answers
+//! with a string whose first character says what follows:
 //!
 //! - `o` + JSON: the result (an object, an array, a string, `null` or a boolean), plain JSON;
 //! - `b` + JSON: the same, but some values need a reviver: a string value that starts with
@@ -41,6 +41,16 @@
 //!
 //! A provider argument is `"auto"` (detect; where allowed) or a provider id; `index.js` checks it
 //! against [`providers`] first, so an unknown id here is an `internal` error.
+//!
+//! # Memory
+//!
+//! The module's linear memory grows as an input needs it (at most 4 GiB) and never shrinks. An
+//! allocation that cannot be satisfied aborts, which traps like a panic; the allocator here
+//! ([`memory::Watched`]) first records that it failed, so `index.js` can tell the trap apart
+//! from a bug ([`out_of_memory`]) and report `input.too_large` instead of `internal`. It also
+//! reads [`memory_bytes`] after large inputs, to replace an instance whose memory grew large
+//! (a fresh instance starts small again), and the tests force a low limit with
+//! [`set_memory_limit_for_testing`].
 #![cfg(target_family = "wasm")]
 
 use std::fmt::Write as _;
@@ -163,6 +173,125 @@ pub fn format_results(results: &str, provider: &str) -> String {
         w.value(&beacon_core::format_results(&results, provider)?);
         Ok(())
     })
+}
+
+/// Whether an allocation failed on this instance (it then trapped: see the module docs).
+#[wasm_bindgen]
+#[must_use]
+pub fn out_of_memory() -> bool {
+    memory::failed()
+}
+
+/// The size of this instance's linear memory, in bytes.
+#[wasm_bindgen]
+#[must_use]
+pub fn memory_bytes() -> f64 {
+    // f64: 4 GiB does not fit the u32 that `usize` is on wasm32.
+    (core::arch::wasm32::memory_size(0) as f64) * 65536.0
+}
+
+/// For the tests only (`_setMemoryLimitForTesting` in `index.js`): makes every allocation fail
+/// once more than `bytes` would be allocated at a time, as if the memory ended there. A fresh
+/// instance has no limit.
+#[wasm_bindgen]
+pub fn set_memory_limit_for_testing(bytes: f64) {
+    // Saturating: a limit of 4 GiB or more is no limit.
+    memory::set_limit(if bytes >= usize::MAX as f64 {
+        usize::MAX
+    } else {
+        bytes as usize
+    });
+}
+
+/// The global allocator: the default one, watched.
+#[global_allocator]
+static ALLOCATOR: memory::Watched = memory::Watched;
+
+mod memory {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+
+    /// [`System`] (the default allocator), plus: a failed allocation is recorded ([`failed`])
+    /// before Rust aborts on it, and a limit on the bytes allocated at a time can be set for
+    /// tests ([`set_limit`]). The bookkeeping is two relaxed atomics (plain loads and stores on
+    /// single-threaded wasm).
+    pub(super) struct Watched;
+
+    static FAILED: AtomicBool = AtomicBool::new(false);
+    static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
+    static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+    pub(super) fn failed() -> bool {
+        FAILED.load(Relaxed)
+    }
+
+    pub(super) fn set_limit(bytes: usize) {
+        LIMIT.store(bytes, Relaxed);
+    }
+
+    /// Whether `more` bytes may be allocated on top of those allocated now.
+    fn fits(more: usize) -> bool {
+        LIVE.load(Relaxed)
+            .checked_add(more)
+            .is_some_and(|total| total <= LIMIT.load(Relaxed))
+    }
+
+    /// Records the outcome of allocating `size` bytes at `ptr`.
+    fn allocated(ptr: *mut u8, size: usize) -> *mut u8 {
+        if ptr.is_null() {
+            FAILED.store(true, Relaxed);
+        } else {
+            LIVE.fetch_add(size, Relaxed);
+        }
+        ptr
+    }
+
+    fn refuse() -> *mut u8 {
+        FAILED.store(true, Relaxed);
+        std::ptr::null_mut()
+    }
+
+    // SAFETY: every method forwards to `System` with the caller's own arguments, so `System`'s
+    // guarantees hold; besides that they only update the counters (or return null, which
+    // `GlobalAlloc` allows for any allocation that cannot be satisfied).
+    unsafe impl GlobalAlloc for Watched {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            if !fits(layout.size()) {
+                return refuse();
+            }
+            // SAFETY: forwarded as is (see the impl).
+            allocated(unsafe { System.alloc(layout) }, layout.size())
+        }
+
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            if !fits(layout.size()) {
+                return refuse();
+            }
+            // SAFETY: forwarded as is (see the impl).
+            allocated(unsafe { System.alloc_zeroed(layout) }, layout.size())
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            LIVE.fetch_sub(layout.size(), Relaxed);
+            // SAFETY: forwarded as is (see the impl).
+            unsafe { System.dealloc(ptr, layout) }
+        }
+
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            let old = layout.size();
+            if new_size > old && !fits(new_size - old) {
+                return refuse();
+            }
+            // SAFETY: forwarded as is (see the impl).
+            let new = unsafe { System.realloc(ptr, layout, new_size) };
+            if new.is_null() {
+                return refuse();
+            }
+            LIVE.fetch_sub(old, Relaxed);
+            LIVE.fetch_add(new_size, Relaxed);
+            new
+        }
+    }
 }
 
 /// For the tests only (`_panicForTesting` in `index.js`): counts its calls on this instance and

@@ -63,13 +63,20 @@ pub enum ErrorCode {
     ResultMissingField,
     /// `result.unsupported`: `format_results` cannot write results for this provider.
     ResultUnsupported,
+    /// `response.error`: the provider response is an error the API returned (an object with an
+    /// `error` member, on its own or among streamed chunks) instead of a model's answer; the
+    /// message carries the API's own message.
+    ResponseError,
+    /// `input.too_large`: the input needs more memory than the runtime allows (the WebAssembly
+    /// build's linear memory, at most 4 GiB, or a lower limit set for testing).
+    InputTooLarge,
     /// `internal`: a bug in beacon. Reported instead of crashing the host process.
     Internal,
 }
 
 impl ErrorCode {
     /// Every code, in documentation order.
-    pub const ALL: [ErrorCode; 24] = [
+    pub const ALL: [ErrorCode; 26] = [
         ErrorCode::NotFound,
         ErrorCode::Multiple,
         ErrorCode::Unrecognized,
@@ -93,6 +100,8 @@ impl ErrorCode {
         ErrorCode::JsonInvalidUtf8,
         ErrorCode::ResultMissingField,
         ErrorCode::ResultUnsupported,
+        ErrorCode::ResponseError,
+        ErrorCode::InputTooLarge,
         ErrorCode::Internal,
     ];
 
@@ -122,6 +131,8 @@ impl ErrorCode {
             ErrorCode::JsonInvalidUtf8 => "json.invalid_utf8",
             ErrorCode::ResultMissingField => "result.missing_field",
             ErrorCode::ResultUnsupported => "result.unsupported",
+            ErrorCode::ResponseError => "response.error",
+            ErrorCode::InputTooLarge => "input.too_large",
             ErrorCode::Internal => "internal",
         }
     }

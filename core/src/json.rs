@@ -51,7 +51,13 @@ pub(crate) fn probe_complete(src: &str) -> Option<Value> {
 
 /// Parses `src` as exactly one JSON value, optionally surrounded by whitespace.
 pub(crate) fn parse_complete(src: &str) -> Result<Value, ParseError> {
-    let (value, end) = parse_value_at(src, 0)?;
+    parse_complete_at(src, 0)
+}
+
+/// Parses `src[start..]` as exactly one JSON value, optionally surrounded by whitespace; error
+/// offsets are offsets into `src`.
+pub(crate) fn parse_complete_at(src: &str, start: usize) -> Result<Value, ParseError> {
+    let (value, end) = parse_value_at(src, start)?;
     let end = skip_ws(src.as_bytes(), end);
     if end < src.len() {
         return Err(ParseError::new(

@@ -132,6 +132,8 @@ def parse_tool_call(text: str) -> ToolCall:
         ToolCallError: there is more than one call (``tool_call.multiple``, at the second call;
             use :func:`parse_tool_calls` when parallel calls are expected), or a call is broken;
             ``err.position`` is the code-point offset of the offending character in ``text``.
+            A lone surrogate in ``text`` (not Unicode text) is ``json.invalid_unicode`` at its
+            index.
         TypeError: ``text`` is not a ``str``.
     """
     return _core.parse_tool_call(text)
@@ -166,6 +168,8 @@ def scan_stream(text: str) -> StreamScan:
     {'state': 'found', 'position': 10}
 
     Raises:
+        ToolCallError: ``text`` holds a lone surrogate, which is not Unicode text
+            (``json.invalid_unicode`` at its index).
         TypeError: ``text`` is not a ``str``.
     """
     return _core.scan_stream(text)
@@ -198,7 +202,8 @@ def parse_tool_calls(
     Raises:
         NoToolCallFoundError: there is no tool call in ``text`` (an empty list is never returned).
         ToolCallError: a call is broken; ``err.position`` is the code-point offset of the
-            offending character in ``text``.
+            offending character in ``text``. A lone surrogate in ``text`` (not Unicode text) is
+            ``json.invalid_unicode`` at its index.
         TypeError: ``text`` is not a ``str``.
     """
     return _core.parse_tool_calls(text, include_format=include_format)
@@ -277,11 +282,12 @@ def parse_response(
 
     ``response`` is the response body: JSON text as ``str`` (error positions in code points),
     UTF-8 JSON as ``bytes`` or ``bytearray`` (error positions, lines and columns counted in
-    **bytes** of the caller's buffer; bytes that are not UTF-8 raise ``json.invalid_utf8`` at the
-    first invalid byte), or the value already decoded, as ``json.loads`` returns it (``dict``,
-    ``list``, ``tuple``, ``int``, ``float``, ``bool``, ``None``; dict keys must be ``str``). A
-    ``str`` is always text: one whose first non-whitespace character is not ``{`` or ``[`` is a
-    plain-text answer, with no provider and no calls.
+    **bytes** of the caller's buffer; bytes that are not UTF-8 raise ``json.invalid_utf8`` where
+    the first invalid sequence starts), or the value already decoded, as ``json.loads`` returns it
+    (``dict``, ``list``, ``tuple``, ``int``, ``float``, ``bool``, ``None``; dict keys must be
+    ``str``). A ``str`` is always text: one whose first non-whitespace character (after a leading
+    byte-order mark, which is skipped) is not ``{`` or ``[`` is a plain-text answer, with no
+    provider and no calls.
 
     >>> body = ('{"model": "qwen3", "done": true, "message": {"role": "assistant", "tool_calls": '
     ...         '[{"function": {"name": "get_weather", "arguments": {"city": "Zürich"}}}]}}').encode()
@@ -301,12 +307,16 @@ def parse_response(
     Raises:
         ToolCallError: malformed JSON (``json.*``, with its position), or a broken call:
             ``tool_call.invalid_arguments`` (arguments not an object, or an arguments string that
-            is not valid JSON), ``tool_call.invalid_name``, ``tool_call.unrecognized``; the message
-            names the tool and its path in the response (e.g.
-            ``choices[0].message.tool_calls[1].function.arguments``). For a decoded value the
-            position is 0 (line 1, column 1) and the message's path is the position; a NaN or
-            infinite float in it is ``json.invalid_number``, nesting deeper than 128 (or a cycle)
-            ``json.too_deep``, a ``str`` subclass key repeated ``json.duplicate_key``.
+            is not valid JSON), ``tool_call.ambiguous_arguments`` (two arguments keys),
+            ``tool_call.invalid_name``, ``tool_call.unrecognized`` (also a container of the wrong
+            type on the way to calls); the message names the tool and its path in the response
+            (e.g. ``choices[0].message.tool_calls[1].function.arguments``). ``response.error``:
+            the response is an error the API returned (an object with an ``error`` member, alone
+            or among streamed chunks); the message carries the API's message. A lone surrogate
+            in a ``str`` (which has no UTF-8 form) is ``json.invalid_unicode``. For a decoded
+            value the position is 0 (line 1, column 1) and the message's path is the position; a
+            NaN or infinite float in it is ``json.invalid_number``, nesting deeper than 128 (or
+            a cycle) ``json.too_deep``, a ``str`` subclass key repeated ``json.duplicate_key``.
         TypeError: ``response`` (or a value inside it, named by its path) has a type JSON does not
             have, or a dict key is not a ``str``.
         ValueError: ``provider`` is neither ``"auto"`` nor one of :data:`PROVIDERS`.

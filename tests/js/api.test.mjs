@@ -15,7 +15,8 @@ test('exports exactly the documented API, and index.d.ts declares all of it', ()
     Object.keys(beacon).sort(),
     [
       'NoToolCallFoundError', 'PROVIDERS', 'ToolCallError',
-      '_panicForTesting', // not part of the API: for the tests (providers.test.mjs)
+      // not part of the API: for the tests (providers.test.mjs, limits.test.mjs)
+      '_memoryBytesForTesting', '_panicForTesting', '_setMemoryLimitForTesting',
       'detectProvider', 'formatResults', 'hasToolCalls', 'parseResponse', 'parseToolCall', 'parseToolCalls', 'scanStream',
     ],
   );
@@ -169,11 +170,32 @@ test('positions are UTF-16 code units: astral characters count twice', () => {
   assert.equal(e.column, text.slice(text.lastIndexOf('\n') + 1, e.position).length + 1);
 });
 
-test('lone surrogates in the input do not shift positions', () => {
-  const text = '\ud800 x <tool_call>{"name": "f", "arguments": {"a": 1,}}</tool_call>';
-  const e = thrown(() => parseToolCall(text));
-  assert.ok(e instanceof ToolCallError);
-  assert.equal(text[e.position], '}');
+test('a lone surrogate in the input is json.invalid_unicode at its UTF-16 index', () => {
+  // A lone surrogate is not Unicode text: crossing into WebAssembly would make it U+FFFD and the
+  // parse would go on. Python raises the same code at its code-point index.
+  const cases = [
+    ['\ud800 x <tool_call>{"name": "f", "arguments": {"a": 1,}}</tool_call>', 0],
+    ['f(x="\ud800")', 5],
+    ['😀 é\n<tool_call>{"name": "f\udc00", "arguments": {}}</tool_call>', 27],
+    ['search(q="\ude00\ud83d")', 10], // a pair written backwards is two lone surrogates
+    ['ok 😀 then \udbff', 11],
+  ];
+  for (const [text, index] of cases) {
+    assert.ok(/[\ud800-\udfff]/.test(text[index]), text);
+    for (const fn of [parseToolCall, parseToolCalls, beacon.scanStream]) {
+      const e = thrown(() => fn(text));
+      assert.ok(e instanceof ToolCallError && !(e instanceof NoToolCallFoundError), `${fn.name}: ${e}`);
+      assert.equal(e.code, 'json.invalid_unicode');
+      assert.equal(e.position, index);
+      const before = text.slice(0, index);
+      assert.equal(e.line, before.split('\n').length);
+      assert.equal(e.column, index - (before.lastIndexOf('\n') + 1) + 1);
+      assert.ok(e.message.startsWith(`json.invalid_unicode at line ${e.line}, column ${e.column}: `), e.message);
+      assert.match(e.message, new RegExp(`U\\+${text.charCodeAt(index).toString(16).toUpperCase()}`));
+    }
+  }
+  // A well-formed pair is one character, not an error.
+  assert.deepEqual(parseToolCall('f(x="\ud83d\ude00")'), { name: 'f', arguments: { x: '😀' } });
 });
 
 test('non-string text is a TypeError', () => {

@@ -131,6 +131,101 @@ test('error positions: UTF-16 indices into the string, or into JSON.stringify(re
   }
 });
 
+// What a decoded value may hold, and the coded errors for what JSON cannot say (Python raises the
+// same codes: tests/python/test_providers.py).
+function nest(levels, inner = 0) {
+  let v = inner;
+  for (let i = 0; i < levels; i++) v = i % 2 ? { k: v } : [v];
+  return v;
+}
+
+test('decoded values nested deeper than 128, or cyclic, are json.too_deep, not a RangeError or TypeError', () => {
+  // At the limit it parses like its text; one deeper is json.too_deep at that bracket, exactly as
+  // on the text; 100,000 deep (JSON.stringify overflows the stack) and cycles are the same error.
+  for (const fn of [parseResponse, detectProvider, hasToolCalls]) {
+    assert.doesNotThrow(() => fn(nest(128)));
+    const text = JSON.stringify(nest(129));
+    const onText = thrown(() => fn(text));
+    assert.equal(onText.code, 'json.too_deep');
+    for (const value of [nest(129), nest(100000), nest(129, 'x'.repeat(10))]) {
+      const e = thrown(() => fn(value));
+      assert.ok(e instanceof ToolCallError, `${fn.name}: ${e}`);
+      assert.deepEqual([e.code, e.position, e.line, e.column], ['json.too_deep', onText.position, 1, onText.position + 1]);
+      assert.equal(e.message, onText.message);
+    }
+    const cycle = { role: 'assistant', tool_calls: [] };
+    cycle.tool_calls.push(cycle);
+    const loop = [];
+    loop.push(loop);
+    for (const value of [cycle, loop, { choices: [{ message: cycle }] }]) {
+      const e = thrown(() => fn(value));
+      assert.ok(e instanceof ToolCallError, `${fn.name}: ${e}`);
+      assert.equal(e.code, 'json.too_deep');
+    }
+  }
+  const deepContent = thrown(() => formatResults([{ id: 'c', content: nest(100000) }], 'openai_chat'));
+  assert.deepEqual([deepContent.code, deepContent.position], ['json.too_deep', 0]);
+  const cyclic = {};
+  cyclic.self = cyclic;
+  assert.equal(thrown(() => formatResults([{ id: 'c', content: cyclic }], 'openai_chat')).code, 'json.too_deep');
+});
+
+test('NaN and infinities in a decoded value are json.invalid_number where the number stands', () => {
+  for (const bad of [NaN, Infinity, -Infinity]) {
+    const value = { choices: [{ message: { role: 'assistant', x: [1, bad] } }] };
+    // Where JSON.stringify writes the number (as null).
+    const at = JSON.stringify(value).indexOf('null');
+    for (const fn of [parseResponse, detectProvider, hasToolCalls]) {
+      const e = thrown(() => fn(value));
+      assert.ok(e instanceof ToolCallError, `${fn.name}: ${e}`);
+      assert.deepEqual([e.code, e.position, e.line, e.column], ['json.invalid_number', at, 1, at + 1]);
+      assert.ok(e.message.includes(`response.choices[0].message.x[1] is ${bad}, which is not a JSON number`), e.message);
+    }
+    const e = thrown(() => formatResults([{ name: 'f', content: { v: bad } }], 'gemini'));
+    assert.deepEqual([e.code, e.position], ['json.invalid_number', 0]);
+    assert.match(e.message, /results\[0\]\.content\.v is /);
+  }
+  // A boxed number is its value, as JSON.stringify reads it.
+  assert.deepEqual(parseResponse({ role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: { n: Object(2) } } }] }),
+    [{ id: 'c', name: 'f', arguments: { n: 2 } }]);
+});
+
+test('undefined members are left out; undefined elsewhere, functions and symbols are TypeErrors naming the path', () => {
+  const call = (args) => ({ role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: args } }] });
+  assert.deepEqual(parseResponse(call({ a: 1, b: undefined })), [{ id: 'c', name: 'f', arguments: { a: 1 } }]);
+  const bad = [
+    [call({ a: [1, undefined] }), /response\.tool_calls\[0\]\.function\.arguments\.a\[1\] is undefined/],
+    [call({ 'odd key': () => 1 }), /response\.tool_calls\[0\]\.function\.arguments\["odd key"\] is a function/],
+    [call({ s: Symbol('x') }), /arguments\.s is a symbol/],
+    // eslint-disable-next-line no-sparse-arrays
+    [call({ holes: [1, , 3] }), /arguments\.holes\[1\] is undefined/],
+  ];
+  for (const [value, message] of bad) {
+    for (const fn of [parseResponse, detectProvider, hasToolCalls]) {
+      assert.throws(() => fn(value), (e) => e instanceof TypeError && message.test(e.message), `${fn.name}`);
+    }
+  }
+  assert.throws(() => formatResults([{ id: 'c', content: [undefined] }], 'openai_chat'),
+    (e) => e instanceof TypeError && /results\[0\]\.content\[0\] is undefined/.test(e.message));
+});
+
+test('lone surrogates: in a response string at their index; in a decoded value at the escape JSON.stringify writes', () => {
+  const text = '{"role": "assistant",\n "content": "😀\ud800"}';
+  for (const fn of [parseResponse, detectProvider, hasToolCalls]) {
+    const e = thrown(() => fn(text));
+    assert.ok(e instanceof ToolCallError, `${fn.name}: ${e}`);
+    assert.deepEqual([e.code, e.position, e.line, e.column], ['json.invalid_unicode', text.indexOf('\ud800'), 2, 16]);
+    assert.match(e.message, /lone surrogate \(U\+D800\)/);
+  }
+  const value = { role: 'assistant', content: 'ok \udfff' };
+  const compact = JSON.stringify(value); // writes the lone surrogate as the escape \udfff
+  for (const fn of [parseResponse, detectProvider, hasToolCalls]) {
+    const e = thrown(() => fn(value));
+    assert.deepEqual([e.code, e.position], ['json.invalid_unicode', compact.indexOf('\\udfff')]);
+  }
+  assert.equal(thrown(() => formatResults([{ id: 'c\ud800', content: 'x' }], 'openai_chat')).code, 'json.invalid_unicode');
+});
+
 test('plain text is no response: null, false, []', () => {
   for (const text of ['', 'Paris is sunny.', '<tool_call>{"name": "f", "arguments": {}}</tool_call>']) {
     assert.equal(detectProvider(text), null);
@@ -156,9 +251,6 @@ test('bad arguments: TypeError for types, RangeError listing the ids for an unkn
     }
     assert.throws(() => fn(new TextEncoder().encode('{}')), /TextDecoder/);
     assert.throws(() => fn(new ArrayBuffer(2)), TypeError);
-    const cycle = {};
-    cycle.self = cycle;
-    assert.throws(() => fn(cycle), TypeError);
   }
   for (const fn of [parseResponse, hasToolCalls]) {
     const e = thrown(() => fn('{}', { provider: 'openai' }));

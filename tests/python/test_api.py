@@ -239,10 +239,28 @@ def test_str_subclass_accepted() -> None:
     assert parse_tool_call(S(SEED))["name"] == "search"
 
 
-def test_lone_surrogate_is_a_value_error() -> None:
-    # A str with a lone surrogate has no UTF-8 form; Python's own UnicodeEncodeError is raised.
-    with pytest.raises(UnicodeEncodeError):
-        parse_tool_call('f(x="\ud800")')
+@pytest.mark.parametrize(
+    "text",
+    [
+        'f(x="\ud800")',
+        'ü😀\n<tool_call>{"name": "f\udc00", "arguments": {}}</tool_call>',
+        "\udbff",
+        # A surrogate pair written as two code points is two lone surrogates in a Python str.
+        'search(q="\ud83d\ude00")',
+    ],
+)
+def test_lone_surrogate_is_invalid_unicode_at_its_index(text: str) -> None:
+    # A lone surrogate is not Unicode text (it has no UTF-8 form): json.invalid_unicode at its
+    # code-point index, never a UnicodeEncodeError, from every function that takes text.
+    index = next(i for i, c in enumerate(text) if 0xD800 <= ord(c) <= 0xDFFF)
+    for func in (parse_tool_call, parse_tool_calls, beacon.scan_stream):
+        with pytest.raises(ToolCallError) as info:
+            func(text)
+        err = info.value
+        assert type(err) is ToolCallError
+        assert (err.code, err.position) == ("json.invalid_unicode", index), str(err)
+        assert (err.line, err.column) == expected_location(text, index)
+        assert f"U+{ord(text[index]):04X}" in err.message
 
 
 def test_empty_text() -> None:

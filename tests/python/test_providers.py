@@ -353,6 +353,14 @@ def test_invalid_utf8_message_names_the_byte() -> None:
     with pytest.raises(ToolCallError) as info:
         parse_response(b'{"a": "\xfe"}')
     assert "0xFE" in info.value.message
+    # A byte that can begin a character followed by one that cannot continue it: the message
+    # names the second byte and its offset; the position is where the sequence starts (as
+    # Python's decoder says).
+    with pytest.raises(ToolCallError) as info:
+        parse_response(b'{"a": "\xed\xa0\x80"}')
+    assert info.value.position == 7
+    assert "byte 0xA0 at offset 8 cannot continue the character that byte 0xED at offset 7" in info.value.message
+    assert "0xED at offset 7 does not begin" not in info.value.message
     with pytest.raises(ToolCallError) as info:
         parse_response(b'{"a": "\xe2\x82')
     assert "ends inside a character" in info.value.message
@@ -390,11 +398,24 @@ def test_bytes_positions_count_bytes() -> None:
     assert one_line.value.column == len('{"ü": "😀", "x": '.encode()) + 1
 
 
-def test_bytes_with_bom_is_not_json() -> None:
-    # A UTF-8 byte-order mark is a character, not whitespace: the body is plain text.
-    body = b'\xef\xbb\xbf{"role": "assistant", "tool_calls": []}'
-    assert parse_response(body) == []
-    assert detect_provider(body) is None
+def test_byte_order_mark_is_skipped() -> None:
+    # A UTF-8 byte-order mark before the JSON (some servers and files write one) is skipped, in
+    # bytes and in str; error positions still count it (3 bytes, 1 code point).
+    body = '\ufeff{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}'
+    for response in (body, body.encode(), bytearray(body.encode())):
+        assert parse_response(response) == [{"id": "c1", "name": "f", "arguments": {}}]
+        assert detect_provider(response) == "openai_chat"
+    broken = '\ufeff{"role": "assistant", "tool_calls": [}'
+    with pytest.raises(ToolCallError) as as_text:
+        parse_response(broken)
+    with pytest.raises(ToolCallError) as as_bytes:
+        parse_response(broken.encode())
+    assert (as_text.value.code, as_text.value.position) == ("json.unexpected_token", broken.index("}"))
+    assert as_bytes.value.position == broken.encode().index(b"}")
+    # Only a leading mark is skipped (after whitespace it is a character, so the text is plain
+    # text), and plain text after one is still plain text.
+    assert parse_response(b"\xef\xbb\xbfHello") == []
+    assert detect_provider(' \ufeff{"role": "assistant", "tool_calls": []}') is None
 
 
 def test_empty_bytes() -> None:
@@ -623,12 +644,31 @@ def test_non_str_dict_keys_are_type_errors(value: Any, path: str, type_name: str
 
 
 def test_lone_surrogate_in_str_response() -> None:
-    # A str with a lone surrogate has no UTF-8 form; Python's own UnicodeEncodeError, as for
-    # parse_tool_calls.
-    with pytest.raises(UnicodeEncodeError):
-        parse_response('{"role": "assistant", "content": "\ud800"}')
-    with pytest.raises(UnicodeEncodeError):
-        parse_response({"role": "assistant", "content": "\ud800"})
+    # A str with a lone surrogate has no UTF-8 form: json.invalid_unicode at its code-point
+    # index (text), or at position 0 naming the path (a decoded value), as for parse_tool_calls.
+    text = '{"role": "assistant",\n "content": "ü\ud800"}'
+    for func in (parse_response, has_tool_calls, detect_provider):
+        with pytest.raises(ToolCallError) as info:
+            func(text)
+        err = info.value
+        assert (err.code, err.position) == ("json.invalid_unicode", text.index("\ud800"))
+        assert (err.line, err.column) == (2, len(' "content": "ü') + 1)
+        assert "U+D800" in err.message
+    for value, path in [
+        ({"role": "assistant", "content": "\ud800"}, 'response["content"]'),
+        ({"role": "assistant", "x\udfff": 1}, "response"),
+        ([{"choices": [{"message": {"tool_calls": [{"id": "\udc00"}]}}]}], 'response[0]["choices"][0]["message"]["tool_calls"][0]["id"]'),
+    ]:
+        for func in (parse_response, has_tool_calls, detect_provider):
+            with pytest.raises(ToolCallError) as info:
+                func(value)
+            err = info.value
+            assert (err.code, err.position, err.line, err.column) == ("json.invalid_unicode", 0, 1, 1)
+            assert path in err.message and "lone surrogate" in err.message
+    with pytest.raises(ToolCallError) as info:
+        format_results([{"id": "c\ud800", "content": "x"}], "openai_chat")
+    assert (info.value.code, info.value.position) == ("json.invalid_unicode", 0)
+    assert 'results[0]["id"]' in info.value.message
 
 
 @pytest.mark.parametrize("provider", ["openai", "OpenAI_Chat", "", "auto ", "claude"])

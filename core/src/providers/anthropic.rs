@@ -1,6 +1,7 @@
-//! Anthropic Messages: `content[]` blocks of type `tool_use` (`id`, `name`, `input`). Blocks the
-//! server runs itself (`server_tool_use`, `mcp_tool_use`) are not client calls and are skipped;
-//! `text` blocks are text.
+//! Anthropic Messages: `content[]` blocks of type `tool_use` (`id`, `name`, `input`), in a
+//! response or in an assistant message as stored in a conversation (`{"role", "content"}`).
+//! Blocks the server runs itself (`server_tool_use`, `mcp_tool_use`) are not client calls and are
+//! skipped; `text` blocks are text. `content` may also be a plain string (text).
 
 use crate::error::ParseError;
 use crate::value::{get, Value};
@@ -11,10 +12,11 @@ pub(super) fn messages(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Resul
     let Value::Object(o) = value else { return Ok(()) };
     let content_at = ROOT.key("content");
     match get(o, "content") {
+        None | Some(Value::Null) => {}
         Some(Value::Array(blocks)) => {
             for (i, block) in blocks.iter().enumerate() {
-                let Value::Object(b) = block else { continue };
                 let at = content_at.index(i);
+                let b = walk::item(ctx, block, &at, "a content block object")?;
                 match walk::string(b, "type") {
                     Some("tool_use") => {
                         let id = walk::id(ctx, b, "id", &at)?;
@@ -26,7 +28,7 @@ pub(super) fn messages(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Resul
             }
         }
         Some(Value::String(s)) => found.text(s, &content_at),
-        _ => {}
+        Some(other) => return Err(ctx.unrecognized(&content_at, "an array of content blocks", other)),
     }
     Ok(())
 }

@@ -1,25 +1,35 @@
-//! AWS Bedrock Converse: `output.message.content[]` blocks; a `toolUse` block is a call
-//! (`toolUseId`, `name`, `input`), a `text` block is text.
+//! AWS Bedrock Converse: `output.message.content[]` blocks (or, for an assistant message as stored
+//! in a conversation, `content[]` at the top); a `toolUse` block is a call (`toolUseId`, `name`,
+//! `input`), a `text` block is text.
 
 use crate::error::ParseError;
 use crate::value::{get, Value};
 
-use super::walk::{self, Ctx, Found, ROOT};
+use super::walk::{self, At, Ctx, Found, ROOT};
 
 pub(super) fn converse(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
-    let Some(blocks) = walk::object(o, "output")
-        .and_then(|out| walk::object(out, "message"))
-        .and_then(|m| walk::array(m, "content"))
-    else {
-        return Ok(());
-    };
     let output_at = ROOT.key("output");
     let message_at = output_at.key("message");
-    let content_at = message_at.key("content");
+    match walk::object_at(ctx, o, "output", &ROOT)? {
+        Some(output) => match walk::object_at(ctx, output, "message", &output_at)? {
+            Some(m) => message(ctx, m, &message_at, found),
+            None => Ok(()),
+        },
+        None if get(o, "output").is_none() => message(ctx, o, &ROOT, found),
+        None => Ok(()),
+    }
+}
+
+/// A message `{"role", "content": [blocks]}` at `at`.
+fn message(ctx: &Ctx<'_>, m: &crate::value::Object, at: &At<'_>, found: &mut Found) -> Result<(), ParseError> {
+    let Some(blocks) = walk::array_at(ctx, m, "content", at)? else {
+        return Ok(());
+    };
+    let content_at = at.key("content");
     for (i, block) in blocks.iter().enumerate() {
-        let Value::Object(b) = block else { continue };
         let at = content_at.index(i);
+        let b = walk::item(ctx, block, &at, "a content block object")?;
         let use_at = at.key("toolUse");
         match get(b, "toolUse") {
             None | Some(Value::Null) => {}

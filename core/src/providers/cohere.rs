@@ -11,18 +11,14 @@ use super::walk::{self, Ctx, Found, ROOT};
 pub(super) fn v1(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
     let calls_at = ROOT.key("tool_calls");
-    match get(o, "tool_calls") {
-        None | Some(Value::Null) => {}
-        Some(Value::Array(items)) => {
-            for (i, item) in items.iter().enumerate() {
-                let at = calls_at.index(i);
-                let Value::Object(call) = item else {
-                    return Err(ctx.unrecognized(&at, "an object with `name` and `parameters`", item));
-                };
-                found.calls.push(walk::call(ctx, call, &at, None, "parameters")?);
-            }
-        }
-        Some(other) => return Err(ctx.unrecognized(&calls_at, "an array of tool calls", other)),
+    for (i, item) in walk::array_at(ctx, o, "tool_calls", &ROOT)?
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let at = calls_at.index(i);
+        let call = walk::item(ctx, item, &at, "an object with `name` and `parameters`")?;
+        found.calls.push(walk::call(ctx, call, &at, None, "parameters")?);
     }
     found.text_value(get(o, "text"), &ROOT.key("text"));
     Ok(())
@@ -30,7 +26,7 @@ pub(super) fn v1(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), 
 
 pub(super) fn v2(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
-    match walk::object(o, "message") {
+    match walk::object_at(ctx, o, "message", &ROOT)? {
         Some(m) => openai::message(ctx, m, &ROOT.key("message"), found),
         None => Ok(()),
     }

@@ -1,42 +1,52 @@
 //! Gemini: `generateContent` (`candidates[].content.parts[].functionCall` with `name`, `args` and,
-//! when present, `id`) and the Interactions API (`steps[]`, or the launch-era `outputs[]`, of
+//! when present, `id`; a `Content` as stored in a conversation, `{"role": "model", "parts"}`,
+//! is read the same way) and the Interactions API (`steps[]`, or the launch-era `outputs[]`, of
 //! type `function_call` with `id`, `name`, `arguments`).
 
 use crate::error::ParseError;
-use crate::value::{get, Value};
+use crate::value::{get, Object, Value};
 
-use super::walk::{self, Ctx, Found, ROOT};
+use super::walk::{self, At, Ctx, Found, ROOT};
 
 pub(super) fn generate_content(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
-    let Some(candidates) = walk::array(o, "candidates") else {
-        return Ok(());
+    let Some(candidates) = walk::array_at(ctx, o, "candidates", &ROOT)? else {
+        // A `Content` as stored in a conversation: `{"role": "model", "parts": [...]}`.
+        return parts(ctx, o, &ROOT, found);
     };
     let candidates_at = ROOT.key("candidates");
     for (i, candidate) in candidates.iter().enumerate() {
-        let Value::Object(c) = candidate else { continue };
-        let Some(parts) = walk::object(c, "content").and_then(|content| walk::array(content, "parts")) else {
-            continue;
-        };
         let candidate_at = candidates_at.index(i);
-        let content_at = candidate_at.key("content");
-        let parts_at = content_at.key("parts");
-        for (j, part) in parts.iter().enumerate() {
-            let Value::Object(p) = part else { continue };
-            let at = parts_at.index(j);
-            let call_at = at.key("functionCall");
-            match get(p, "functionCall") {
-                None | Some(Value::Null) => {}
-                Some(Value::Object(fc)) => {
-                    let id = walk::id(ctx, fc, "id", &call_at)?;
-                    found.calls.push(walk::call(ctx, fc, &call_at, id, "args")?);
-                }
-                Some(other) => return Err(ctx.unrecognized(&call_at, "an object with `name` and `args`", other)),
+        let c = walk::item(ctx, candidate, &candidate_at, "a candidate object")?;
+        if let Some(content) = walk::object_at(ctx, c, "content", &candidate_at)? {
+            parts(ctx, content, &candidate_at.key("content"), found)?;
+        }
+    }
+    Ok(())
+}
+
+/// The `parts` of the content `content` at `at`: `functionCall` parts are calls, `text` parts
+/// (except thought summaries) are text.
+fn parts(ctx: &Ctx<'_>, content: &Object, at: &At<'_>, found: &mut Found) -> Result<(), ParseError> {
+    let Some(parts) = walk::array_at(ctx, content, "parts", at)? else {
+        return Ok(());
+    };
+    let parts_at = at.key("parts");
+    for (j, part) in parts.iter().enumerate() {
+        let at = parts_at.index(j);
+        let p = walk::item(ctx, part, &at, "a part object")?;
+        let call_at = at.key("functionCall");
+        match get(p, "functionCall") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(fc)) => {
+                let id = walk::id(ctx, fc, "id", &call_at)?;
+                found.calls.push(walk::call(ctx, fc, &call_at, id, "args")?);
             }
-            // Thought summaries (`"thought": true`) are not the answer.
-            if !matches!(get(p, "thought"), Some(Value::Bool(true))) {
-                found.text_value(get(p, "text"), &at.key("text"));
-            }
+            Some(other) => return Err(ctx.unrecognized(&call_at, "an object with `name` and `args`", other)),
+        }
+        // Thought summaries (`"thought": true`) are not the answer.
+        if !matches!(get(p, "thought"), Some(Value::Bool(true))) {
+            found.text_value(get(p, "text"), &at.key("text"));
         }
     }
     Ok(())
@@ -44,15 +54,17 @@ pub(super) fn generate_content(ctx: &Ctx<'_>, value: &Value, found: &mut Found) 
 
 pub(super) fn interactions(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
-    let (items, key) = match (walk::array(o, "steps"), walk::array(o, "outputs")) {
-        (Some(steps), _) => (steps, "steps"),
-        (None, Some(outputs)) => (outputs, "outputs"),
-        (None, None) => return Ok(()),
+    let (items, key) = match walk::array_at(ctx, o, "steps", &ROOT)? {
+        Some(steps) => (steps, "steps"),
+        None => match walk::array_at(ctx, o, "outputs", &ROOT)? {
+            Some(outputs) => (outputs, "outputs"),
+            None => return Ok(()),
+        },
     };
     let items_at = ROOT.key(key);
     for (i, item) in items.iter().enumerate() {
-        let Value::Object(step) = item else { continue };
         let at = items_at.index(i);
+        let step = walk::item(ctx, item, &at, "a step object")?;
         match walk::string(step, "type") {
             Some("function_call") => {
                 let id = walk::id(ctx, step, "id", &at)?;

@@ -5,9 +5,13 @@
 //!
 //! A response is read by walking the paths its API documents; nothing else in it is searched.
 //! Calls are strict like everywhere in beacon: a call whose name or arguments are broken is an
-//! error naming the tool and its path in the response, never dropped. Errors point into the
-//! caller's text (the text variants) or carry offset 0 (the value variants, which have no text).
-//! Every step is a single pass over the value; nothing here indexes or unwraps data.
+//! error naming the tool and its path in the response, never dropped; so is a container on the
+//! way to calls that has the wrong type (a recognised shape that cannot be read never gives
+//! `[]`), and a response that is an error the API returned (`response.error`). A call's
+//! arguments are read from its API's key, or from another arguments key when that one is
+//! missing. Errors point into the caller's text (the text variants) or carry offset 0 (the value
+//! variants, which have no text). Every step is a single pass over the value; nothing here
+//! indexes or unwraps data.
 
 mod anthropic;
 mod bedrock;
@@ -23,7 +27,7 @@ pub use results::{format_results, ToolResult};
 use crate::error::ParseError;
 use crate::scan::skip_ws;
 use crate::value::{get, Object, Value};
-use walk::{Ctx, Found};
+use walk::{Ctx, Found, ROOT};
 
 /// The API a response came from (and the one [`format_results`] writes for).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -101,29 +105,47 @@ pub struct ProviderCall {
     pub arguments: Object,
 }
 
-/// The response's JSON value, or `None` for plain text: text is JSON when its first
-/// non-whitespace character is `{` or `[`, and then it must parse strictly.
-fn json_of(text: &str) -> Result<Option<Value>, ParseError> {
-    match text.as_bytes().get(skip_ws(text.as_bytes(), 0)) {
-        Some(b'{' | b'[') => crate::json::parse_complete(text).map(Some),
-        _ => Ok(None),
+/// The response's JSON value and where it starts, or `None` for plain text: text is JSON when
+/// its first non-whitespace character (after a UTF-8 byte-order mark, which is skipped) is `{`
+/// or `[`, and then it must parse strictly.
+fn json_of(text: &str) -> Result<Option<(Value, usize)>, ParseError> {
+    let start = if text.starts_with(BOM) { BOM.len_utf8() } else { 0 };
+    let first = skip_ws(text.as_bytes(), start);
+    if !matches!(text.as_bytes().get(first), Some(b'{' | b'[')) {
+        return Ok(None);
     }
+    Ok(Some((crate::json::parse_complete_at(text, first)?, start)))
 }
+
+/// The byte-order mark some servers and files put before UTF-8 text.
+const BOM: char = '\u{feff}';
 
 /// `bytes` as text for the text variants ([`parse_response`], [`detect_provider`],
 /// [`has_tool_calls`]) when a response arrives as raw bytes (an HTTP body). Bytes that are not
 /// valid UTF-8 are [`ErrorCode::JsonInvalidUtf8`](crate::ErrorCode::JsonInvalidUtf8) at the byte
-/// offset of the first byte that does not begin a valid character (the length of the input when
-/// it ends inside a character). Offsets of errors on the returned text are byte offsets into
-/// `bytes` too.
+/// offset where the first invalid sequence starts (where Python's decoder and
+/// [`std::str::Utf8Error::valid_up_to`] put it); the message names the byte that is wrong, which
+/// is a later one when a valid lead byte is followed by a byte that cannot continue it. Offsets of
+/// errors on the returned text are byte offsets into `bytes` too.
 pub fn utf8_text(bytes: &[u8]) -> Result<&str, ParseError> {
     std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();
-        let message = match (e.error_len(), bytes.get(at)) {
-            (Some(_), Some(b)) => {
-                format!("not valid UTF-8: byte 0x{b:02X} at offset {at} does not begin a valid character")
-            }
-            _ => format!("not valid UTF-8: the input ends inside a character (at offset {at})"),
+        let lead = bytes.get(at).copied().unwrap_or_default();
+        let message = match e.error_len() {
+            None => format!(
+                "not valid UTF-8: the input ends inside a character (the one byte 0x{lead:02X} at offset {at} begins)"
+            ),
+            // A byte that can begin a character (U+0080 and up) was followed by one that cannot
+            // continue it: that byte is the wrong one.
+            Some(len) if (0xC2..=0xF4).contains(&lead) => match bytes.get(at + len) {
+                Some(bad) => format!(
+                    "not valid UTF-8: byte 0x{bad:02X} at offset {} cannot continue the character that byte \
+                     0x{lead:02X} at offset {at} begins",
+                    at + len
+                ),
+                None => format!("not valid UTF-8 at offset {at}"),
+            },
+            Some(_) => format!("not valid UTF-8: byte 0x{lead:02X} at offset {at} does not begin a valid character"),
         };
         ParseError::new(crate::error::ErrorCode::JsonInvalidUtf8, at, message)
     })
@@ -131,58 +153,98 @@ pub fn utf8_text(bytes: &[u8]) -> Result<&str, ParseError> {
 
 /// Which API `response` came from, judged from its keys alone (README: "Provider responses").
 pub fn detect_provider_value(response: &Value) -> Option<Provider> {
-    let has = |o: &Object, k: &str| get(o, k).is_some();
     match response {
-        Value::Array(items) => {
-            let chunks = !items.is_empty() && items.iter().all(|i| matches!(i, Value::Object(o) if has(o, "choices")));
-            chunks.then_some(Provider::OpenaiChat)
-        }
-        Value::Object(o) => {
-            if has(o, "choices") {
-                return Some(Provider::OpenaiChat);
-            }
-            if has(o, "candidates") || has(o, "promptFeedback") {
-                return Some(Provider::Gemini);
-            }
-            match get(o, "output") {
-                Some(Value::Array(_)) => return Some(Provider::OpenaiResponses),
-                Some(Value::Object(_)) => return Some(Provider::Bedrock),
-                _ => {}
-            }
-            if walk::array(o, "steps").is_some() || walk::array(o, "outputs").is_some() {
-                return Some(Provider::GeminiInteractions);
-            }
-            if walk::array(o, "content").is_some()
-                && (walk::string(o, "type") == Some("message") || has(o, "stop_reason"))
-            {
-                return Some(Provider::Anthropic);
-            }
-            if walk::object(o, "message").is_some() {
-                return Some(if has(o, "done") || has(o, "created_at") {
-                    Provider::Ollama
-                } else {
-                    Provider::CohereV2
-                });
-            }
-            let cohere_call = walk::array(o, "tool_calls")
-                .and_then(|calls| calls.first())
-                .is_some_and(|c| matches!(c, Value::Object(c) if has(c, "parameters")));
-            if cohere_call || has(o, "generation_id") || has(o, "response_id") || has(o, "chat_history") {
-                return Some(Provider::CohereV1);
-            }
-            if has(o, "tool_calls") || has(o, "function_call") || walk::string(o, "role") == Some("assistant") {
-                return Some(Provider::OpenaiChat);
-            }
-            None
-        }
+        Value::Array(items) => is_chunk_list(items).then_some(Provider::OpenaiChat),
+        Value::Object(o) => detect_object(o),
         _ => None,
     }
+}
+
+/// Streamed chat chunks: a non-empty array of objects that have `choices`, or are an error the
+/// stream ended with, at least one of them a chunk.
+fn is_chunk_list(items: &[Value]) -> bool {
+    let chunk = |i: &Value| matches!(i, Value::Object(o) if get(o, "choices").is_some());
+    let chunk_or_error = |i: &Value| chunk(i) || matches!(i, Value::Object(o) if walk::api_error(o).is_some());
+    items.iter().any(chunk) && items.iter().all(chunk_or_error)
+}
+
+/// Content block types only Anthropic writes: a `content` array holding one is a Messages
+/// response (or an assistant message as stored in a conversation).
+const ANTHROPIC_BLOCKS: [&str; 5] = [
+    "tool_use",
+    "server_tool_use",
+    "mcp_tool_use",
+    "thinking",
+    "redacted_thinking",
+];
+
+/// Whether some object in `items` satisfies `test`.
+fn any_object(items: Option<&[Value]>, test: impl Fn(&Object) -> bool) -> bool {
+    items.is_some_and(|items| items.iter().any(|i| matches!(i, Value::Object(o) if test(o))))
+}
+
+fn detect_object(o: &Object) -> Option<Provider> {
+    let has = |k: &str| get(o, k).is_some();
+    if has("choices") {
+        return Some(Provider::OpenaiChat);
+    }
+    if has("candidates") || has("promptFeedback") {
+        return Some(Provider::Gemini);
+    }
+    match get(o, "output") {
+        Some(Value::Array(_)) => return Some(Provider::OpenaiResponses),
+        Some(Value::Object(_)) => return Some(Provider::Bedrock),
+        _ => {}
+    }
+    if walk::array(o, "steps").is_some() || walk::array(o, "outputs").is_some() {
+        return Some(Provider::GeminiInteractions);
+    }
+    let content = walk::array(o, "content");
+    if content.is_some()
+        && (walk::string(o, "type") == Some("message")
+            || has("stop_reason")
+            || any_object(content, |b| {
+                walk::string(b, "type").is_some_and(|t| ANTHROPIC_BLOCKS.contains(&t))
+            }))
+    {
+        return Some(Provider::Anthropic);
+    }
+    if any_object(content, |b| get(b, "toolUse").is_some()) {
+        return Some(Provider::Bedrock);
+    }
+    let parts = walk::array(o, "parts");
+    if parts.is_some()
+        && (walk::string(o, "role") == Some("model") || any_object(parts, |p| has_key(p, "functionCall")))
+    {
+        return Some(Provider::Gemini);
+    }
+    if walk::object(o, "message").is_some() {
+        return Some(if has("done") || has("created_at") {
+            Provider::Ollama
+        } else {
+            Provider::CohereV2
+        });
+    }
+    let cohere_call = walk::array(o, "tool_calls")
+        .and_then(|calls| calls.first())
+        .is_some_and(|c| matches!(c, Value::Object(c) if has_key(c, "parameters")));
+    if cohere_call || has("generation_id") || has("response_id") || has("chat_history") {
+        return Some(Provider::CohereV1);
+    }
+    if has("tool_calls") || has("function_call") || walk::string(o, "role") == Some("assistant") {
+        return Some(Provider::OpenaiChat);
+    }
+    None
+}
+
+fn has_key(o: &Object, key: &str) -> bool {
+    get(o, key).is_some()
 }
 
 /// Which API the response text came from. Plain text (not starting with `{` or `[`) is
 /// `Ok(None)`; malformed JSON is its `json.*` error.
 pub fn detect_provider(text: &str) -> Result<Option<Provider>, ParseError> {
-    Ok(json_of(text)?.as_ref().and_then(detect_provider_value))
+    Ok(json_of(text)?.and_then(|(value, _)| detect_provider_value(&value)))
 }
 
 /// The tool calls in a provider response given as text. `provider: None` detects it
@@ -194,7 +256,7 @@ pub fn parse_response(
     text_fallback: bool,
 ) -> Result<Vec<ProviderCall>, ParseError> {
     match json_of(text)? {
-        Some(value) => read(&Ctx::text(text), &value, provider, text_fallback),
+        Some((value, start)) => read(&Ctx::text(text, start), &value, provider, text_fallback),
         None => Ok(Vec::new()),
     }
 }
@@ -229,6 +291,7 @@ fn read(
     provider: Option<Provider>,
     text_fallback: bool,
 ) -> Result<Vec<ProviderCall>, ParseError> {
+    api_errors(ctx, value)?;
     let Some(provider) = provider.or_else(|| detect_provider_value(value)) else {
         return Ok(Vec::new());
     };
@@ -248,6 +311,24 @@ fn read(
         return walk::fallback(ctx, &found.text);
     }
     Ok(found.calls)
+}
+
+/// `response.error` when the response is an error the API returned: an object with an `error`
+/// member ([`walk::api_error`]), on its own or as an item of an array (a stream that ended with
+/// an error event).
+fn api_errors(ctx: &Ctx<'_>, value: &Value) -> Result<(), ParseError> {
+    let error_at = |o: &Object, at: &walk::At<'_>| match walk::api_error(o) {
+        Some(e) => Err(walk::api_error_to_parse_error(ctx, e, &at.key("error"))),
+        None => Ok(()),
+    };
+    match value {
+        Value::Object(o) => error_at(o, &ROOT),
+        Value::Array(items) => items.iter().enumerate().try_for_each(|(i, item)| match item {
+            Value::Object(o) => error_at(o, &ROOT.index(i)),
+            _ => Ok(()),
+        }),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -273,9 +354,38 @@ mod tests {
         let err = utf8_text(b"[\"\xE2\x82x\"]").unwrap_err();
         assert_eq!((err.code, err.offset), (ErrorCode::JsonInvalidUtf8, 2));
 
-        // A surrogate encoded in UTF-8 (CESU) and an overlong encoding are invalid too.
-        assert_eq!(utf8_text(b"{\xED\xA0\x80}").unwrap_err().offset, 1);
-        assert_eq!(utf8_text(b"{\xC0\xAF}").unwrap_err().offset, 1);
+        // A surrogate encoded in UTF-8 (CESU): 0xED can begin a character, 0xA0 cannot continue
+        // it. The error is where the invalid sequence starts; the message names the wrong byte.
+        let err = utf8_text(b"{\xED\xA0\x80}").unwrap_err();
+        assert_eq!(err.offset, 1);
+        assert!(
+            err.message
+                .contains("byte 0xA0 at offset 2 cannot continue the character that byte 0xED at offset 1"),
+            "{}",
+            err.message
+        );
+        // An overlong encoding: 0xC0 never begins a character.
+        let err = utf8_text(b"{\xC0\xAF}").unwrap_err();
+        assert_eq!(err.offset, 1);
+        assert!(
+            err.message.contains("byte 0xC0 at offset 1 does not begin"),
+            "{}",
+            err.message
+        );
+        // A truncated sequence followed by ASCII: the ASCII byte cannot continue it.
+        let err = utf8_text(b"[\"\xE2\x82x\"]").unwrap_err();
+        assert!(
+            err.message.contains("byte 0x78 at offset 4 cannot continue"),
+            "{}",
+            err.message
+        );
+        // Above U+10FFFF: 0xF4 0x90.
+        let err = utf8_text(b"\xF4\x90\x80\x80").unwrap_err();
+        assert!(
+            err.message.contains("byte 0x90 at offset 1 cannot continue"),
+            "{}",
+            err.message
+        );
 
         // Input ending inside a character: at the start of that character.
         let err = utf8_text(b"{\"a\": \"\xF0\x9F\x98").unwrap_err();

@@ -10,7 +10,7 @@ use super::walk::{self, Ctx, Found, ROOT};
 
 pub(super) fn chat(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
-    match walk::object(o, "message") {
+    match walk::object_at(ctx, o, "message", &ROOT)? {
         Some(m) => openai::message(ctx, m, &ROOT.key("message"), found),
         None => Ok(()),
     }

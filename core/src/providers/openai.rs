@@ -17,9 +17,9 @@ pub(super) fn chat(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<()
         Value::Array(chunks) => {
             let mut stream = Stream::default();
             for (i, chunk) in chunks.iter().enumerate() {
-                if let Value::Object(o) = chunk {
-                    stream.chunk(ctx, o, &ROOT.index(i), found.want_text)?;
-                }
+                let at = ROOT.index(i);
+                let o = walk::item(ctx, chunk, &at, "a streamed chunk object")?;
+                stream.chunk(ctx, o, &at, found.want_text)?;
             }
             stream.finish(ctx, found)
         }
@@ -112,7 +112,8 @@ fn tool_call(ctx: &Ctx<'_>, item: &Value, at: &At<'_>) -> Result<Option<Provider
 }
 
 /// Streamed chunks, joined per choice (by the choice's `index`) and per call (by the fragment's
-/// `index`). Also serves full responses, whose choices carry a `message` instead of a `delta`.
+/// `index`, else the choice's last call; a fragment naming another id or tool starts a new call).
+/// Also serves full responses, whose choices carry a `message` instead of a `delta`.
 #[derive(Default)]
 struct Stream {
     choices: Vec<Choice>,
@@ -142,6 +143,16 @@ struct Partial {
 }
 
 impl Partial {
+    /// Whether a fragment carrying `id` and `name` (each when non-empty) continues this call: it
+    /// does unless it names an id or a tool other than the one this call already has.
+    fn continues(&self, id: Option<&str>, name: Option<&String>) -> bool {
+        let same = |mine: Option<&str>, theirs: Option<&str>| match (mine, theirs) {
+            (Some(a), Some(b)) => a == b,
+            _ => true,
+        };
+        same(self.id.as_deref(), id) && same(self.name.as_deref(), name.map(String::as_str))
+    }
+
     fn new(at: &At<'_>) -> Self {
         Partial {
             at: at.path(),
@@ -165,13 +176,13 @@ fn index(ctx: &Ctx<'_>, o: &Object, at: &At<'_>) -> Result<Option<u64>, ParseErr
 
 impl Stream {
     fn chunk(&mut self, ctx: &Ctx<'_>, o: &Object, at: &At<'_>, want_text: bool) -> Result<(), ParseError> {
-        let Some(choices) = walk::array(o, "choices") else {
+        let Some(choices) = walk::array_at(ctx, o, "choices", at)? else {
             return Ok(());
         };
         let choices_at = at.key("choices");
         for (pos, choice) in choices.iter().enumerate() {
-            let Value::Object(c) = choice else { continue };
             let choice_at = choices_at.index(pos);
+            let c = walk::item(ctx, choice, &choice_at, "a choice object")?;
             let index = index(ctx, c, &choice_at)?.unwrap_or(pos as u64);
             let slot = match self.by_index.get(&index) {
                 Some(&i) => i,
@@ -190,10 +201,10 @@ impl Stream {
             if !matches!(get(c, "finish_reason"), None | Some(Value::Null)) {
                 slot.finished = true;
             }
-            if let Some(m) = walk::object(c, "message") {
+            if let Some(m) = walk::object_at(ctx, c, "message", &choice_at)? {
                 message(ctx, m, &choice_at.key("message"), &mut slot.found)?;
             }
-            if let Some(d) = walk::object(c, "delta") {
+            if let Some(d) = walk::object_at(ctx, c, "delta", &choice_at)? {
                 slot.delta(ctx, d, &choice_at.key("delta"))?;
             }
         }
@@ -262,27 +273,25 @@ impl Choice {
             Some(Value::String(s)) => Some(s).filter(|s| !s.is_empty()),
             Some(other) => return Err(walk::name_not_a_string(ctx, &name_at, other)),
         };
-        let pos = if legacy {
-            self.legacy
-        } else {
-            match index(ctx, fo, at)? {
-                Some(i) => self.by_index.get(&i).copied().or_else(|| {
-                    self.by_index.insert(i, self.partials.len());
-                    None
-                }),
-                // Without `index`, a fragment continues the last call unless it carries another id.
-                None => self
-                    .last
-                    .filter(|&l| id.is_none() || self.partials.get(l).is_some_and(|p| p.id.is_none() || p.id == id)),
-            }
+        let index = if legacy { None } else { index(ctx, fo, at)? };
+        // The call this fragment continues: the one with its `index` (legacy: the one legacy call;
+        // without `index`: the last call), unless the fragment names another id or tool.
+        let candidate = match (legacy, index) {
+            (true, _) => self.legacy,
+            (false, Some(i)) => self.by_index.get(&i).copied(),
+            (false, None) => self.last,
         };
-        let pos = match pos {
+        let continued = candidate.filter(|&c| self.partials.get(c).is_some_and(|p| p.continues(id.as_deref(), name)));
+        let pos = match continued {
             Some(p) => p,
             None => {
                 self.partials.push(Partial::new(at));
                 self.partials.len() - 1
             }
         };
+        if let Some(i) = index {
+            self.by_index.insert(i, pos);
+        }
         if legacy {
             self.legacy = Some(pos);
         } else {
@@ -300,8 +309,12 @@ impl Choice {
         if partial.name.is_none() {
             partial.name = name.cloned();
         }
-        let args_at = function_at.key("arguments");
-        match function.and_then(|f| get(f, "arguments")) {
+        let (key, arguments) = match function {
+            Some(f) => walk::arguments_key(ctx, f, &function_at, "arguments")?,
+            None => ("arguments", None),
+        };
+        let args_at = function_at.key(key);
+        match arguments {
             None | Some(Value::Null) => {}
             Some(Value::String(s)) => partial.arguments.push("", s, args_at.path()),
             Some(Value::Object(o)) => partial.object = Some((o.clone(), args_at.path())),
@@ -404,13 +417,13 @@ fn complete(ctx: &Ctx<'_>, p: Partial, finished: bool) -> Result<Option<Provider
 /// tool calls) are not function calls and are skipped.
 pub(super) fn responses(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
-    let Some(items) = walk::array(o, "output") else {
+    let Some(items) = walk::array_at(ctx, o, "output", &ROOT)? else {
         return Ok(());
     };
     let output_at = ROOT.key("output");
     for (i, item) in items.iter().enumerate() {
-        let Value::Object(it) = item else { continue };
         let at = output_at.index(i);
+        let it = walk::item(ctx, item, &at, "an output item object")?;
         match walk::string(it, "type") {
             Some("function_call") => {
                 let id = walk::id(ctx, it, "call_id", &at)?;

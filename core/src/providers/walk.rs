@@ -91,15 +91,18 @@ pub(super) fn show(path: &[Seg]) -> String {
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Ctx<'s> {
     src: Option<&'s str>,
+    /// Where the response's JSON starts in `src` (after a byte-order mark).
+    start: usize,
 }
 
 impl<'s> Ctx<'s> {
-    pub(super) fn text(src: &'s str) -> Self {
-        Ctx { src: Some(src) }
+    /// The response's JSON is `src[start..]`.
+    pub(super) fn text(src: &'s str, start: usize) -> Self {
+        Ctx { src: Some(src), start }
     }
 
     pub(super) fn value() -> Self {
-        Ctx { src: None }
+        Ctx { src: None, start: 0 }
     }
 
     pub(super) fn has_text(&self) -> bool {
@@ -108,15 +111,22 @@ impl<'s> Ctx<'s> {
 
     /// The offset of the value at `path` (the response parsed from the text, so the path exists).
     pub(super) fn offset(&self, path: &[Seg]) -> usize {
+        self.locate(path, None)
+    }
+
+    /// The offset of the value at `path`, or (with `key_name`) of the opening quote of that key
+    /// in the object at `path`.
+    fn locate(&self, path: &[Seg], key_name: Option<&str>) -> usize {
         let Some(src) = self.src else { return 0 };
-        let steps: Vec<Step<'_>> = path
+        let mut steps: Vec<Step<'_>> = path
             .iter()
             .map(|s| match *s {
                 Seg::Key(k) => Step::Key(k),
                 Seg::Index(i) => Step::Index(i),
             })
             .collect();
-        locate_path(src, 0, &steps)
+        steps.extend(key_name.map(Step::KeyName));
+        locate_path(src, self.start, &steps)
     }
 
     /// The offset of the character that decoded to byte `decoded` of the string at `path`.
@@ -127,6 +137,11 @@ impl<'s> Ctx<'s> {
 
     pub(super) fn error(&self, code: ErrorCode, at: &At<'_>, message: String) -> ParseError {
         ParseError::new(code, self.offset(&at.path()), message)
+    }
+
+    /// An error at the key `key` (its opening quote) of the object at `at`.
+    pub(super) fn key_error(&self, code: ErrorCode, at: &At<'_>, key: &str, message: String) -> ParseError {
+        ParseError::new(code, self.locate(&at.path(), Some(key)), message)
     }
 
     /// `tool_call.unrecognized` at `at`: a value that claims to hold calls but has the wrong shape.
@@ -256,6 +271,83 @@ pub(super) fn array<'v>(o: &'v Object, key: &str) -> Option<&'v [Value]> {
     }
 }
 
+/// The array under `key` of `o` (which stands at `at`), on the way to calls: `None` when the key
+/// is missing or null; any other type is `tool_call.unrecognized` (the response has this API's
+/// shape but cannot be read).
+pub(super) fn array_at<'v>(
+    ctx: &Ctx<'_>,
+    o: &'v Object,
+    key: &'static str,
+    at: &At<'_>,
+) -> Result<Option<&'v [Value]>, ParseError> {
+    match get(o, key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) => Ok(Some(items)),
+        Some(other) => Err(ctx.unrecognized(&at.key(key), "an array", other)),
+    }
+}
+
+/// The object under `key` of `o` (which stands at `at`), on the way to calls: `None` when the
+/// key is missing or null; any other type is `tool_call.unrecognized`.
+pub(super) fn object_at<'v>(
+    ctx: &Ctx<'_>,
+    o: &'v Object,
+    key: &'static str,
+    at: &At<'_>,
+) -> Result<Option<&'v Object>, ParseError> {
+    match get(o, key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(inner)) => Ok(Some(inner)),
+        Some(other) => Err(ctx.unrecognized(&at.key(key), "an object", other)),
+    }
+}
+
+/// An item of an array on the way to calls (a choice, a content block, a part, …), which must be
+/// an object: anything else is `tool_call.unrecognized`.
+pub(super) fn item<'v>(ctx: &Ctx<'_>, value: &'v Value, at: &At<'_>, what: &str) -> Result<&'v Object, ParseError> {
+    match value {
+        Value::Object(o) => Ok(o),
+        other => Err(ctx.unrecognized(at, what, other)),
+    }
+}
+
+/// The error an API returned instead of an answer: `o["error"]` when it is an object or a
+/// non-empty string (`null`, as in a successful Responses API response, is no error).
+pub(super) fn api_error(o: &Object) -> Option<&Value> {
+    match get(o, "error") {
+        Some(e @ Value::Object(_)) => Some(e),
+        Some(e @ Value::String(s)) if !s.is_empty() => Some(e),
+        _ => None,
+    }
+}
+
+/// `response.error` for the error payload `error` found at `at` (the `error` member), carrying
+/// the API's own message: `error.message` (with its `type`, `code` or `status` when given), a
+/// string error as is, or else the error's JSON.
+pub(super) fn api_error_to_parse_error(ctx: &Ctx<'_>, error: &Value, at: &At<'_>) -> ParseError {
+    let said = match error {
+        Value::Object(e) => match string(e, "message") {
+            Some(m) => {
+                let kind = ["type", "code", "status"].into_iter().find_map(|k| match get(e, k) {
+                    Some(v @ (Value::String(_) | Value::Number(_))) => Some(format!(" ({k} {})", v.to_json())),
+                    _ => None,
+                });
+                format!("{}{}", quote(m), kind.unwrap_or_default())
+            }
+            None => error.to_json(),
+        },
+        other => other.to_json(),
+    };
+    ctx.error(
+        ErrorCode::ResponseError,
+        at,
+        format!(
+            "the API returned an error instead of an answer, at {}: {said}",
+            at.show()
+        ),
+    )
+}
+
 /// `o[key]` when it is a string.
 pub(super) fn string<'v>(o: &'v Object, key: &str) -> Option<&'v str> {
     get(o, key).and_then(Value::as_str)
@@ -362,16 +454,53 @@ pub(super) fn inner_offset(ctx: &Ctx<'_>, offset: usize) -> String {
     }
 }
 
-/// One call from the object `o` at `at` holding `name` and the arguments under `args_key`.
+/// The keys that may hold a call's arguments: each API's own key is one of them, and a call
+/// written with another (`{"name": "f", "parameters": {...}}` where the API says `arguments`)
+/// is read too, as in the JSON tier.
+const ARGUMENT_KEYS: [&str; 4] = ["arguments", "parameters", "input", "args"];
+
+/// The arguments key of the call object `o` (at `at`), with its value: the one of
+/// [`ARGUMENT_KEYS`] present (null counts as present), or `own` (absent) when there is none.
+/// Two present is `tool_call.ambiguous_arguments` at the second.
+pub(super) fn arguments_key<'v>(
+    ctx: &Ctx<'_>,
+    o: &'v Object,
+    at: &At<'_>,
+    own: &'static str,
+) -> Result<(&'static str, Option<&'v Value>), ParseError> {
+    let mut found: Option<(&'static str, &'v Value)> = None;
+    for (key, value) in o {
+        let Some(&k) = ARGUMENT_KEYS.iter().find(|k| **k == key) else {
+            continue;
+        };
+        if let Some((first, _)) = found {
+            return Err(ctx.key_error(
+                ErrorCode::AmbiguousArguments,
+                at,
+                k,
+                format!(
+                    "the call at {} has both `{first}` and `{k}`; a call has one arguments key",
+                    at.show()
+                ),
+            ));
+        }
+        found = Some((k, value));
+    }
+    Ok(found.map_or((own, None), |(k, v)| (k, Some(v))))
+}
+
+/// One call from the object `o` at `at` holding `name` and the arguments under `own` (the
+/// API's key) or another arguments key ([`arguments_key`]).
 pub(super) fn call(
     ctx: &Ctx<'_>,
     o: &Object,
     at: &At<'_>,
     id: Option<String>,
-    args_key: &'static str,
+    own: &'static str,
 ) -> Result<ProviderCall, ParseError> {
     let name = name(ctx, o, at)?;
-    let arguments = arguments(ctx, &name, get(o, args_key), &at.key(args_key))?;
+    let (key, value) = arguments_key(ctx, o, at, own)?;
+    let arguments = arguments(ctx, &name, value, &at.key(key))?;
     Ok(ProviderCall { id, name, arguments })
 }
 
