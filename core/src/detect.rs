@@ -191,6 +191,22 @@ pub(crate) fn first_marker(text: &str) -> Option<usize> {
     next_candidate(text.as_bytes(), 0, text.len(), true).map(|(at, _, _)| at)
 }
 
+/// The offset of the first tier-1 marker that claims a call (its parse finds one, or fails), and
+/// the parser of its family.
+pub(crate) fn first_claim(text: &str) -> Option<(usize, crate::formats::Parser)> {
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    while let Some((at, _, kind)) = next_candidate(bytes, pos, bytes.len(), true) {
+        let Kind::Call(family) = kind else { break };
+        let mut calls = Vec::new();
+        match (family.parse)(text, at, &mut calls) {
+            Ok(end) if calls.is_empty() => pos = end.max(at + 1),
+            _ => return Some((at, family.parse)),
+        }
+    }
+    None
+}
+
 /// Tier 1: every marker in text order, each call parsed forward from its marker; scanning
 /// resumes after it.
 pub(crate) fn tagged(text: &str, formats: FormatSet) -> Result<Tagged, ParseError> {
@@ -276,11 +292,17 @@ pub(crate) fn tagged(text: &str, formats: FormatSet) -> Result<Tagged, ParseErro
         let parsed_a_call = result.is_ok() && found.outside.len() > first;
         let suspect = result.is_err() || (parsed_a_call && may_open_string(&bytes[gap..at]));
         if suspect {
-            if let Some(end) = shield.covering(text, at) {
-                found.outside.truncate(first);
-                pos = end;
-                gap = end;
-                continue;
+            match shield.covering(text, at) {
+                Some(Cover::Call(end)) => {
+                    found.outside.truncate(first);
+                    pos = end;
+                    gap = end;
+                    continue;
+                }
+                // The marker may be inside a string that the end of the text cut off: the call
+                // around it is unfinished, and reading the marker could give another call.
+                Some(Cover::Open(e)) => return Err(e),
+                None => {}
             }
         }
         let end = result?;
@@ -312,16 +334,29 @@ fn may_open_string(prose: &[u8]) -> bool {
     memchr2(b'{', b'(', prose).is_some_and(|i| memchr2(b'"', b'\'', &prose[i..]).is_some())
 }
 
-/// The spans of the well-formed tier-2 and tier-3 calls of the text, found on first use.
+/// The spans of the well-formed tier-2 and tier-3 calls of the text, found on first use, and
+/// the ones the end of the text leaves open.
 #[derive(Default)]
-struct Shield(Option<Vec<Range<usize>>>);
+struct Shield {
+    spans: Option<Vec<Range<usize>>>,
+    open: Vec<(usize, ParseError)>,
+}
+
+/// What a marker stands in.
+enum Cover {
+    /// A string of a well-formed JSON or call-syntax call, which ends at this offset.
+    Call(usize),
+    /// A JSON or call-syntax call cut off by the end of the text: its error.
+    Open(ParseError),
+}
 
 impl Shield {
-    /// The end of the well-formed JSON or call-syntax call whose span strictly contains `at`.
-    fn covering(&mut self, text: &str, at: usize) -> Option<usize> {
-        let spans = self.0.get_or_insert_with(|| {
-            let mut spans = json::spans(text);
-            spans.extend(python::spans(text));
+    /// What the marker at `at` stands inside, if anything.
+    fn covering(&mut self, text: &str, at: usize) -> Option<Cover> {
+        if self.spans.is_none() {
+            let (mut spans, json_open) = json::spans(text);
+            let (python_spans, python_open) = python::spans(text);
+            spans.extend(python_spans);
             spans.sort_by_key(|s| s.start);
             // A call-syntax call inside a JSON string (or the reverse) overlaps its container:
             // keep the union, so the spans are disjoint and sorted.
@@ -332,10 +367,19 @@ impl Shield {
                     _ => union.push(span),
                 }
             }
-            union
-        });
+            self.spans = Some(union);
+            self.open = json_open.into_iter().chain(python_open).collect();
+        }
+        let spans = self.spans.as_deref().unwrap_or_default();
         let i = spans.partition_point(|s| s.start < at);
-        let span = spans.get(i.checked_sub(1)?)?;
-        (at < span.end).then_some(span.end)
+        if let Some(span) = i.checked_sub(1).and_then(|i| spans.get(i)).filter(|s| at < s.end) {
+            return Some(Cover::Call(span.end));
+        }
+        let open = self
+            .open
+            .iter()
+            .filter(|(start, _)| *start < at)
+            .min_by_key(|(start, _)| *start);
+        open.map(|(_, e)| Cover::Open(e.clone()))
     }
 }

@@ -117,7 +117,7 @@ fn spans_into(bytes: &[u8], range: Range<usize>, value: &Value, mode: Mode, out:
 }
 
 /// The ranges of the elements of the (well-formed) JSON array at `at`.
-fn raw_items(bytes: &[u8], at: usize) -> impl Iterator<Item = Range<usize>> + '_ {
+pub(crate) fn raw_items(bytes: &[u8], at: usize) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut p = skip_ws(bytes, at + 1);
     std::iter::from_fn(move || {
         let end = json::raw_value_end(bytes, p).filter(|_| bytes[p] != b']')?;

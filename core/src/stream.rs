@@ -4,7 +4,7 @@
 //! Only tagged (tier 1) calls can be recognised before the message ends: a marker announces them.
 //! Bare JSON and call syntax are known only once the message is complete (`parse_tool_calls`).
 
-use crate::detect::{first_marker, tagged};
+use crate::detect::{first_claim, first_marker, tagged};
 use crate::formats::FAMILIES;
 
 /// What the text streamed so far holds.
@@ -82,7 +82,7 @@ pub fn scan_stream(text: &str) -> StreamScan {
         };
     };
     let state = match state_at_end(text) {
-        StreamState::Partial if first_call_found(text, first) => StreamState::Found,
+        StreamState::Partial if first_call_found(text) => StreamState::Found,
         state => state,
     };
     StreamScan { state, offset: first }
@@ -105,17 +105,11 @@ fn state_at_end(text: &str) -> StreamState {
     }
 }
 
-/// Whether the call(s) at the first marker were already found in an earlier text: they end
+/// Whether the call(s) at the first claiming marker were already found in an earlier text: they end
 /// before the end of the text, and the text up to their end scans as found. A later call that is
 /// still arriving then leaves the state found, so that it only moves forward.
-fn first_call_found(text: &str, first: usize) -> bool {
-    let rest = &text[first..];
-    let parse = FAMILIES
-        .iter()
-        .flat_map(|f| f.markers.iter().map(move |m| (*m, f.parse)))
-        .filter(|(m, _)| rest.starts_with(m))
-        .max_by_key(|(m, _)| m.len());
-    let Some((_, parse)) = parse else {
+fn first_call_found(text: &str) -> bool {
+    let Some((first, parse)) = first_claim(text) else {
         return false;
     };
     let mut calls = Vec::new();

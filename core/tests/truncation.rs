@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use beacon_core::{parse_tool_calls, scan_stream, Format, StreamState, ToolCall};
+use beacon_core::{parse_message, parse_tool_calls, Format, MessageOptions, ToolCall};
 use serde_json::Value as Json;
 
 /// An input to check, with its fixture id.
@@ -61,18 +61,38 @@ fn single_format_inputs() -> Vec<Input> {
     out
 }
 
-fn is_tagged(format: Format) -> bool {
-    !matches!(format, Format::Json | Format::Python)
+/// The tier of a format: 1 tagged, 2 JSON, 3 call syntax.
+fn tier(format: Format) -> u8 {
+    match format {
+        Format::Json => 2,
+        Format::Python => 3,
+        Format::Pythonic => 3,
+        _ => 1,
+    }
 }
 
-/// Whether the prefix's calls are lower-tier calls standing before the input's first marker.
-fn mixes_tiers(input: &str, full: &[ToolCall], got: &[ToolCall]) -> bool {
-    let scan = scan_stream(input);
-    let first_marker = match scan.state {
-        StreamState::None => return false,
-        _ => scan.offset,
+/// Whether the prefix's calls are of a lower tier than the full input's: cutting off the
+/// higher-tier calls lets a lower tier win (exempt only for inputs that mix tiers).
+fn mixes_tiers(full: &[ToolCall], got: &[ToolCall]) -> bool {
+    let full_tier = full.iter().map(|c| tier(c.format)).min().unwrap_or(3);
+    got.iter().all(|c| tier(c.format) > full_tier)
+}
+
+/// Whether the prefix's calls were written inside reasoning (as the prefix reads, or as the full
+/// input does, when its close tag comes later): they count only while no call stands outside
+/// it, so a later call outside may replace them (the reasoning rule).
+fn inside_reasoning(input: &str, prefix: &str, got: &[ToolCall]) -> bool {
+    let reasoning = |text: &str| {
+        parse_message(text, MessageOptions::default())
+            .ok()
+            .and_then(|m| m.reasoning)
+            .unwrap_or_default()
     };
-    is_tagged(full[0].format) && got.iter().all(|c| !is_tagged(c.format) && c.span.end <= first_marker)
+    let (here, there) = (reasoning(prefix), reasoning(input));
+    got.iter().all(|c| {
+        let written = &prefix[c.span.clone()];
+        here.contains(written) || there.contains(written)
+    })
 }
 
 fn show(calls: &[ToolCall]) -> String {
@@ -97,7 +117,7 @@ fn check_prefix(input: &str, cut: usize, full: &[ToolCall]) -> Option<String> {
             .iter()
             .zip(full)
             .all(|(g, f)| g.name == f.name && g.arguments == f.arguments);
-    if is_first_k || mixes_tiers(input, full, &got) {
+    if is_first_k || mixes_tiers(full, &got) || inside_reasoning(input, &input[..cut], &got) {
         return None;
     }
     Some(format!(

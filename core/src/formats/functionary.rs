@@ -10,7 +10,8 @@
 //! A header is `>>>`, a name (ASCII letters, digits, `_`, `-`, `.`), then a line break. `>>>`
 //! followed by anything else (`>>> import os`, `>>>x = 1`) is prose. The recipient `all` means
 //! content: no call. The tool `python` takes raw code, which runs up to the next header,
-//! `<|eot_id|>`, `<|eom_id|>` or the end of the text; it becomes the call `python` with the
+//! `<|eot_id|>` or `<|eom_id|>` (code that runs to the end of the text is `tool_call.unclosed`:
+//! any prefix of it would read as code too); it becomes the call `python` with the
 //! arguments `{"code": CODE}` (an empty body is `tool_call.invalid_arguments`). Any other
 //! recipient's message is a JSON object, its arguments; after it only whitespace, the next
 //! `>>>`, `<|eot_id|>` or `<|eom_id|>` (consumed) or the end of the text may follow, else
@@ -107,6 +108,14 @@ fn v32_code_call(text: &str, start: usize, body_at: usize, out: &mut Vec<ToolCal
             ErrorCode::InvalidArguments,
             body_at,
             "the message to `python` holds no code",
+        ));
+    }
+    if body_end == bytes.len() {
+        // Raw code has no end of its own: cut anywhere, it would still read as code.
+        return Err(ParseError::new(
+            ErrorCode::Unclosed,
+            bytes.len(),
+            "the code of `python` runs to the end of the text: expected `<|eot_id|>`, `<|eom_id|>` or the next `>>>`",
         ));
     }
     let arguments = vec![("code".to_string(), Value::String(code.to_string()))];

@@ -43,14 +43,14 @@ fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, Par
         unreachable!("a value that starts with `{{` is an object")
     };
     let (name, arguments) = call_object(text, p, object)?;
-    let end = after_call(text, end)?;
     let span_start = if marker == ROLE {
         role_start(bytes, start)
     } else {
         start
     };
+    // The span ends with the object: a `<|message_sep|>` after it opens the next message.
     out.push(ToolCall::new(name, arguments, Format::Gigachat, span_start..end));
-    Ok(end)
+    after_call(text, end)
 }
 
 /// The name and arguments of the call object at `at`.

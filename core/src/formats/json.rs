@@ -49,8 +49,9 @@ pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
     Ok(out)
 }
 
-/// The spans of the well-formed JSON calls in `text`; broken ones are skipped, never raised.
-pub(crate) fn spans(text: &str) -> Vec<Range<usize>> {
+/// The spans of the well-formed JSON calls in `text` (broken ones are skipped, never raised),
+/// and the call left open by the end of the text, if one is: where it starts, and its error.
+pub(crate) fn spans(text: &str) -> (Vec<Range<usize>>, Option<(usize, ParseError)>) {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut pos = 0;
@@ -63,8 +64,12 @@ pub(crate) fn spans(text: &str) -> Vec<Range<usize>> {
                 }
                 pos = end;
             }
+            Err(offset) if offset >= bytes.len() && claims_call(bytes, start, offset) => {
+                let open = crate::json::parse_value_at(text, start).err().map(|e| (start, e));
+                return (out, open);
+            }
             Err(offset) => pos = offset.clamp(start + 1, bytes.len()),
         }
     }
-    out
+    (out, None)
 }

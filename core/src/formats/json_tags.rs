@@ -331,12 +331,16 @@ fn value(text: &str, p: usize, entry: &Entry, marker: &str, out: &mut Vec<ToolCa
         None => return Err(unclosed_marker(text, marker)),
     }
     let (value, end) = parse_value_at(text, p)?;
-    let items = match value {
+    // Each call spans its own object: the element of a list, or the whole value.
+    let (items, spans): (Vec<_>, Vec<_>) = match value {
         Value::Array(items) if items.is_empty() => return Err(unrecognized(text, p, marker)),
-        Value::Array(items) => items.into_iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
-        v => vec![(None, v)],
+        Value::Array(items) => (
+            items.into_iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
+            crate::shape::raw_items(bytes, p).collect(),
+        ),
+        v => (vec![(None, v)], vec![p..end]),
     };
-    for (index, item) in items {
+    for ((index, item), span) in items.into_iter().zip(spans) {
         let item_at = Item {
             text,
             value_at: p,
@@ -353,7 +357,7 @@ fn value(text: &str, p: usize, entry: &Entry, marker: &str, out: &mut Vec<ToolCa
             name,
             arguments,
             format: entry.format,
-            span: p..end,
+            span,
         });
     }
     Ok(end)

@@ -80,8 +80,9 @@ fn parse_call(text: &str, open: usize) -> Result<(Object, usize), ParseError> {
     Ok((arguments, end))
 }
 
-/// The spans of the well-formed calls in `text`; broken ones are skipped, never raised.
-pub(crate) fn spans(text: &str) -> Vec<Range<usize>> {
+/// The spans of the well-formed calls in `text` (broken ones are skipped, never raised), and the
+/// call left open by the end of the text, if one is: where it starts, and its error.
+pub(crate) fn spans(text: &str) -> (Vec<Range<usize>>, Option<(usize, ParseError)>) {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut floor = 0;
@@ -90,12 +91,16 @@ pub(crate) fn spans(text: &str) -> Vec<Range<usize>> {
         let open = pos + i;
         pos = open + 1;
         if let Some(name_at) = call_name_at(text, floor, open) {
-            if let Ok((_, end)) = parse_call(text, open) {
-                out.push(name_at..end);
-                floor = end;
-                pos = end;
+            match parse_call(text, open) {
+                Ok((_, end)) => {
+                    out.push(name_at..end);
+                    floor = end;
+                    pos = end;
+                }
+                Err(e) if e.offset >= bytes.len() => return (out, Some((name_at, e))),
+                Err(_) => {}
             }
         }
     }
-    out
+    (out, None)
 }
