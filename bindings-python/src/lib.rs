@@ -217,13 +217,26 @@ fn call_to_py<'py>(py: Python<'py>, call: &ToolCall, include_format: bool) -> Py
     Ok(dict)
 }
 
+/// The `formats` option: `None` for every format, else a list of format ids.
+fn formats_arg(formats: Option<Vec<String>>) -> PyResult<beacon_core::FormatSet> {
+    match formats {
+        None => Ok(beacon_core::FormatSet::ALL),
+        Some(ids) => beacon_core::FormatSet::from_ids(ids.iter().map(String::as_str)).map_err(PyValueError::new_err),
+    }
+}
+
 /// The one tool call in `text` as `{"name": str, "arguments": dict}`. See `beacon.parse_tool_call`.
 #[pyfunction]
-#[pyo3(signature = (text))]
-fn parse_tool_call<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (text, *, formats = None))]
+fn parse_tool_call<'py>(
+    py: Python<'py>,
+    text: &Bound<'py, PyAny>,
+    formats: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let formats = formats_arg(formats)?;
     let text = text_arg("parse_tool_call", text)?;
     let text: &str = &text;
-    match run_core(py, text.len(), || beacon_core::parse_tool_call(text)) {
+    match run_core(py, text.len(), || beacon_core::parse_tool_call_in(text, formats)) {
         Ok(call) => call_to_py(py, &call, false),
         Err(err) => Err(to_py_err(text, &err)),
     }
@@ -248,15 +261,17 @@ fn scan_stream<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound
 /// Every tool call in `text`, in text order, as a list of `{"name", "arguments"}` dicts (plus
 /// `"format"` when `include_format` is true). See `beacon.parse_tool_calls`.
 #[pyfunction]
-#[pyo3(signature = (text, *, include_format = false))]
+#[pyo3(signature = (text, *, include_format = false, formats = None))]
 fn parse_tool_calls<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
     include_format: bool,
+    formats: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyList>> {
+    let formats = formats_arg(formats)?;
     let text = text_arg("parse_tool_calls", text)?;
     let text: &str = &text;
-    match run_core(py, text.len(), || beacon_core::parse_tool_calls(text)) {
+    match run_core(py, text.len(), || beacon_core::parse_tool_calls_in(text, formats)) {
         Ok(calls) => {
             let list = PyList::empty(py);
             for call in &calls {

@@ -111,7 +111,7 @@ export class NoToolCallFoundError extends ToolCallError {}
  *   holds a lone surrogate; `input.too_large` when it needs more memory than the module can have.
  * @throws {TypeError} when `text` is not a string.
  */
-export function parseToolCall(text: string): ToolCall;
+export function parseToolCall(text: string, options?: { formats?: Iterable<Format> }): ToolCall;
 
 /**
  * Every tool call in `text`, in text order.
@@ -120,8 +120,8 @@ export function parseToolCall(text: string): ToolCall;
  *   lone surrogate; `input.too_large` when it needs more memory than the module can have.
  * @throws {TypeError} when `text` is not a string.
  */
-export function parseToolCalls(text: string, options: { includeFormat: true }): ToolCallWithFormat[];
-export function parseToolCalls(text: string, options?: { includeFormat?: boolean }): ToolCall[];
+export function parseToolCalls(text: string, options: { includeFormat: true; formats?: Iterable<Format> }): ToolCallWithFormat[];
+export function parseToolCalls(text: string, options?: { includeFormat?: boolean; formats?: Iterable<Format> }): ToolCall[];
 
 /** What `scanStream` found in the text streamed so far. */
 export interface StreamScan {
@@ -156,6 +156,8 @@ export type Provider =
 
 /** Every provider id, in the core's order. */
 export const PROVIDERS: readonly Provider[];
+/** Every format id: the tagged (tier 1) formats, then `json` and `python`. */
+export const FORMATS: readonly Format[];
 
 /**
  * What the provider functions accept: the response body as a string (JSON text; any other text

@@ -18,6 +18,7 @@ import init, {
   parse_response as wasmParseResponse,
   scan_stream as wasmScanStream,
   providers as wasmProviders,
+  formats as wasmFormats,
 } from './beacon_wasm.js';
 
 const wasmUrl = new URL('./beacon_wasm_bg.wasm', import.meta.url);
@@ -188,27 +189,47 @@ function callModule(inputLength, wasmFunction, ...args) {
   }
 }
 
-function run(text, all, includeFormat) {
+/** Every format id: the tagged (tier 1) formats, then `json` (tier 2) and `python` (tier 3). */
+export const FORMATS = Object.freeze(wasmFormats().split(','));
+
+// The `formats` option as the module takes it: undefined for every format, else the ids joined.
+function formatsArg(fn, formats) {
+  if (formats === undefined) return undefined;
+  if (typeof formats === 'string' || formats === null || typeof formats[Symbol.iterator] !== 'function') {
+    throw new TypeError(`${fn}(): formats must be an array (or other iterable) of format ids, not ${describe(formats)}`);
+  }
+  const ids = [...formats];
+  for (const id of ids) {
+    if (!FORMATS.includes(id)) {
+      throw new TypeError(
+        `${fn}(): unknown format id ${JSON.stringify(id)}; the format ids are: ${FORMATS.join(', ')}`,
+      );
+    }
+  }
+  return ids.join(',');
+}
+
+function run(fn, text, all, includeFormat, formats) {
   if (typeof text !== 'string') {
     throw new TypeError(`text must be a string, not ${text === null ? 'null' : typeof text}`);
   }
-  return callModule(text.length, parse, unicodeText(text), all, includeFormat);
+  return callModule(text.length, parse, unicodeText(text), all, includeFormat, formatsArg(fn, formats));
 }
 
 /**
  * The one tool call in `text`, as `{name, arguments}`. Throws `ToolCallError` with code
  * `tool_call.multiple` when there are several, and `NoToolCallFoundError` when there is none.
  */
-export function parseToolCall(text) {
-  return run(text, false, false);
+export function parseToolCall(text, { formats } = {}) {
+  return run('parseToolCall', text, false, false, formats);
 }
 
 /**
  * Every tool call in `text`, in text order, as `[{name, arguments}]` (plus `format` with
  * `{ includeFormat: true }`). Throws `NoToolCallFoundError` when there is none.
  */
-export function parseToolCalls(text, { includeFormat = false } = {}) {
-  return run(text, true, Boolean(includeFormat));
+export function parseToolCalls(text, { includeFormat = false, formats } = {}) {
+  return run('parseToolCalls', text, true, Boolean(includeFormat), formats);
 }
 
 /**

@@ -73,10 +73,16 @@ const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 /// Parses `text`: every call when `all`, else exactly one. See the module docs for the answer.
 #[wasm_bindgen]
 #[must_use]
-pub fn parse(text: &str, all: bool, include_format: bool) -> String {
+pub fn parse(text: &str, all: bool, include_format: bool, formats: Option<String>) -> String {
     answer(text, 64 + text.len() / 2, |w| {
+        let formats = match formats.as_deref() {
+            None => beacon_core::FormatSet::ALL,
+            Some("") => beacon_core::FormatSet::EMPTY,
+            Some(ids) => beacon_core::FormatSet::from_ids(ids.split(','))
+                .map_err(|_| internal("unknown format id (index.js checks it first)"))?,
+        };
         if all {
-            let calls = beacon_core::parse_tool_calls(text)?;
+            let calls = beacon_core::parse_tool_calls_in(text, formats)?;
             w.out.push('[');
             for (i, call) in calls.iter().enumerate() {
                 if i > 0 {
@@ -86,10 +92,17 @@ pub fn parse(text: &str, all: bool, include_format: bool) -> String {
             }
             w.out.push(']');
         } else {
-            w.call(&beacon_core::parse_tool_call(text)?, include_format);
+            w.call(&beacon_core::parse_tool_call_in(text, formats)?, include_format);
         }
         Ok(())
     })
+}
+
+/// The format ids, comma-separated, in the core's order (`hermes,…,python`).
+#[wasm_bindgen]
+#[must_use]
+pub fn formats() -> String {
+    beacon_core::Format::ALL.map(beacon_core::Format::as_str).join(",")
 }
 
 /// The provider ids, comma-separated, in the core's order (`openai_chat,…,ollama`).

@@ -166,6 +166,19 @@ impl FormatSet {
         self.0 |= format.bit();
     }
 
+    /// The set of the formats with these ids; an unknown id is an error message naming the valid
+    /// ones (for bindings: Python `ValueError`, JavaScript `TypeError`).
+    pub fn from_ids<'a>(ids: impl IntoIterator<Item = &'a str>) -> Result<FormatSet, String> {
+        ids.into_iter()
+            .map(|id| {
+                Format::parse(id).ok_or_else(|| {
+                    let valid: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+                    format!("unknown format id {id:?}; the format ids are: {}", valid.join(", "))
+                })
+            })
+            .collect()
+    }
+
     /// Whether any of `formats` is in the set.
     pub(crate) fn any(self, formats: &[Format]) -> bool {
         formats.iter().any(|&f| self.contains(f))

@@ -22,7 +22,7 @@ holding the GIL, so threads can parse in parallel.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union, overload
+from typing import Any, Dict, Iterable, List, Literal, Optional, Tuple, TypedDict, Union, overload
 
 from . import _core
 from ._errors import NoToolCallFoundError, ToolCallError
@@ -116,7 +116,20 @@ class ToolCallWithFormat(ToolCall):
     format: Format
 
 
-def parse_tool_call(text: str) -> ToolCall:
+def _format_ids(formats: Optional[Iterable[str]]) -> Optional[List[str]]:
+    """The ``formats`` option as a list of ids (``None``: every format)."""
+    if formats is None:
+        return None
+    if isinstance(formats, (str, bytes)):
+        raise TypeError("formats must be a collection of format ids (e.g. ['hermes']), not a single string")
+    ids = list(formats)
+    for f in ids:
+        if not isinstance(f, str):
+            raise TypeError(f"formats must hold format ids (str), not {type(f).__name__}")
+    return ids
+
+
+def parse_tool_call(text: str, *, formats: Optional[Iterable[Format]] = None) -> ToolCall:
     """Parse the one tool call in ``text``.
 
     Returns ``{"name": str, "arguments": dict}``. Formats are tried in three tiers (tagged, then
@@ -134,9 +147,13 @@ def parse_tool_call(text: str) -> ToolCall:
             ``err.position`` is the code-point offset of the offending character in ``text``.
             A lone surrogate in ``text`` (not Unicode text) is ``json.invalid_unicode`` at its
             index.
-        TypeError: ``text`` is not a ``str``.
+        TypeError: ``text`` is not a ``str``, or ``formats`` is not a collection of ids.
+        ValueError: ``formats`` holds an id that is not one of :data:`FORMATS`.
+
+    ``formats`` (a collection of ids from :data:`FORMATS`) recognises only those formats;
+    everything else is prose.
     """
-    return _core.parse_tool_call(text)
+    return _core.parse_tool_call(text, formats=_format_ids(formats))
 
 
 class StreamScan(TypedDict):
@@ -176,17 +193,21 @@ def scan_stream(text: str) -> StreamScan:
 
 
 @overload
-def parse_tool_calls(text: str, *, include_format: Literal[False] = ...) -> List[ToolCall]: ...
-@overload
-def parse_tool_calls(text: str, *, include_format: Literal[True]) -> List[ToolCallWithFormat]: ...
+def parse_tool_calls(
+    text: str, *, include_format: Literal[False] = ..., formats: Optional[Iterable[Format]] = ...
+) -> List[ToolCall]: ...
 @overload
 def parse_tool_calls(
-    text: str, *, include_format: bool = ...
+    text: str, *, include_format: Literal[True], formats: Optional[Iterable[Format]] = ...
+) -> List[ToolCallWithFormat]: ...
+@overload
+def parse_tool_calls(
+    text: str, *, include_format: bool = ..., formats: Optional[Iterable[Format]] = ...
 ) -> Union[List[ToolCall], List[ToolCallWithFormat]]: ...
 
 
 def parse_tool_calls(
-    text: str, *, include_format: bool = False
+    text: str, *, include_format: bool = False, formats: Optional[Iterable[Format]] = None
 ) -> Union[List[ToolCall], List[ToolCallWithFormat]]:
     """Parse every tool call in ``text``, in text order.
 
@@ -204,9 +225,13 @@ def parse_tool_calls(
         ToolCallError: a call is broken; ``err.position`` is the code-point offset of the
             offending character in ``text``. A lone surrogate in ``text`` (not Unicode text) is
             ``json.invalid_unicode`` at its index.
-        TypeError: ``text`` is not a ``str``.
+        TypeError: ``text`` is not a ``str``, or ``formats`` is not a collection of ids.
+        ValueError: ``formats`` holds an id that is not one of :data:`FORMATS`.
+
+    ``formats`` (a collection of ids from :data:`FORMATS`) recognises only those formats;
+    everything else is prose (so a marker of another format claims nothing).
     """
-    return _core.parse_tool_calls(text, include_format=include_format)
+    return _core.parse_tool_calls(text, include_format=include_format, formats=_format_ids(formats))
 
 
 # --------------------------------------------------------------------------- provider responses

@@ -14,7 +14,7 @@ test('exports exactly the documented API, and index.d.ts declares all of it', ()
   assert.deepEqual(
     Object.keys(beacon).sort(),
     [
-      'NoToolCallFoundError', 'PROVIDERS', 'ToolCallError',
+      'FORMATS', 'NoToolCallFoundError', 'PROVIDERS', 'ToolCallError',
       // not part of the API: for the tests (providers.test.mjs, limits.test.mjs)
       '_memoryBytesForTesting', '_panicForTesting', '_setMemoryLimitForTesting',
       'detectProvider', 'formatResults', 'hasToolCalls', 'parseResponse', 'parseToolCall', 'parseToolCalls', 'scanStream',
@@ -24,6 +24,17 @@ test('exports exactly the documented API, and index.d.ts declares all of it', ()
   for (const name of Object.keys(beacon)) {
     assert.match(dts, new RegExp(`export (declare )?(class|function|const) ${name}\\b`), name);
   }
+});
+
+test('FORMATS lists every format id; formats= recognises only those', () => {
+  assert.equal(beacon.FORMATS.length, 29);
+  assert.deepEqual(beacon.FORMATS.slice(-2), ['json', 'python']);
+  const text = '<tool_call>{"name": "a", "arguments": {}}</tool_call> b(x=1)';
+  assert.deepEqual(parseToolCalls(text, { formats: ['python'] }), [{ name: 'b', arguments: { x: 1 } }]);
+  assert.deepEqual(parseToolCalls(text, { formats: new Set(['hermes']) }), [{ name: 'a', arguments: {} }]);
+  assert.throws(() => parseToolCalls(text, { formats: ['nope'] }), (e) => e instanceof TypeError && /hermes, bracket/.test(e.message));
+  assert.throws(() => parseToolCalls(text, { formats: 'hermes' }), TypeError);
+  assert.throws(() => parseToolCall(text, { formats: [] }), NoToolCallFoundError);
 });
 
 test('package.json: name, ESM, types, version of the Rust workspace', () => {

@@ -160,7 +160,9 @@ export function runCase(beacon, c) {
   const { parseToolCall, parseToolCalls, ToolCallError, NoToolCallFoundError } = beacon;
   const fn = caseFunction(c);
   if (fn !== 'parse_tool_call' && fn !== 'parse_tool_calls') return [`unknown function ${fn}`];
-  const call = (options) => (fn === 'parse_tool_call' ? parseToolCall(c.input) : parseToolCalls(c.input, options));
+  // The case's `formats` option, when it gives one, goes with every call.
+  const f = c.formats === undefined ? {} : { formats: c.formats };
+  const call = (options) => (fn === 'parse_tool_call' ? parseToolCall(c.input, f) : parseToolCalls(c.input, { ...options, ...f }));
   const problems = [];
 
   if (c.error) {
@@ -189,15 +191,15 @@ export function runCase(beacon, c) {
   try {
     if (fn === 'parse_tool_call') {
       if (c.calls.length !== 1) return ['parse_tool_call cases expect exactly one call'];
-      const d = diffExact(parseToolCall(c.input), withoutFormat(c.calls[0]), 'result');
+      const d = diffExact(parseToolCall(c.input, f), withoutFormat(c.calls[0]), 'result');
       if (d) problems.push(d);
     } else {
-      const d = diffExact(parseToolCalls(c.input), c.calls.map(withoutFormat), 'result');
+      const d = diffExact(parseToolCalls(c.input, f), c.calls.map(withoutFormat), 'result');
       if (d) problems.push(d);
     }
     // Formats, through parseToolCalls (parse_tool_call succeeding means there is one call).
     if (c.calls.every((x) => 'format' in x)) {
-      const d = diffExact(parseToolCalls(c.input, { includeFormat: true }), c.calls, 'includeFormat');
+      const d = diffExact(parseToolCalls(c.input, { includeFormat: true, ...f }), c.calls, 'includeFormat');
       if (d) problems.push(d);
     }
   } catch (e) {

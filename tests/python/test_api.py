@@ -317,3 +317,18 @@ def test_panic_in_core_is_internal_error() -> None:
         assert (err.code, err.position, err.line, err.column) == ("internal", 0, 1, 1)
         assert "deliberate panic for testing" in err.message
     assert parse_tool_call(SEED)["name"] == "search"
+
+
+def test_formats_option() -> None:
+    text = '<tool_call>{"name": "a", "arguments": {}}</tool_call> b(x=1)'
+    assert parse_tool_calls(text, formats=["python"]) == [{"name": "b", "arguments": {"x": 1}}]
+    assert parse_tool_calls(text, formats={"hermes"}) == [{"name": "a", "arguments": {}}]
+    assert parse_tool_call(text, formats=("hermes",)) == {"name": "a", "arguments": {}}
+    with pytest.raises(ValueError, match="hermes, bracket"):
+        parse_tool_calls(text, formats=["nope"])
+    with pytest.raises(TypeError):
+        parse_tool_calls(text, formats="hermes")
+    with pytest.raises(TypeError):
+        parse_tool_calls(text, formats=[1])
+    with pytest.raises(beacon.NoToolCallFoundError):
+        parse_tool_calls(text, formats=[])

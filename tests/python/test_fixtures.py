@@ -27,6 +27,7 @@ def test_fixtures_exist() -> None:
 @pytest.mark.parametrize("case", CASES)
 def test_fixture(case: Dict[str, Any]) -> None:
     text = case["input"]
+    formats = case.get("formats")
     function = case.get("function", "parse_tool_calls")
     assert function in FUNCTIONS, f"unknown function {function!r}"
     assert ("calls" in case) != ("error" in case), "a case has exactly one of calls and error"
@@ -34,7 +35,7 @@ def test_fixture(case: Dict[str, Any]) -> None:
     if "error" in case:
         expected = case["error"]
         with pytest.raises(ToolCallError) as info:
-            FUNCTIONS[function](text)
+            FUNCTIONS[function](text, formats=formats)
         err = info.value
         assert {k: v for k, v in error_fields(err).items() if k in expected} == {
             k: expected[k] for k in ("code", "position", "line", "column") if k in expected
@@ -49,7 +50,7 @@ def test_fixture(case: Dict[str, Any]) -> None:
         if function == "parse_tool_calls":
             # parse_tool_call finds the calls the same way, so it fails the same way.
             with pytest.raises(ToolCallError) as again:
-                parse_tool_call(text)
+                parse_tool_call(text, formats=formats)
             assert error_fields(again.value) == error_fields(err)
         return
 
@@ -58,12 +59,12 @@ def test_fixture(case: Dict[str, Any]) -> None:
     if function == "parse_tool_call":
         assert len(calls) == 1, "a parse_tool_call case expects exactly one call"
     if with_format:
-        assert_same(parse_tool_calls(text, include_format=True), list(iter_calls(calls, True)))
-    assert_same(parse_tool_calls(text), list(iter_calls(calls, False)))
-    assert_same(parse_tool_calls(text, include_format=False), list(iter_calls(calls, False)))
+        assert_same(parse_tool_calls(text, include_format=True, formats=formats), list(iter_calls(calls, True)))
+    assert_same(parse_tool_calls(text, formats=formats), list(iter_calls(calls, False)))
+    assert_same(parse_tool_calls(text, include_format=False, formats=formats), list(iter_calls(calls, False)))
     if len(calls) == 1:
-        assert_same(parse_tool_call(text), next(iter_calls(calls, False)))
+        assert_same(parse_tool_call(text, formats=formats), next(iter_calls(calls, False)))
     else:
         with pytest.raises(ToolCallError) as info:
-            parse_tool_call(text)
+            parse_tool_call(text, formats=formats)
         assert info.value.code == "tool_call.multiple"

@@ -338,7 +338,7 @@ fn value(text: &str, p: usize, entry: &Entry, marker: &str, out: &mut Vec<ToolCa
             items.into_iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
             crate::shape::raw_items(bytes, p).collect(),
         ),
-        v => (vec![(None, v)], vec![p..end]),
+        v => (vec![(None, v)], std::iter::once(p..end).collect()),
     };
     for ((index, item), span) in items.into_iter().zip(spans) {
         let item_at = Item {
