@@ -19,6 +19,10 @@
 //! crate as empty (and never builds pyo3).
 #![cfg(not(target_family = "wasm"))]
 
+mod arrow;
+mod batch;
+mod pool;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use std::borrow::Cow;
@@ -795,6 +799,8 @@ mod _core {
         _panic_for_testing, detect_provider, format_results, has_tool_calls, parse_response, parse_tool_call,
         parse_tool_calls, scan_stream,
     };
+    #[pymodule_export]
+    use super::{arrow::parse_arrow, arrow::ArrowArray, batch::parse_many};
 
     #[allow(non_upper_case_globals)] // the Python convention
     #[pymodule_export]

@@ -26,8 +26,10 @@ from typing import Any, Dict, Iterable, List, Literal, Optional, Tuple, TypedDic
 
 from . import _core
 from ._errors import NoToolCallFoundError, ToolCallError
+from ._batch import ArrowArray, parse_arrow, parse_many
 
 __all__ = [
+    "ArrowArray",
     "FORMATS",
     "Format",
     "NoToolCallFoundError",
@@ -43,6 +45,8 @@ __all__ = [
     "detect_provider",
     "format_results",
     "has_tool_calls",
+    "parse_arrow",
+    "parse_many",
     "parse_response",
     "parse_tool_call",
     "parse_tool_calls",
