@@ -29,7 +29,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="beacon",
         description="Parse the tool call in LLM output and print it as JSON.",
-        epilog="Exit status: 0 found, 1 no tool call (tool_call.not_found), 2 any other error.",
+        epilog="Exit status: 0 found, 1 no tool call (tool_call.not_found), 2 any other error. "
+        "For a Parquet or JSON Lines file of outputs, see `beacon batch --help`.",
     )
     parser.add_argument(
         "file",
@@ -119,6 +120,11 @@ def _write(stream: Any, text: str) -> None:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["batch"]:  # `beacon batch …`: a whole file of outputs (beacon/_batch_cli.py)
+        from ._batch_cli import main as batch_main
+
+        return batch_main(argv[1:])
     args = _parser().parse_args(argv)
     try:
         text = _read(args.file)
