@@ -39,7 +39,8 @@ DEBIAN_SYSROOT_LIB=/usr/lib/rustlib/$WASM_TARGET/lib
 # (the module then fails at instantiation with "WebAssembly.Table.set(): Argument 1 is
 # invalid for table"), and wasm-pack would pick it up from PATH.  wasm-opt comes from the
 # npm package `binaryen` instead (BINARYEN_NPM_VERSION, installed under build/tools/).
-APT_PACKAGES=(chromium fonts-liberation gzip)
+# openjdk-17-jre-headless: the Java runtime PySpark needs (tests/python/test_spark_example.py).
+APT_PACKAGES=(chromium fonts-liberation gzip openjdk-17-jre-headless)
 # rust-web-llvm (a Recommends of rustc-web) provides /usr/bin/rust-lld -> lld-22, the wasm linker.
 APT_FALLBACK_PACKAGES=(rustc-web cargo-web rust-web-src rust-web-llvm lld-22)
 BINARYEN_NPM_VERSION=132.0.0
@@ -305,6 +306,7 @@ printf '  %-14s %s\n' \
   wasm-pack "$(wasm-pack --version)" \
   wasm-opt "$("$WASM_OPT" --version) (build/tools/binaryen)" \
   chromium "$(/usr/bin/chromium --version 2>/dev/null || echo missing)" \
+  java "$(java -version 2>&1 | head -1)" \
   node "$(node --version)" \
   python "$("$VENV/bin/python" --version 2>&1) in .venv"
 log "done in $(( $(date +%s) - T0 ))s"
