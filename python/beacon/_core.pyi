@@ -32,3 +32,23 @@ def format_results(
     results: Union[List[ToolResult], Tuple[ToolResult, ...]], provider: Provider
 ) -> List[Any]: ...
 def _panic_for_testing() -> None: ...  # raises ToolCallError("internal", ...); tests only
+
+# Dataset scale (beacon/_batch.py documents them).
+from typing import Dict, Iterable
+
+from ._errors import ToolCallError
+
+def parse_many(
+    texts: Iterable[Optional[str]],
+    *,
+    include_format: bool = False,
+    formats: Optional[List[str]] = None,
+    threads: Optional[int] = None,
+) -> List[Union[List[ToolCall], List[ToolCallWithFormat], ToolCallError, None]]: ...
+def parse_arrow(array: Any, *, formats: Optional[List[str]] = None, threads: Optional[int] = None) -> ArrowArray: ...
+
+class ArrowArray:
+    def __len__(self) -> int: ...
+    def __arrow_c_array__(self, requested_schema: Any = None) -> Tuple[Any, Any]: ...
+    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any: ...
+    def to_pylist(self) -> List[Dict[str, Any]]: ...
