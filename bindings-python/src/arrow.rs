@@ -59,8 +59,9 @@ pub(crate) const COLUMNS: [&str; 7] = [
 /// The fields of one call in `calls`.
 const CALL_FIELDS: [&str; 4] = ["id", "name", "arguments", "format"];
 
-/// Rows parsed on the pool between two appends to the builders.
-const BATCH: usize = 8192;
+/// Rows parsed on the pool at a time; one thread appends a batch to the builders while the
+/// others parse the next.
+const BATCH: usize = 2048;
 
 const SCHEMA_CAPSULE: &CStr = c"arrow_schema";
 const ARRAY_CAPSULE: &CStr = c"arrow_array";
@@ -418,12 +419,9 @@ fn validated(array: ArrayRef) -> PyResult<ArrayRef> {
 
 /// Parses `texts` (`None` rows stay null) on `workers` and appends the rows to `columns`.
 fn parse_into(columns: &mut Columns, workers: &Workers, texts: &[Option<&str>], formats: FormatSet) -> PyResult<()> {
-    for batch in texts.chunks(BATCH) {
-        let outs = workers.map(batch, |text| text.map_or(Out::Null, |t| parse_row(t, formats)));
-        for out in &outs {
-            columns.push(out)?;
-        }
-    }
+    let parse = |text: &Option<&str>| text.map_or(Out::Null, |t| parse_row(t, formats));
+    let append = |outs: Vec<Out>| outs.iter().try_for_each(|out| columns.push(out));
+    workers.pipeline(texts, BATCH, parse, append)?;
     Ok(())
 }
 

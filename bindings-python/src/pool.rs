@@ -67,6 +67,31 @@ impl Workers {
         rx
     }
 
+    /// `f` applied to every item, `batch` items at a time, each batch's results handed to
+    /// `consume` in input order. On a pool, one thread consumes a batch while the others map the
+    /// next; the first error of `consume` stops the run.
+    pub(crate) fn pipeline<T: Sync, R: Send, E: Send>(
+        &self,
+        items: &[T],
+        batch: usize,
+        f: impl Fn(&T) -> R + Sync + Send,
+        mut consume: impl FnMut(Vec<R>) -> Result<(), E> + Send,
+    ) -> Result<(), E> {
+        match self {
+            Workers::Inline => items.chunks(batch).try_for_each(|chunk| consume(self.map(chunk, &f))),
+            Workers::Pool(pool) => pool.install(|| {
+                let mut done: Option<Vec<R>> = None;
+                for chunk in items.chunks(batch) {
+                    let (results, consumed) =
+                        rayon::join(|| self.map(chunk, &f), || done.take().map_or(Ok(()), &mut consume));
+                    consumed?;
+                    done = Some(results);
+                }
+                done.map_or(Ok(()), consume)
+            }),
+        }
+    }
+
     /// `f` applied to every item, results in input order.
     pub(crate) fn map<T: Sync, R: Send>(&self, items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
         match self {
