@@ -356,7 +356,7 @@ fn texts(array: &dyn Array) -> PyResult<Vec<Option<&str>>> {
         other => {
             return Err(PyTypeError::new_err(format!(
                 "parse_arrow() needs an array of strings (utf8, large_utf8 or utf8_view), not {other}; \
-                 for a table or record batch, pass one column"
+                 for a table or record batch, pass one column; cast a dictionary or binary column to string"
             )))
         }
     })

@@ -164,7 +164,7 @@ fn lost_worker() -> PyErr {
 /// and a collection every few hundred new containers would traverse the whole growing result
 /// again and again), and restored when dropped. It is paused only while this thread holds the
 /// interpreter, so no other Python thread sees it off; the collector catches up on its next
-/// allocation.
+/// allocation. On a free-threaded interpreter other threads run meanwhile, so it is left alone.
 pub(crate) struct GcPause<'py> {
     gc: Option<Bound<'py, PyModule>>,
 }
@@ -172,11 +172,20 @@ pub(crate) struct GcPause<'py> {
 impl<'py> GcPause<'py> {
     pub(crate) fn new(py: Python<'py>) -> PyResult<Self> {
         let gc = py.import(intern!(py, "gc"))?;
-        if !gc.call_method0(intern!(py, "isenabled"))?.is_truthy()? {
+        if !gc.call_method0(intern!(py, "isenabled"))?.is_truthy()? || !gil_enabled(py)? {
             return Ok(GcPause { gc: None });
         }
         gc.call_method0(intern!(py, "disable"))?;
         Ok(GcPause { gc: Some(gc) })
+    }
+}
+
+/// Whether the interpreter has a GIL (`sys._is_gil_enabled()`, Python 3.13+; always before).
+fn gil_enabled(py: Python<'_>) -> PyResult<bool> {
+    let sys = py.import(intern!(py, "sys"))?;
+    match sys.getattr(intern!(py, "_is_gil_enabled")) {
+        Ok(is_enabled) => is_enabled.call0()?.is_truthy(),
+        Err(_) => Ok(true),
     }
 }
 
