@@ -53,8 +53,10 @@ def parse_many(
     [[{'name': 'f', 'arguments': {'x': 1}}], [], ToolCallError('json.unexpected_token', ...), None]
 
     The texts are parsed in Rust on ``threads`` threads (default: every available core) with the
-    GIL released, a few thousand rows at a time, so memory beyond the result stays that of one
-    chunk however long ``texts`` is (``texts`` may be a generator).
+    GIL released, 512 rows at a time, while the calling thread builds the Python objects of the
+    chunk before; memory beyond the result stays that of two chunks however long ``texts`` is
+    (``texts`` may be a generator). The cyclic garbage collector is paused while a chunk's
+    objects are built (they hold no cycles) and restored before the GIL is released.
 
     Raises:
         TypeError: ``texts`` is a single ``str`` (pass a list of texts), or holds something other
