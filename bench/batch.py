@@ -142,8 +142,9 @@ def memory(rows: int) -> List[List[Any]]:
 def main(argv: Optional[List[str]] = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer rows and repeats, for a smoke run")
+    ap.add_argument("--repeats", type=int, default=5, help="runs of each variant; the best counts (default: 5)")
     args, _ = ap.parse_known_args(argv)  # bench/run.sh passes run.py's options too
-    rows, repeats = (10_000, 2) if args.quick else (ROWS, 5)
+    rows, repeats = (10_000, 2) if args.quick else (ROWS, args.repeats)
     print(f"\nbeacon dataset-scale benchmark · {rows:,} rows · Python {sys.version.split()[0]} · {os.cpu_count()} CPUs")
     header = ["", "rows/s", "µs/row", "vs the loop"]
     table(f"{rows:,} typical outputs (each format's typical row in turn)", header, throughput(typical_outputs(rows), repeats))
