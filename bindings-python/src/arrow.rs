@@ -2,7 +2,7 @@
 //! row.
 //!
 //! **In:** any object with `__arrow_c_stream__` (read chunk by chunk) or `__arrow_c_array__`
-//! (the Arrow PyCapsule interface: pyarrow, Polars, DuckDB, pandas' Arrow dtypes, arro3, nanoarrow)
+//! (the Arrow PyCapsule interface, which pyarrow, Polars and other Arrow libraries implement)
 //! holding `utf8`, `large_utf8`, `utf8_view` or `null` values, or a Python iterable of `str` /
 //! `None`. Imported arrays are validated in full (offsets and UTF-8) before any text is read: the
 //! producer is foreign code.
@@ -23,8 +23,8 @@
 //! a result column past 2 GiB in one call is a `ValueError` asking for smaller chunks.
 //!
 //! Rows are parsed [`BATCH`] at a time on the pool, detached from the interpreter, and appended
-//! to the column builders; Rust holds the input (borrowed from the producer), the output, and one
-//! batch of parsed rows.
+//! to the column builders by one pool thread while the others parse the next batch; Rust holds
+//! the input (borrowed from the producer), the output, and two batches of parsed rows.
 
 use std::ffi::CStr;
 use std::sync::Arc;

@@ -1,9 +1,10 @@
 //! `parse_many`: a batch of texts parsed on a thread pool, with each row's error returned as a
 //! value instead of raised.
 //!
-//! The caller's iterable is read [`CHUNK`] rows at a time: the texts of a chunk are copied out
-//! (attached), parsed on the pool (detached), and turned into Python objects (attached) before
-//! the next chunk is read, so Rust holds one chunk at a time whatever the batch's length.
+//! The caller's iterable is read [`CHUNK`] rows at a time. The texts of a chunk are copied out
+//! and handed to the pool; while the pool parses them (without the interpreter), this thread
+//! reads the next chunk and builds the Python objects of the one before. So Rust holds at most
+//! two chunks whatever the batch's length.
 //!
 //! Each entry is what `parse_tool_calls` gives for the row, with two differences that make a
 //! batch total: a row without calls is `[]` (not `NoToolCallFoundError`), and a broken row is its
