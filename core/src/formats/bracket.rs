@@ -11,7 +11,7 @@
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
-use crate::value::{Object, Value};
+use crate::value::Object;
 use crate::{Format, ToolCall};
 
 pub(crate) const MARKER: &str = "[TOOL_CALL]";
@@ -106,18 +106,7 @@ fn arguments(text: &str, from: usize, name: &str) -> Result<(Object, usize), Par
     if value_at == bytes.len() {
         return Err(cut(text, "`args=`"));
     }
-    match crate::json::parse_value_at(text, value_at)? {
-        (Value::Object(o), end) => Ok((o, end)),
-        (other, _) => Err(ParseError::new(
-            ErrorCode::InvalidArguments,
-            value_at,
-            format!(
-                "`args` of {} must be a JSON object, found {}",
-                crate::json::quote(name),
-                other.kind()
-            ),
-        )),
-    }
+    super::object_arguments(text, value_at, name)
 }
 
 /// The text ends inside the `name=` form, before a whole call.

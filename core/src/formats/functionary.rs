@@ -167,18 +167,7 @@ fn v32_json_call(
             format!("the text ends before the arguments of {}", crate::json::quote(name)),
         ));
     }
-    let (value, end) = crate::json::parse_value_at(text, value_at)?;
-    let Value::Object(arguments) = value else {
-        return Err(ParseError::new(
-            ErrorCode::InvalidArguments,
-            value_at,
-            format!(
-                "the arguments of {} must be a JSON object, found {}",
-                crate::json::quote(name),
-                value.kind()
-            ),
-        ));
-    };
+    let (arguments, end) = super::object_arguments(text, value_at, name)?;
     out.push(ToolCall::new(
         name.to_string(),
         arguments,

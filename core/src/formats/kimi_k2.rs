@@ -28,7 +28,6 @@
 use super::{expect, unclosed_marker, unexpected, unrecognized, widen_span};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
-use crate::value::Value;
 use crate::{Format, ToolCall};
 
 const SECTION_BEGIN: [&str; 2] = ["<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"];
@@ -99,14 +98,7 @@ fn call(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, Pars
     if args_at == bytes.len() {
         return Err(unclosed_marker(text, ARGUMENT_BEGIN));
     }
-    let (value, end) = crate::json::parse_value_at(text, args_at)?;
-    let Value::Object(arguments) = value else {
-        return Err(ParseError::new(
-            ErrorCode::InvalidArguments,
-            args_at,
-            "the arguments must be a JSON object",
-        ));
-    };
+    let (arguments, end) = super::object_arguments(text, args_at, name)?;
     let end = expect(text, skip_ws(bytes, end), CALL_END, "the tool call")?;
     out.push(ToolCall {
         id: Some(id.to_string()),

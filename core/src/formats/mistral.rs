@@ -17,7 +17,6 @@
 use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
-use crate::value::Value;
 use crate::{Format, ToolCall};
 
 pub(crate) const MARKER: &str = "[TOOL_CALLS]";
@@ -183,18 +182,7 @@ fn named_call(text: &str, p: usize, out: &mut Vec<ToolCall>) -> Result<usize, Pa
     if value_at == bytes.len() {
         return Err(ends_before_args(text, p));
     }
-    let (value, end) = crate::json::parse_value_at(text, value_at)?;
-    let Value::Object(arguments) = value else {
-        return Err(ParseError::new(
-            ErrorCode::InvalidArguments,
-            value_at,
-            format!(
-                "the arguments of {} must be a JSON object, found {}",
-                crate::json::quote(name),
-                value.kind()
-            ),
-        ));
-    };
+    let (arguments, end) = super::object_arguments(text, value_at, name)?;
     out.push(ToolCall {
         id,
         name: name.to_string(),
