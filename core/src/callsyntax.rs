@@ -20,8 +20,8 @@
 use crate::error::{ErrorCode, ParseError};
 use crate::json::{ends_in_escape, number_value, quote, show_char};
 use crate::scan::{ident_end, is_ident_continue, skip_ws};
+use crate::value::MAX_DEPTH;
 use crate::value::{Object, Value};
-use crate::MAX_DEPTH;
 
 /// Python's keywords: not identifiers, so neither a call's name nor an argument's. (The soft
 /// keywords `match`, `case`, `type` and `_` are identifiers.)

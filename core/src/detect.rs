@@ -14,10 +14,10 @@ use std::sync::OnceLock;
 
 use memchr::{memchr2, memchr3, memmem};
 
+use crate::call::{Format, FormatSet, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::formats::{json, python, Family, FAMILIES};
+use crate::formats::{json_shapes, python, Family, FAMILIES};
 use crate::reasoning::{self, Block, BLOCKS};
-use crate::{Format, FormatSet, ToolCall};
 
 /// What tier 1 found.
 #[derive(Debug, Default)]
@@ -74,10 +74,10 @@ pub(crate) fn detect(text: &str, formats: FormatSet) -> Result<(Vec<ToolCall>, (
     let outer: Vec<Range<usize>> = tagged.reasoning.iter().map(|r| r.outer.clone()).collect();
     let tiers: [(_, &[Format]); 2] = [
         (
-            json::scan as fn(&str) -> Result<Vec<ToolCall>, ParseError>,
+            json_shapes::calls as fn(&str) -> Result<Vec<ToolCall>, ParseError>,
             &[Format::Json],
         ),
-        (python::scan, &[Format::Python, Format::Pythonic]),
+        (python::calls, &[Format::Python, Format::Pythonic]),
     ];
     for (tier, produces) in tiers {
         if !formats.any(produces) {
@@ -354,7 +354,7 @@ impl Shield {
     /// What the marker at `at` stands inside, if anything.
     fn covering(&mut self, text: &str, at: usize) -> Option<Cover> {
         if self.spans.is_none() {
-            let (mut spans, json_open) = json::spans(text);
+            let (mut spans, json_open) = json_shapes::spans(text);
             let (python_spans, python_open) = python::spans(text);
             spans.extend(python_spans);
             spans.sort_by_key(|s| s.start);

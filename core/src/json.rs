@@ -13,8 +13,8 @@ use std::collections::HashSet;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::skip_ws;
+use crate::value::MAX_DEPTH;
 use crate::value::{Number, Object, Value};
-use crate::MAX_DEPTH;
 
 const SMALL_OBJECT: usize = 16;
 
@@ -47,6 +47,13 @@ pub(crate) fn probe_value_at(src: &str, start: usize) -> Result<(Value, usize), 
 pub(crate) fn probe_complete(src: &str) -> Option<Value> {
     let (value, end) = probe_value_at(src, 0).ok()?;
     (skip_ws(src.as_bytes(), end) == src.len()).then_some(value)
+}
+
+/// Parses `text` as exactly one strict JSON value (RFC 8259; repeated keys, nesting deeper than
+/// [`MAX_DEPTH`], lone surrogates and numbers beyond `f64` are errors), as beacon reads
+/// arguments.
+pub fn parse_json(text: &str) -> Result<Value, ParseError> {
+    parse_complete(text)
 }
 
 /// Parses `src` as exactly one JSON value, optionally surrounded by whitespace.

@@ -12,9 +12,9 @@
 
 use std::ops::Range;
 
+use crate::call::{FormatSet, ToolCall};
 use crate::detect::{detect, Found};
 use crate::error::ParseError;
-use crate::{FormatSet, ToolCall};
 
 /// A parsed model message.
 #[derive(Debug, Clone, PartialEq)]

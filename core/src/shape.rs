@@ -45,8 +45,8 @@ pub(crate) fn calls_in(
     }
     let mut out = Vec::new();
     let mut path = Vec::new();
-    let ctx = Ctx { src, start, mode };
-    ctx.extract(value, &mut path, &mut out)?;
+    let extractor = Extractor { src, start, mode };
+    extractor.extract(value, &mut path, &mut out)?;
     Ok(Some(out))
 }
 
@@ -149,13 +149,14 @@ fn next_member(bytes: &[u8], end: usize) -> usize {
     }
 }
 
-struct Ctx<'a> {
+/// Reads the calls out of a value classified as a call shape, pointing errors into `src`.
+struct Extractor<'a> {
     src: &'a str,
     start: usize,
     mode: Mode,
 }
 
-impl Ctx<'_> {
+impl Extractor<'_> {
     fn at(&self, path: &[Step<'_>]) -> usize {
         locate_path(self.src, self.start, path)
     }

@@ -39,10 +39,13 @@ __all__ = [
     "ToolCallError",
     "ToolCallWithFormat",
     "ToolResult",
+    "Message",
+    "MessageToolCall",
     "__version__",
     "detect_provider",
     "format_results",
     "has_tool_calls",
+    "parse_message",
     "parse_response",
     "parse_tool_call",
     "parse_tool_calls",
@@ -154,6 +157,59 @@ def parse_tool_call(text: str, *, formats: Optional[Iterable[Format]] = None) ->
     everything else is prose.
     """
     return _core.parse_tool_call(text, formats=_format_ids(formats))
+
+
+class MessageToolCall(TypedDict):
+    """One call of a :class:`Message`: its ``id`` (the one the text wrote, one generated with
+    ``ids="generate"``, or ``None``), ``name``, ``arguments``, the ``format`` it was written in, and
+    its ``span``: ``[start, end]``, code-point offsets in the text (``text[start:end]`` is the call)."""
+
+    id: Optional[str]
+    name: str
+    arguments: Dict[str, Any]
+    format: Format
+    span: List[int]
+
+
+class Message(TypedDict):
+    """A whole model message: the ``content`` (the text without the calls, the reasoning blocks
+    and the end-of-turn tokens), the ``reasoning`` (the text inside the reasoning blocks, or
+    ``None`` when there is none) and the ``tool_calls``, in text order."""
+
+    content: str
+    reasoning: Optional[str]
+    tool_calls: List[MessageToolCall]
+
+
+def parse_message(
+    text: str, *, formats: Optional[Iterable[Format]] = None, ids: Optional[Literal["generate"]] = None
+) -> Message:
+    """Parse a whole model message: the text around the calls, the reasoning, and every call with
+    its id, format and span.
+
+    >>> text = '<think>Weather first.</think>Let me check.\\n<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+    >>> message = parse_message(text)
+    >>> message["content"], message["reasoning"]
+    ('Let me check.', 'Weather first.')
+    >>> message["tool_calls"]
+    [{'id': None, 'name': 'get_weather', 'arguments': {'city': 'Paris'}, 'format': 'hermes', 'span': [43, 121]}]
+    >>> parse_message(text, ids="generate")["tool_calls"][0]["id"][:5]
+    'call_'
+
+    No call is no error: ``tool_calls`` is then ``[]`` and ``content`` the text less any
+    reasoning. ``ids="generate"`` gives every call without an id one (``call_`` and 24 letters
+    and digits), the same for the same text every time; by default (``ids=None``) nothing is
+    invented. ``formats`` recognises only those formats, as for :func:`parse_tool_calls`.
+
+    Raises:
+        ToolCallError: a call is broken (as :func:`parse_tool_calls` raises it), or ``text``
+            holds a lone surrogate (``json.invalid_unicode``).
+        TypeError: ``text`` is not a ``str``, ``formats`` is not a collection of ids, or ``ids``
+            is not a ``str`` or ``None``.
+        ValueError: ``formats`` holds an unknown id, or ``ids`` is a ``str`` other than
+            ``"generate"``.
+    """
+    return _core.parse_message(text, formats=_format_ids(formats), ids=ids)
 
 
 class StreamScan(TypedDict):

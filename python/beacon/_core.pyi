@@ -2,13 +2,16 @@
 # functions document these.
 from typing import Any, List, Literal, Optional, Tuple, Union
 
-from . import Format, Provider, ProviderCall, Response, StreamScan, ToolCall, ToolCallWithFormat, ToolResult
+from . import Format, Message, Provider, ProviderCall, Response, StreamScan, ToolCall, ToolCallWithFormat, ToolResult
 
 __version__: str
 FORMATS: List[Format]
 PROVIDERS: List[Provider]
 
 def parse_tool_call(text: str, *, formats: Optional[List[str]] = None) -> ToolCall: ...
+def parse_message(
+    text: str, *, formats: Optional[List[str]] = None, ids: Optional[str] = None
+) -> Message: ...
 def scan_stream(text: str) -> StreamScan: ...
 def parse_tool_calls(
     text: str, *, include_format: bool = False, formats: Optional[List[str]] = None
@@ -31,4 +34,5 @@ def has_tool_calls(
 def format_results(
     results: Union[List[ToolResult], Tuple[ToolResult, ...]], provider: Provider
 ) -> List[Any]: ...
+def describe_error(code: str, line: int, column: int, message: str) -> str: ...
 def _panic_for_testing() -> None: ...  # raises ToolCallError("internal", ...); tests only

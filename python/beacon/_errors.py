@@ -46,7 +46,10 @@ class ToolCallError(ValueError):
         self.column = column
 
     def __str__(self) -> str:
-        return f"{self.code} at line {self.line}, column {self.column}: {self.message}"
+        # The core writes the one text of a beacon error (the JavaScript package shows the same).
+        from ._core import describe_error
+
+        return describe_error(self.code, self.line, self.column, self.message)
 
 
 class NoToolCallFoundError(ToolCallError):

@@ -602,7 +602,7 @@ def test_str_subclass_keys_that_repeat_are_duplicate_keys() -> None:
 )
 def test_unsupported_response_types_are_type_errors(bad: object) -> None:
     for func in (parse_response, has_tool_calls, detect_provider):
-        match = f"argument 'response' must be str, bytes, bytearray .*not {type(bad).__name__}$"
+        match = f"argument 'response' must be str, bytes, bytearray, .*not {type(bad).__name__}$"
         with pytest.raises(TypeError, match=match):
             func(bad)  # type: ignore[arg-type]
 
@@ -729,7 +729,8 @@ def test_every_provider_id_is_accepted() -> None:
         ([{"id": "c", "content": "x", "is_eror": True}], r"results\[0\] has an unknown key \"is_eror\""),
         ([{"id": "c", "content": "x", 1: 2}], r"results\[0\] has a key of type int"),
         ([{"id": 1, "content": "x"}], r"results\[0\]\[\"id\"\] must be str or None, not int"),
-        ([{"name": b"f", "content": "x"}], r"results\[0\]\[\"name\"\] must be str or None, not bytes"),
+        ([{"name": b"f", "content": "x"}], r"results\[0\]\[\"name\"\] is of type bytes"),
+        ([{"name": 1.5, "content": "x"}], r"results\[0\]\[\"name\"\] must be str or None, not float"),
         ([{"id": "c", "content": "x", "is_error": 1}], r"results\[0\]\[\"is_error\"\] must be bool, not int"),
         (
             [{"id": "c", "content": "x"}, {"id": "d", "content": {1, 2}}],

@@ -9,10 +9,10 @@
 //! needs its `[/TOOL_CALL]`.
 
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
 use crate::value::Object;
-use crate::{Format, ToolCall};
 
 pub(crate) const MARKER: &str = "[TOOL_CALL]";
 const CLOSE: &str = "[/TOOL_CALL]";

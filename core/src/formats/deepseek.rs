@@ -47,17 +47,17 @@
 
 use super::xml_invoke::{self, Dialect};
 use super::{cut_short, expect_token, unclosed_marker, unrecognized, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::json::{parse_complete, parse_value_at, quote, raw_offset_in_string};
 use crate::scan::{at, skip_ws};
 use crate::value::{Object, Value};
-use crate::{Format, ToolCall};
 
 pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[
-        crate::Format::DeepseekV3,
-        crate::Format::DeepseekV31,
-        crate::Format::DeepseekV32,
+        crate::call::Format::DeepseekV3,
+        crate::call::Format::DeepseekV31,
+        crate::call::Format::DeepseekV32,
     ],
     markers: &[
         "<｜tool▁calls▁begin｜>",

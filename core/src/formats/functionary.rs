@@ -26,10 +26,10 @@
 
 use memchr::memmem;
 
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
 use crate::value::Value;
-use crate::{Format, ToolCall};
 
 const V32_MARKER: &str = ">>>";
 const V32_CONTENT: &str = "all";

@@ -24,11 +24,12 @@ use std::collections::HashSet;
 
 use memchr::memmem;
 
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::json::{quote, show_char};
 use crate::scan::{at, skip_ws};
+use crate::value::MAX_DEPTH;
 use crate::value::{Object, Value};
-use crate::{Format, ToolCall, MAX_DEPTH};
 
 /// One of the two dialects of the grammar.
 struct Dialect {

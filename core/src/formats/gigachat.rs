@@ -10,11 +10,11 @@
 //! GigaChat 3 call's span starts at the `<|message_sep|>` before its role, when there is one.
 
 use super::{unclosed_marker, unrecognized};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::json::{locate_path, quote, Step};
 use crate::scan::{at, is_ws, skip_ws};
 use crate::value::{Object, Value};
-use crate::{Format, ToolCall};
 
 const ROLE: &str = "function call<|role_sep|>";
 const FUNCTION_CALL: &str = "<|function_call|>";

@@ -36,10 +36,10 @@ use std::collections::HashSet;
 use memchr::memmem;
 
 use super::{expect, unexpected, unrecognized};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
 use crate::value::{Object, Value};
-use crate::{Format, ToolCall};
 
 /// The tag names of one key/value pair grammar.
 pub(crate) struct Tags {

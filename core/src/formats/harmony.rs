@@ -31,10 +31,10 @@
 
 use memchr::memmem;
 
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, is_ws, skip_ws};
 use crate::value::Value;
-use crate::{Format, ToolCall};
 
 const START: &str = "<|start|>";
 const CHANNEL: &str = "<|channel|>";

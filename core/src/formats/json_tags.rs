@@ -45,11 +45,11 @@
 //!   `tool_call.unclosed`.
 
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::json::{locate_path, parse_complete, parse_value_at, quote, raw_offset_in_string, Step};
 use crate::scan::{at, skip_ws};
 use crate::value::{Object, Value};
-use crate::{Format, ToolCall};
 
 const START_ACTION: &str = "<|START_ACTION|>";
 const END_ACTION: &str = "<|END_ACTION|>";

@@ -26,9 +26,9 @@
 //! the section (`<|im_end|>`) is prose.
 
 use super::{expect, unclosed_marker, unexpected, unrecognized, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
-use crate::{Format, ToolCall};
 
 const SECTION_BEGIN: [&str; 2] = ["<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"];
 const SECTION_END: [&str; 2] = ["<|tool_calls_section_end|>", "<|tool_call_section_end|>"];

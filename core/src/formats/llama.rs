@@ -3,10 +3,10 @@
 //! or `<|eot_id|>`. Nothing else may follow the call but another `<|python_tag|>` call.
 
 use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::callsyntax::parse_arguments;
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, dotted_name_end, ident_end, skip_ws};
-use crate::{Format, ToolCall};
 
 pub(crate) const MARKER: &str = "<|python_tag|>";
 const ENDS: [&str; 2] = ["<|eom_id|>", "<|eot_id|>"];

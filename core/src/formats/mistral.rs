@@ -15,9 +15,9 @@
 //! is parsed as a call or raises.
 
 use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
-use crate::{Format, ToolCall};
 
 pub(crate) const MARKER: &str = "[TOOL_CALLS]";
 const ARGS: &str = "[ARGS]";

@@ -1,5 +1,5 @@
 //! One module per format family. Tier 1 families start at a marker and parse forward from it;
-//! tier 2 (`json`) and tier 3 (`python`) scan the text.
+//! tier 2 (`json_shapes`, format `json`) and tier 3 (`python`) search the whole text.
 //!
 //! Every tier-1 marker is declared once, in its family's [`Family`], and [`FAMILIES`] lists the
 //! families: the scanner (`crate::detect`) and `scan_stream` read markers and tokens from there
@@ -14,7 +14,7 @@ pub(crate) mod gigachat;
 pub(crate) mod glm;
 pub(crate) mod harmony;
 pub(crate) mod hermes;
-pub(crate) mod json;
+pub(crate) mod json_shapes;
 pub(crate) mod json_tags;
 pub(crate) mod kimi_k2;
 pub(crate) mod llama;
@@ -39,7 +39,7 @@ pub(crate) struct Family {
     pub markers: &'static [&'static str],
     /// Every format its calls can have (a caller's `formats` filter skips the family when it
     /// allows none of them).
-    pub formats: &'static [crate::Format],
+    pub formats: &'static [crate::call::Format],
     /// Every other token the family's grammar expects after a marker (closing tags, separators):
     /// a text that stops partway through one of these is incomplete, not wrong.
     pub tokens: &'static [&'static str],
@@ -68,11 +68,11 @@ pub(crate) const FAMILIES: &[Family] = &[
     gigachat::FAMILY,
 ];
 
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
 use crate::shape::{self, Mode};
 use crate::value::{Object, Value};
-use crate::{Format, ToolCall};
 
 /// Parses the JSON call shape at `pos` (after whitespace) as the content of a tag. Pushes its
 /// calls, each spanning its own value, and returns the offset after the JSON value. A shape with

@@ -14,14 +14,14 @@ use std::ops::Range;
 use memchr::memchr;
 
 use super::pythonic;
+use crate::call::{Format, ToolCall};
 use crate::callsyntax::{is_keyword, parse_arguments, starts_keyword_list};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{char_before, dotted_name_end, is_ident_continue_char, skip_ws};
 use crate::value::Object;
-use crate::{Format, ToolCall};
 
 /// Every call in `text`, in text order.
-pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
+pub(crate) fn calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut floor = 0; // names may not reach back before the end of the previous call

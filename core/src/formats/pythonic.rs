@@ -26,10 +26,10 @@
 //! bracket of prose one.
 
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::callsyntax::{parse_arguments, starts_keyword_list};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, dotted_name_end, is_ident_start, skip_ws};
-use crate::{Format, ToolCall};
 
 const PYTHON_START: &str = "<|python_start|>";
 const PYTHON_END: &str = "<|python_end|>";

@@ -15,10 +15,10 @@
 
 use memchr::memmem;
 
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
 use crate::value::{Object, Value};
-use crate::{Format, ToolCall};
 
 pub(crate) const MARKER: &str = "<function=";
 const PARAMETER: &str = "<parameter=";

@@ -16,10 +16,10 @@ use std::borrow::Cow;
 use memchr::memmem;
 
 use super::{cut_short, expect_token};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, is_ws, skip_ws};
 use crate::value::{Object, Value};
-use crate::{Format, ToolCall};
 
 /// The tag names of one invoke dialect, and the rules in which dialects differ.
 pub(crate) struct Dialect {
@@ -51,7 +51,7 @@ const XML: Dialect = Dialect {
 };
 
 pub(crate) const FAMILY: super::Family = super::Family {
-    formats: &[crate::Format::XmlInvoke],
+    formats: &[crate::call::Format::XmlInvoke],
     markers: &["<invoke ", "<invoke\n", "<invoke\t", "<invoke\r"],
     tokens: &["</invoke>", "<parameter ", "</parameter>"],
     parse,

@@ -6,9 +6,9 @@ use crate::error::ParseError;
 use crate::value::{get, Value};
 
 use super::openai;
-use super::walk::{self, Ctx, Found, ROOT};
+use super::walk::{self, Found, Source, ROOT};
 
-pub(super) fn v1(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+pub(super) fn v1(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
     let calls_at = ROOT.key("tool_calls");
     for (i, item) in walk::array_at(ctx, o, "tool_calls", &ROOT)?
@@ -24,7 +24,7 @@ pub(super) fn v1(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), 
     Ok(())
 }
 
-pub(super) fn v2(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+pub(super) fn v2(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
     match walk::object_at(ctx, o, "message", &ROOT)? {
         Some(m) => openai::message(ctx, m, &ROOT.key("message"), found),

@@ -6,9 +6,9 @@
 use crate::error::ParseError;
 use crate::value::{get, Object, Value};
 
-use super::walk::{self, At, Ctx, Found, ROOT};
+use super::walk::{self, At, Found, Source, ROOT};
 
-pub(super) fn generate_content(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+pub(super) fn generate_content(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
     let Some(candidates) = walk::array_at(ctx, o, "candidates", &ROOT)? else {
         // A `Content` as stored in a conversation: `{"role": "model", "parts": [...]}`.
@@ -27,7 +27,7 @@ pub(super) fn generate_content(ctx: &Ctx<'_>, value: &Value, found: &mut Found) 
 
 /// The `parts` of the content `content` at `at`: `functionCall` parts are calls, `text` parts
 /// (except thought summaries) are text.
-fn parts(ctx: &Ctx<'_>, content: &Object, at: &At<'_>, found: &mut Found) -> Result<(), ParseError> {
+fn parts(ctx: &Source<'_>, content: &Object, at: &At<'_>, found: &mut Found) -> Result<(), ParseError> {
     let Some(parts) = walk::array_at(ctx, content, "parts", at)? else {
         return Ok(());
     };
@@ -52,7 +52,7 @@ fn parts(ctx: &Ctx<'_>, content: &Object, at: &At<'_>, found: &mut Found) -> Res
     Ok(())
 }
 
-pub(super) fn interactions(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+pub(super) fn interactions(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
     let (items, key) = match walk::array_at(ctx, o, "steps", &ROOT)? {
         Some(steps) => (steps, "steps"),

@@ -27,7 +27,7 @@ pub use results::{format_results, ToolResult};
 use crate::error::ParseError;
 use crate::scan::skip_ws;
 use crate::value::{get, Object, Value};
-use walk::{Ctx, Found, ROOT};
+use walk::{Found, Source, ROOT};
 
 /// The API a response came from (and the one [`format_results`] writes for).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -256,7 +256,7 @@ pub fn parse_response(
     text_fallback: bool,
 ) -> Result<Vec<ProviderCall>, ParseError> {
     match json_of(text)? {
-        Some((value, start)) => read(&Ctx::text(text, start), &value, provider, text_fallback),
+        Some((value, start)) => read(&Source::text(text, start), &value, provider, text_fallback),
         None => Ok(Vec::new()),
     }
 }
@@ -268,7 +268,7 @@ pub fn parse_response_value(
     provider: Option<Provider>,
     text_fallback: bool,
 ) -> Result<Vec<ProviderCall>, ParseError> {
-    read(&Ctx::value(), response, provider, text_fallback)
+    read(&Source::value(), response, provider, text_fallback)
 }
 
 /// Whether the response text has tool calls: exactly `!parse_response(..)?.is_empty()`.
@@ -286,7 +286,7 @@ pub fn has_tool_calls_value(
 }
 
 fn read(
-    ctx: &Ctx<'_>,
+    ctx: &Source<'_>,
     value: &Value,
     provider: Option<Provider>,
     text_fallback: bool,
@@ -316,7 +316,7 @@ fn read(
 /// `response.error` when the response is an error the API returned: an object with an `error`
 /// member ([`walk::api_error`]), on its own or as an item of an array (a stream that ended with
 /// an error event).
-fn api_errors(ctx: &Ctx<'_>, value: &Value) -> Result<(), ParseError> {
+fn api_errors(ctx: &Source<'_>, value: &Value) -> Result<(), ParseError> {
     let error_at = |o: &Object, at: &walk::At<'_>| match walk::api_error(o) {
         Some(e) => Err(walk::api_error_to_parse_error(ctx, e, &at.key("error"))),
         None => Ok(()),

@@ -6,9 +6,9 @@ use crate::error::ParseError;
 use crate::value::Value;
 
 use super::openai;
-use super::walk::{self, Ctx, Found, ROOT};
+use super::walk::{self, Found, Source, ROOT};
 
-pub(super) fn chat(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+pub(super) fn chat(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
     match walk::object_at(ctx, o, "message", &ROOT)? {
         Some(m) => openai::message(ctx, m, &ROOT.key("message"), found),

@@ -10,12 +10,12 @@ use std::ops::Range;
 
 use memchr::memchr2;
 
+use crate::call::{Format, ToolCall};
 use crate::error::ParseError;
 use crate::shape::{call_spans, calls_in, claims_call, Mode};
-use crate::{Format, ToolCall};
 
 /// Every JSON call in `text`, in text order.
-pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
+pub(crate) fn calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut pos = 0;
