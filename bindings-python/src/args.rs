@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::ffi::c_char;
 
 use beacon_core::host::{self, Input, Located};
-use beacon_core::{ErrorCode, Number, Object, Value, MAX_DEPTH};
+use beacon_core::{ErrorCode, Number, Object, Unit, Value, MAX_DEPTH};
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -208,10 +208,12 @@ pub(crate) fn to_value(func: &str, obj: &Bound<'_, PyAny>, at: &At<'_>, depth: u
     if let Ok(f) = obj.cast::<PyFloat>() {
         let f = f.value();
         if !f.is_finite() {
-            return Err(value_error(
-                ErrorCode::JsonInvalidNumber,
-                format!("{} is {f}, which is not a JSON number", at.show()),
-            ));
+            return Err(located_error(host::non_finite_number(
+                &at.show(),
+                &f.to_string(),
+                "",
+                Unit::Bytes,
+            )));
         }
         return Ok(Value::Number(Number::Float(f)));
     }

@@ -74,7 +74,6 @@ export type ErrorCode =
   | 'json.invalid_number'
   | 'json.duplicate_key'
   | 'json.too_deep'
-  | 'json.trailing_characters'
   | 'result.missing_field'
   | 'result.unsupported'
   | 'response.error'
@@ -123,6 +122,42 @@ export function parseToolCall(text: string, options?: { formats?: Iterable<Forma
 export function parseToolCalls(text: string, options: { includeFormat: true; formats?: Iterable<Format> }): ToolCallWithFormat[];
 export function parseToolCalls(text: string, options?: { includeFormat?: boolean; formats?: Iterable<Format> }): ToolCall[];
 
+/** One call of a `Message`. */
+export interface MessageToolCall {
+  /** The id the text wrote (Kimi K2, Mistral `[CALL_ID]`, Command R7B), one generated with
+   * `ids: 'generate'`, or `null`. */
+  id: string | null;
+  name: string;
+  arguments: { [key: string]: Value };
+  format: Format;
+  /** `[start, end]`: UTF-16 indices of the call in the text (`text.slice(start, end)`). */
+  span: [number, number];
+}
+
+/** A whole model message. */
+export interface Message {
+  /** The text without the calls (markers and wrappers included), the reasoning blocks and the
+   * end-of-turn tokens; whitespace touching a removed piece at the start or end is dropped. */
+  content: string;
+  /** The text inside the reasoning blocks (`<think>`, `[THINK]`, Harmony analysis, …), or null. */
+  reasoning: string | null;
+  /** Every call, in text order. */
+  tool_calls: MessageToolCall[];
+}
+
+/**
+ * The whole message: content, reasoning, and every call with its id, format and span. No call is
+ * no error (`tool_calls` is empty).
+ * @throws {ToolCallError} when a call is broken (as `parseToolCalls` throws it); `json.invalid_unicode`
+ *   when `text` holds a lone surrogate; `input.too_large` when it needs more memory than the module can have.
+ * @throws {TypeError} when `text` is not a string, `formats` is not an iterable of known format ids,
+ *   or `ids` is neither undefined nor `'generate'`.
+ */
+export function parseMessage(
+  text: string,
+  options?: { formats?: Iterable<Format>; ids?: 'generate' },
+): Message;
+
 /** What `scanStream` found in the text streamed so far. */
 export interface StreamScan {
   /** `none`: no tagged call has started; `partial`: one has started (or may be starting) and is
@@ -161,11 +196,13 @@ export const FORMATS: readonly Format[];
 
 /**
  * What the provider functions accept: the response body as a string (JSON text; any other text
- * is a plain-text answer with no calls), or the response already decoded (what `JSON.parse` or
+ * is a plain-text answer with no calls), as UTF-8 bytes (an `ArrayBuffer` or a view of one such
+ * as a `Uint8Array`: error positions, lines and columns then count bytes, and bytes that are not
+ * UTF-8 are `json.invalid_utf8`), or the response already decoded (what `JSON.parse` or
  * `await res.json()` returns). A decoded value is read as its `JSON.stringify` text, `bigint`s
  * written as their digits; error positions then refer to that text.
  */
-export type ProviderResponse = string | object | number | bigint | boolean | null;
+export type ProviderResponse = string | ArrayBuffer | ArrayBufferView | object | number | bigint | boolean | null;
 
 /** One tool call read from a provider response. */
 export interface ProviderCall {
@@ -220,9 +257,9 @@ export type ResultMessage = { [key: string]: Value };
  *   API's); `json.invalid_unicode` for a lone surrogate in a response string; in a decoded value,
  *   `json.invalid_number` for NaN or ±Infinity and `json.too_deep` for nesting deeper than 128
  *   or a cycle; `input.too_large` when the input needs more memory than the module can have.
- * @throws {TypeError} `response` is `undefined`, a function, a symbol, bytes (decode them
- *   first), or a decoded value holding `undefined` (other than as an object member, which is
- *   left out), a function or a symbol; `provider` is not a string.
+ * @throws {TypeError} `response` is `undefined`, a function, a symbol, or a decoded value
+ *   holding `undefined` (other than as an object member, which is left out), a function or a
+ *   symbol; `provider` is not a string.
  * @throws {RangeError} `provider` is neither `'auto'` nor one of `PROVIDERS`.
  */
 export function parseResponse(response: ProviderResponse, options?: ParseResponseOptions): ProviderCall[];

@@ -2,23 +2,29 @@
 // WebAssembly. Works in Node >= 20 and in browsers (a plain <script type="module">, no bundler).
 //
 // This file is the whole public API. The wasm-bindgen module (`beacon_wasm.js`) is private: its
-// exports answer with tagged JSON strings (see bindings-wasm/src/lib.rs).
+// exports answer with tagged JSON strings (see bindings-wasm/src/lib.rs), and the core behind
+// them reads every option and writes every answer and every error. What is left here is what
+// only JavaScript can do: check argument types, turn decoded values into JSON text (BigInts,
+// cycles), turn BigInts back, throw Error classes, and recover from traps.
 
 import init, {
   initSync,
   __wbg_reset_state as resetInstance,
-  detect_provider as wasmDetectProvider,
   format_results as wasmFormatResults,
-  has_tool_calls as wasmHasToolCalls,
+  formats as wasmFormats,
+  lone_surrogate as wasmLoneSurrogate,
   memory_bytes as wasmMemoryBytes,
+  non_finite_number as wasmNonFiniteNumber,
   out_of_memory as wasmOutOfMemory,
   panic_for_testing as wasmPanicForTesting,
-  set_memory_limit_for_testing as wasmSetMemoryLimitForTesting,
-  parse,
-  parse_response as wasmParseResponse,
-  scan_stream as wasmScanStream,
+  parse_message as wasmParseMessage,
+  parse_tool_calls as wasmParseToolCalls,
   providers as wasmProviders,
-  formats as wasmFormats,
+  read_response as wasmReadResponse,
+  read_response_bytes as wasmReadResponseBytes,
+  scan_stream as wasmScanStream,
+  set_memory_limit_for_testing as wasmSetMemoryLimitForTesting,
+  trap_error as wasmTrapError,
 } from './beacon_wasm.js';
 
 const wasmUrl = new URL('./beacon_wasm_bg.wasm', import.meta.url);
@@ -66,6 +72,22 @@ function revive(_key, value) {
   return value;
 }
 
+// The module's answer (see bindings-wasm/src/lib.rs) as a value, or its error thrown.
+function decode(answer, cause) {
+  const tag = answer.charCodeAt(0);
+  if (tag === 116 /* t */) throw new TypeError(answer.slice(1));
+  if (tag === 114 /* r */) throw new RangeError(answer.slice(1));
+  let value;
+  try {
+    value = JSON.parse(answer.slice(1), tag === 98 /* b */ ? revive : undefined);
+  } catch (e) {
+    throw e instanceof RangeError ? trapped(e) : e; // a string longer than the engine allows
+  }
+  if (tag !== 101 /* e */) return value;
+  const Class = value.code === 'tool_call.not_found' ? NoToolCallFoundError : ToolCallError;
+  throw new Class(value.message, { ...value, cause });
+}
+
 // A trap in the module is reported as a ToolCallError, and the instance is replaced by a fresh
 // one (same compiled module, new memory): the trapped call may have stopped halfway through the
 // allocator or a borrow, so no later call may run on it. A trap after an allocation failed (the
@@ -83,32 +105,34 @@ function replaceInstance() {
   }
 }
 
-function internalError(message, cause) {
-  return new ToolCallError(`internal error in beacon: ${message}`, {
-    code: 'internal', position: 0, line: 1, column: 1, cause,
-  });
-}
-
-function tooLargeError(cause) {
+// The one error built here rather than by the module: there is no instance to build it.
+function noInstanceError() {
   return new ToolCallError(
-    'input.too_large at line 1, column 1: the input needs more memory than beacon can have '
-    + '(WebAssembly memory is at most 4 GiB, and a JavaScript string at most the engine\'s limit); '
-    + 'split it, or parse it where memory allows (the Python package)',
-    { code: 'input.too_large', position: 0, line: 1, column: 1, cause },
+    'internal at line 1, column 1: its WebAssembly instance trapped and could not be replaced',
+    { code: 'internal', position: 0, line: 1, column: 1 },
   );
 }
 
+// The error for a trap (or a RangeError) `e`, from the fresh instance.
 function trapped(e) {
-  if (e instanceof RangeError) return tooLargeError(e);
-  if (!(e instanceof WebAssembly.RuntimeError)) return e;
-  let outOfMemory = false;
-  try {
-    outOfMemory = wasmOutOfMemory(); // reads one flag of the trapped instance, before it goes
-  } catch {
-    // leave it an internal error
+  const tooLarge = e instanceof RangeError;
+  if (!tooLarge && !(e instanceof WebAssembly.RuntimeError)) return e;
+  let outOfMemory = tooLarge;
+  if (!tooLarge) {
+    try {
+      outOfMemory = wasmOutOfMemory(); // reads one flag of the trapped instance, before it goes
+    } catch {
+      // leave it an internal error
+    }
+    replaceInstance();
   }
-  replaceInstance();
-  return outOfMemory ? tooLargeError(e) : internalError(e.message, e);
+  if (trappedInstance) return noInstanceError();
+  try {
+    decode(wasmTrapError(outOfMemory, e.message), e);
+  } catch (err) {
+    return err;
+  }
+  return e;
 }
 
 // WebAssembly memory grows with the input and never shrinks. After an input large enough to have
@@ -125,20 +149,32 @@ function recycleAfter(inputLength) {
 function checkInstance() {
   if (trappedInstance) {
     replaceInstance();
-    if (trappedInstance) throw internalError('its WebAssembly instance trapped and could not be replaced');
+    if (trappedInstance) throw noInstanceError();
   }
 }
 
-// The module's answer (see bindings-wasm/src/lib.rs) as a value, or its error thrown.
-function decode(answer) {
-  const tag = answer.charCodeAt(0);
-  if (tag === 111 /* o */) return JSON.parse(answer.slice(1));
-  if (tag === 98 /* b */) return JSON.parse(answer.slice(1), revive);
-  const err = JSON.parse(answer.slice(1));
-  const Class = err.code === 'tool_call.not_found' ? NoToolCallFoundError : ToolCallError;
-  throw new Class(
-    `${err.code} at line ${err.line}, column ${err.column}: ${err.message}`, err,
-  );
+// Calls a module export with `args` (the first is the input, `inputLength` long) and decodes
+// its answer.
+function callModule(inputLength, wasmFunction, ...args) {
+  checkInstance();
+  let answer;
+  try {
+    answer = wasmFunction(...args);
+  } catch (e) {
+    throw trapped(e);
+  }
+  recycleAfter(inputLength);
+  return decode(answer);
+}
+
+// The error a module export answers with, to throw.
+function moduleError(wasmFunction, ...args) {
+  try {
+    callModule(0, wasmFunction, ...args);
+  } catch (e) {
+    return e;
+  }
+  return new TypeError('expected an error');
 }
 
 function describe(value) {
@@ -149,50 +185,27 @@ function describe(value) {
 
 // `text` as given when it is a string of Unicode text. A lone surrogate (half of a UTF-16 pair)
 // has no UTF-8 form (crossing into WebAssembly would turn it into U+FFFD): json.invalid_unicode
-// at its index, as Python reports it at its code-point index.
+// at its index.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function unicodeText(text) {
   if (typeof text.isWellFormed === 'function' ? text.isWellFormed() : !LONE_SURROGATE.test(text)) return text;
   const at = LONE_SURROGATE.exec(text).index;
-  const unit = text.charCodeAt(at).toString(16).toUpperCase();
-  throw codedError('json.invalid_unicode', text, at,
-    `the text holds a lone surrogate (U+${unit}) at index ${at}: it is not Unicode text, and has no UTF-8 form`);
+  throw moduleError(wasmLoneSurrogate, text.slice(0, at), text.charCodeAt(at), at);
 }
 
-// A ToolCallError raised here rather than by the module: `position` is a UTF-16 index into
-// `text`, with its line and column.
-function codedError(code, text, position, message) {
-  const before = text.slice(0, position);
-  const lineStart = before.lastIndexOf('\n') + 1;
-  let line = 1;
-  for (let i = before.indexOf('\n'); i !== -1; i = before.indexOf('\n', i + 1)) line += 1;
-  const column = position - lineStart + 1;
-  return new ToolCallError(`${code} at line ${line}, column ${column}: ${message}`, { code, position, line, column });
-}
-
-// Calls a module export with `args` (the first is the input, `inputLength` UTF-16 units long) and
-// decodes its answer.
-function callModule(inputLength, wasmFunction, ...args) {
-  checkInstance();
-  let answer;
-  try {
-    answer = wasmFunction(...args);
-  } catch (e) {
-    throw trapped(e);
+function textArg(fn, text) {
+  if (typeof text !== 'string') {
+    throw new TypeError(`${fn}(): text must be a string, not ${describe(text)}`);
   }
-  recycleAfter(inputLength);
-  try {
-    return decode(answer);
-  } catch (e) {
-    throw e instanceof RangeError ? tooLargeError(e) : e;
-  }
+  return unicodeText(text);
 }
 
 /** Every format id: the tagged (tier 1) formats, then `json` (tier 2) and `python` (tier 3). */
 export const FORMATS = Object.freeze(wasmFormats().split(','));
 
-// The `formats` option as the module takes it: undefined for every format, else the ids joined.
+// The `formats` option as the module takes it: undefined for every format, else the JSON array
+// of the ids (the module checks them).
 function formatsArg(fn, formats) {
   if (formats === undefined) return undefined;
   if (typeof formats === 'string' || formats === null || typeof formats[Symbol.iterator] !== 'function') {
@@ -200,20 +213,9 @@ function formatsArg(fn, formats) {
   }
   const ids = [...formats];
   for (const id of ids) {
-    if (!FORMATS.includes(id)) {
-      throw new TypeError(
-        `${fn}(): unknown format id ${JSON.stringify(id)}; the format ids are: ${FORMATS.join(', ')}`,
-      );
-    }
+    if (typeof id !== 'string') throw new TypeError(`${fn}(): formats must hold format ids (strings), not ${describe(id)}`);
   }
-  return ids.join(',');
-}
-
-function run(fn, text, all, includeFormat, formats) {
-  if (typeof text !== 'string') {
-    throw new TypeError(`text must be a string, not ${text === null ? 'null' : typeof text}`);
-  }
-  return callModule(text.length, parse, unicodeText(text), all, includeFormat, formatsArg(fn, formats));
+  return JSON.stringify(ids);
 }
 
 /**
@@ -221,7 +223,9 @@ function run(fn, text, all, includeFormat, formats) {
  * `tool_call.multiple` when there are several, and `NoToolCallFoundError` when there is none.
  */
 export function parseToolCall(text, { formats } = {}) {
-  return run('parseToolCall', text, false, false, formats);
+  const fn = 'parseToolCall';
+  const t = textArg(fn, text);
+  return callModule(t.length, wasmParseToolCalls, t, false, false, formatsArg(fn, formats));
 }
 
 /**
@@ -229,7 +233,26 @@ export function parseToolCall(text, { formats } = {}) {
  * `{ includeFormat: true }`). Throws `NoToolCallFoundError` when there is none.
  */
 export function parseToolCalls(text, { includeFormat = false, formats } = {}) {
-  return run('parseToolCalls', text, true, Boolean(includeFormat), formats);
+  const fn = 'parseToolCalls';
+  const t = textArg(fn, text);
+  return callModule(t.length, wasmParseToolCalls, t, true, Boolean(includeFormat), formatsArg(fn, formats));
+}
+
+/**
+ * The whole message: `{content, reasoning, tool_calls}` where `content` is the text without the
+ * calls, reasoning blocks and end-of-turn tokens, `reasoning` the reasoning text (or null), and
+ * `tool_calls` every call as `{id, name, arguments, format, span}` (`span`: `[start, end]`,
+ * UTF-16 indices; `id` null when the text wrote none). No call is no error: `tool_calls` is
+ * then empty. `ids: 'generate'` gives every call without an id one (`call_` and 24 letters and
+ * digits, the same for the same text).
+ */
+export function parseMessage(text, { formats, ids } = {}) {
+  const fn = 'parseMessage';
+  const t = textArg(fn, text);
+  if (ids !== undefined && ids !== null && typeof ids !== 'string') {
+    throw new TypeError(`${fn}(): ids must be a string or undefined, not ${describe(ids)}`);
+  }
+  return callModule(t.length, wasmParseMessage, t, formatsArg(fn, formats), ids ?? undefined);
 }
 
 /**
@@ -241,10 +264,8 @@ export function parseToolCalls(text, { includeFormat = false, formats } = {}) {
  * when it ends). `position` is a UTF-16 index.
  */
 export function scanStream(text) {
-  if (typeof text !== 'string') {
-    throw new TypeError(`text must be a string, not ${text === null ? 'null' : typeof text}`);
-  }
-  return callModule(text.length, wasmScanStream, unicodeText(text));
+  const t = textArg('scanStream', text);
+  return callModule(t.length, wasmScanStream, t);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -253,15 +274,11 @@ export function scanStream(text) {
 /** Every provider id, in the core's order. */
 export const PROVIDERS = Object.freeze(wasmProviders().split(','));
 
-function providerArg(fn, provider, autoOk) {
+function providerArg(fn, provider) {
   if (typeof provider !== 'string') {
     throw new TypeError(`${fn}(): provider must be a string, not ${describe(provider)}`);
   }
-  if ((autoOk && provider === 'auto') || PROVIDERS.includes(provider)) return provider;
-  const ids = PROVIDERS.map((p) => `'${p}'`).join(', ');
-  throw new RangeError(
-    `${fn}(): provider must be ${autoOk ? "'auto' or " : ''}one of ${ids}, not ${JSON.stringify(provider)}`,
-  );
+  return provider;
 }
 
 // Decoded values (a response, the results for formatResults) go to the core as JSON text: the
@@ -306,9 +323,7 @@ class JsonWriter {
   }
 
   invalidNumber(value) {
-    const at = this.positioned ? this.out.length : 0;
-    return codedError('json.invalid_number', this.positioned ? this.out : '', at,
-      `${this.pathText()} is ${value}, which is not a JSON number`);
+    return moduleError(wasmNonFiniteNumber, this.pathText(), String(value), this.positioned ? this.out : '');
   }
 
   value(v, key, depth) {
@@ -421,23 +436,27 @@ function toJson(fn, value, root, positioned) {
   return writer.out;
 }
 
-// The response as text: a string is JSON text (or plain text) as given; any other value is a
-// decoded JSON value, read as its JSON.stringify text (so error positions refer to that text).
-function responseText(fn, response) {
+// The response: a string is JSON text (or plain text) as given; bytes (an ArrayBuffer or a view
+// of one, such as a Uint8Array) are UTF-8 JSON, positions in bytes; any other value is a decoded
+// JSON value, read as its JSON text (so error positions refer to that text).
+function responseArg(fn, response) {
   if (typeof response === 'string') return unicodeText(response);
-  if (response instanceof ArrayBuffer || ArrayBuffer.isView(response)) {
-    throw new TypeError(
-      `${fn}(): response must be a string of JSON or a decoded JSON value, not bytes; `
-      + 'decode them first (new TextDecoder().decode(bytes))',
-    );
-  }
+  if (response instanceof ArrayBuffer) return new Uint8Array(response);
+  if (ArrayBuffer.isView(response)) return new Uint8Array(response.buffer, response.byteOffset, response.byteLength);
   if (response === undefined || typeof response === 'function' || typeof response === 'symbol') {
     throw new TypeError(
-      `${fn}(): response must be a string of JSON or a decoded JSON value (object, array, number, `
-      + `boolean or null), not ${describe(response)}`,
+      `${fn}(): response must be a string of JSON, bytes of UTF-8 JSON or a decoded JSON value (object, `
+      + `array, number, boolean or null), not ${describe(response)}`,
     );
   }
   return toJson(fn, response, 'response', true);
+}
+
+function readResponse(fn, response, provider, textFallback, query) {
+  const id = providerArg(fn, provider);
+  const input = responseArg(fn, response);
+  const wasmFunction = typeof input === 'string' ? wasmReadResponse : wasmReadResponseBytes;
+  return callModule(input.length, wasmFunction, fn, input, id, Boolean(textFallback), query);
 }
 
 /**
@@ -448,69 +467,30 @@ function responseText(fn, response) {
  * like `parseToolCalls` (those calls have `id` null).
  */
 export function parseResponse(response, { provider = 'auto', textFallback = false } = {}) {
-  const id = providerArg('parseResponse', provider, true);
-  const text = responseText('parseResponse', response);
-  return callModule(text.length, wasmParseResponse, text, id, Boolean(textFallback));
-}
-
-/** Which API `response` came from (one of `PROVIDERS`), or null. */
-export function detectProvider(response) {
-  const text = responseText('detectProvider', response);
-  return callModule(text.length, wasmDetectProvider, text);
+  return readResponse('parseResponse', response, provider, textFallback, 0);
 }
 
 /** Whether `response` has tool calls: exactly `parseResponse(...).length > 0`, same errors. */
 export function hasToolCalls(response, { provider = 'auto', textFallback = false } = {}) {
-  const id = providerArg('hasToolCalls', provider, true);
-  const text = responseText('hasToolCalls', response);
-  return callModule(text.length, wasmHasToolCalls, text, id, Boolean(textFallback));
+  return readResponse('hasToolCalls', response, provider, textFallback, 1);
 }
 
-const RESULT_KEYS = 'id, name, content and isError (or is_error)';
-
-// One `results` item, checked and normalised to the module's {id, name, content, is_error}.
-function toolResult(result, i) {
-  const at = `formatResults(): results[${i}]`;
-  if (result === null || typeof result !== 'object' || Array.isArray(result)) {
-    throw new TypeError(`${at} must be an object with ${RESULT_KEYS}, not ${describe(result)}`);
-  }
-  for (const key of Object.keys(result)) {
-    if (!['id', 'name', 'content', 'isError', 'is_error'].includes(key)) {
-      throw new TypeError(`${at} has an unknown key ${JSON.stringify(key)}; a result has ${RESULT_KEYS}`);
-    }
-  }
-  const { id = null, name = null, content } = result;
-  for (const [key, value] of [['id', id], ['name', name]]) {
-    if (value !== null && typeof value !== 'string') {
-      throw new TypeError(`${at}.${key} must be a string, null or missing, not ${describe(value)}`);
-    }
-  }
-  if (content === undefined) throw new TypeError(`${at} has no content`);
-  if (typeof content === 'function' || typeof content === 'symbol') {
-    throw new TypeError(`${at}.content must be a string or a JSON value, not ${typeof content}`);
-  }
-  if (result.isError !== undefined && result.is_error !== undefined) {
-    throw new TypeError(`${at} has both isError and is_error; give one`);
-  }
-  const key = result.is_error !== undefined ? 'is_error' : 'isError';
-  const isError = result[key] ?? false;
-  if (typeof isError !== 'boolean') {
-    throw new TypeError(`${at}.${key} must be a boolean, not ${describe(isError)}`);
-  }
-  return { id, name, content, is_error: isError };
+/** Which API `response` came from (one of `PROVIDERS`), or null. */
+export function detectProvider(response) {
+  return readResponse('detectProvider', response, 'auto', false, 2);
 }
 
 /**
  * The messages (or content blocks, or parts) that carry `results` back to `provider`, in the
  * order given, ready to append to the conversation. Each result is `{id, name, content,
- * isError}`; `content` is a string or any JSON value.
+ * isError}` (or `is_error`); `content` is a string or any JSON value.
  */
 export function formatResults(results, provider) {
-  const id = providerArg('formatResults', provider, false);
+  const id = providerArg('formatResults', provider);
   if (!Array.isArray(results)) {
     throw new TypeError(`formatResults(): results must be an array of objects, not ${describe(results)}`);
   }
-  const json = toJson('formatResults', Array.from(results, toolResult), 'results', false);
+  const json = toJson('formatResults', results, 'results', false);
   return callModule(json.length, wasmFormatResults, json, id);
 }
 

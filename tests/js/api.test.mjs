@@ -17,7 +17,8 @@ test('exports exactly the documented API, and index.d.ts declares all of it', ()
       'FORMATS', 'NoToolCallFoundError', 'PROVIDERS', 'ToolCallError',
       // not part of the API: for the tests (providers.test.mjs, limits.test.mjs)
       '_memoryBytesForTesting', '_panicForTesting', '_setMemoryLimitForTesting',
-      'detectProvider', 'formatResults', 'hasToolCalls', 'parseResponse', 'parseToolCall', 'parseToolCalls', 'scanStream',
+      'detectProvider', 'formatResults', 'hasToolCalls', 'parseMessage', 'parseResponse', 'parseToolCall', 'parseToolCalls',
+      'scanStream',
     ],
   );
   const dts = readFileSync(join(PKG_DIR, 'index.d.ts'), 'utf8');

@@ -163,11 +163,12 @@ pub fn emit<S: Sink>(sink: &mut S, output: Output) -> Result<S::Value, S::Error>
 }
 
 /// Builds `error` as `{"code", "message", "position", "line", "column"}`, for a host that
-/// receives errors as data.
+/// receives errors as data; the message is the error's whole text (its `Display`, what an
+/// `Error`'s message is in JavaScript).
 pub fn emit_error<S: Sink>(sink: &mut S, error: &Located) -> Result<S::Value, S::Error> {
     let mut m = sink.map(5)?;
     field(sink, &mut m, Field::Code, |s| s.id(error.code.as_str()))?;
-    field(sink, &mut m, Field::Message, |s| s.str(&error.message))?;
+    field(sink, &mut m, Field::Message, |s| s.str(&error.to_string()))?;
     field(sink, &mut m, Field::Position, |s| s.int(count(error.position)))?;
     field(sink, &mut m, Field::Line, |s| s.int(count(error.line)))?;
     field(sink, &mut m, Field::Column, |s| s.int(count(error.column)))?;

@@ -114,6 +114,18 @@ pub fn lone_surrogate_in_value(path: &str, what: &str, surrogate: u32, index: us
     )
 }
 
+/// `json.invalid_number` for a number of a decoded value that JSON cannot write (`shown`: how
+/// the host writes it, `nan`, `Infinity`, …) at `path`; `before` is the value's JSON text up to
+/// it, when the host has one (else `""`: position 0).
+pub fn non_finite_number(path: &str, shown: &str, before: &str, unit: Unit) -> Located {
+    let message = format!("{path} is {shown}, which is not a JSON number");
+    Located::new(
+        &ParseError::new(ErrorCode::JsonInvalidNumber, before.len(), message),
+        before,
+        unit,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

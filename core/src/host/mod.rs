@@ -19,7 +19,9 @@ mod options;
 mod results;
 
 pub use emit::{emit, emit_error, Field, Key, Sink};
-pub use error::{describe, lone_surrogate_in_text, lone_surrogate_in_value, ArgError, Failure, Located};
+pub use error::{
+    describe, lone_surrogate_in_text, lone_surrogate_in_value, non_finite_number, ArgError, Failure, Located,
+};
 pub use input::{Host, Input};
 pub use options::{formats, ids, provider, provider_id};
 pub use results::read_results;
