@@ -157,6 +157,59 @@ const withoutFormat = ({ id, name, arguments: args }) => (id === undefined ? { n
  * as sentences; an empty array means the case passes.
  */
 export function runCase(beacon, c) {
+  return [...runCallsCase(beacon, c), ...runMessageCase(beacon, c)];
+}
+
+/**
+ * The message counterpart of a case, through `parseMessage` (the rule of core/tests/fixtures.rs
+ * `check_message`): the same calls with ids and formats, spans in UTF-16 units that slice the
+ * input in order, or the same error; no call (`tool_call.not_found`) is an empty `tool_calls`;
+ * and the content and reasoning the case states.
+ */
+export function runMessageCase(beacon, c) {
+  const f = c.formats === undefined ? {} : { formats: c.formats };
+  const code = c.error?.code;
+  let message;
+  try {
+    message = beacon.parseMessage(c.input, f);
+  } catch (e) {
+    if (code === undefined || code === 'tool_call.not_found' || code === 'tool_call.multiple') {
+      return [`parseMessage threw ${e && e.name}: ${e && e.message}`];
+    }
+    const want = expectedErrorUtf16(c.input, c.error);
+    const d = diffExact({ code: e.code, position: e.position, line: e.line, column: e.column }, want, 'parseMessage error');
+    return d ? [d] : [];
+  }
+  if (code !== undefined && code !== 'tool_call.not_found' && code !== 'tool_call.multiple') {
+    return [`parseMessage did not throw ${code}: ${show(message)}`];
+  }
+  const problems = [];
+  const keys = Object.keys(message);
+  if (show(keys) !== show(['content', 'reasoning', 'tool_calls'])) problems.push(`parseMessage keys ${show(keys)}`);
+  const calls = message.tool_calls;
+  if (code === 'tool_call.not_found' && calls.length !== 0) problems.push(`parseMessage found ${show(calls)}`);
+  if (code === undefined) {
+    const want = c.calls.map((x) => ({
+      id: x.id ?? null, name: x.name, arguments: x.arguments, format: x.format ?? calls[c.calls.indexOf(x)]?.format,
+    }));
+    const got = calls.map(({ span: _span, ...rest }) => rest);
+    const d = diffExact(got, want, 'parseMessage.tool_calls');
+    if (d) problems.push(d);
+  }
+  let last = 0;
+  for (const call of calls) {
+    const [start, end] = call.span;
+    if (!(last <= start && start < end && end <= c.input.length)) problems.push(`span ${show(call.span)} of ${call.name}`);
+    last = end;
+  }
+  if ('content' in c && message.content !== c.content) problems.push(`content: got ${show(message.content)}, want ${show(c.content)}`);
+  if ('reasoning' in c && message.reasoning !== c.reasoning) {
+    problems.push(`reasoning: got ${show(message.reasoning)}, want ${show(c.reasoning)}`);
+  }
+  return problems;
+}
+
+function runCallsCase(beacon, c) {
   const { parseToolCall, parseToolCalls, ToolCallError, NoToolCallFoundError } = beacon;
   const fn = caseFunction(c);
   if (fn !== 'parse_tool_call' && fn !== 'parse_tool_calls') return [`unknown function ${fn}`];

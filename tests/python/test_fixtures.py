@@ -1,6 +1,9 @@
 """Every shared fixture (tests/fixtures/*.json, the same cases the Rust and JS suites run),
 checked through the Python API: exact types and key order of the calls, the include_format
-variant, and for errors the code, the exception class and the code-point position."""
+variant, and for errors the code, the exception class and the code-point position; and the
+message counterpart of every case through parse_message (the same calls with ids, formats and
+code-point spans, or the same error; no call is no error; the content and reasoning the case
+states)."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from typing import Any, Callable, Dict
 
 import pytest
 
-from beacon import NoToolCallFoundError, ToolCallError, parse_tool_call, parse_tool_calls
+from beacon import NoToolCallFoundError, ToolCallError, parse_message, parse_tool_call, parse_tool_calls
 
 from conftest import assert_same, error_fields, expected_location, fixture_cases, iter_calls
 
@@ -32,6 +35,7 @@ def test_fixture(case: Dict[str, Any]) -> None:
     assert function in FUNCTIONS, f"unknown function {function!r}"
     assert ("calls" in case) != ("error" in case), "a case has exactly one of calls and error"
 
+    check_message(case)
     if "error" in case:
         expected = case["error"]
         with pytest.raises(ToolCallError) as info:
@@ -68,3 +72,41 @@ def test_fixture(case: Dict[str, Any]) -> None:
         with pytest.raises(ToolCallError) as info:
             parse_tool_call(text, formats=formats)
         assert info.value.code == "tool_call.multiple"
+
+
+def check_message(case: Dict[str, Any]) -> None:
+    """The message counterpart of a case (the rule of core/tests/fixtures.rs `check_message`)."""
+    text = case["input"]
+    error = case.get("error")
+    if error is not None and error["code"] not in ("tool_call.not_found", "tool_call.multiple"):
+        with pytest.raises(ToolCallError) as info:
+            parse_message(text, formats=case.get("formats"))
+        assert error_fields(info.value) == error_fields_of(error)
+        return
+    message = parse_message(text, formats=case.get("formats"))
+    assert list(message) == ["content", "reasoning", "tool_calls"]
+    calls = message["tool_calls"]
+    if error is not None and error["code"] == "tool_call.not_found":
+        assert calls == []
+    elif error is None:
+        want = case["calls"]
+        assert len(calls) == len(want)
+        for got, exp in zip(calls, want):
+            assert list(got) == ["id", "name", "arguments", "format", "span"]
+            assert (got["id"], got["name"]) == (exp.get("id"), exp["name"])
+            assert_same(got["arguments"], exp["arguments"])
+            if "format" in exp:
+                assert got["format"] == exp["format"]
+    last = 0
+    for call in calls:
+        start, end = call["span"]
+        assert last <= start < end <= len(text), (call["name"], call["span"])
+        last = end
+    if "content" in case:
+        assert message["content"] == case["content"]
+    if "reasoning" in case:
+        assert message["reasoning"] == case["reasoning"]
+
+
+def error_fields_of(expected: Dict[str, Any]) -> Dict[str, Any]:
+    return {k: expected[k] for k in ("code", "position", "line", "column")}
