@@ -37,7 +37,7 @@ DEBIAN_WEB_TC=debian-web
 DEBIAN_SYSROOT_LIB=/usr/lib/rustlib/$WASM_TARGET/lib
 # No Debian binaryen: bookworm's wasm-opt 108 corrupts wasm-bindgen's externref table
 # (the module then fails at instantiation with "WebAssembly.Table.set(): Argument 1 is
-# invalid for table"), and wasm-pack would pick it up from PATH.  wasm-opt comes from the
+# invalid for table").  wasm-opt comes from the
 # npm package `binaryen` instead (BINARYEN_NPM_VERSION, installed under build/tools/).
 APT_PACKAGES=(chromium fonts-liberation gzip)
 # rust-web-llvm (a Recommends of rustc-web) provides /usr/bin/rust-lld -> lld-22, the wasm linker.
@@ -257,13 +257,6 @@ else
     || die "wasm-bindgen on PATH is not $WBG_VERSION: $(command -v wasm-bindgen)"
 fi
 
-# ---------------------------------------------------------------- wasm-pack
-if command -v wasm-pack >/dev/null; then
-  skip "$(wasm-pack --version)"
-else
-  cargo_install wasm-pack
-fi
-
 # ---------------------------------------------------------------- wasm-opt (binaryen)
 WASM_OPT="$BINARYEN_DIR/node_modules/.bin/wasm-opt"
 BINARYEN_MAJOR=${BINARYEN_NPM_VERSION%%.*}
@@ -302,7 +295,6 @@ printf '  %-14s %s\n' \
   rustc "$(rustc --version)" \
   wasm-toolchain "$(cat "$BUILD/wasm-toolchain") ($(rustup run "$(cat "$BUILD/wasm-toolchain")" rustc --version))" \
   wasm-bindgen "$(wasm-bindgen --version)" \
-  wasm-pack "$(wasm-pack --version)" \
   wasm-opt "$("$WASM_OPT" --version) (build/tools/binaryen)" \
   chromium "$(/usr/bin/chromium --version 2>/dev/null || echo missing)" \
   node "$(node --version)" \
