@@ -344,3 +344,17 @@ test('when the instance cannot be replaced, calls throw internal until it can', 
   assertExact(beacon.parseToolCall('f(a=1)'), { name: 'f', arguments: { a: 1 } });
   assertExact(parseResponse(ANTHROPIC)[0].name, 'get_weather');
 });
+
+test('responses as bytes: UTF-8 JSON, positions in bytes, invalid UTF-8 is a coded error', () => {
+  const text = JSON.stringify(ANTHROPIC);
+  const body = new TextEncoder().encode(text);
+  assertExact(parseResponse(body), parseResponse(text));
+  assertExact(parseResponse(body.buffer), parseResponse(text));
+  assertExact(detectProvider(new DataView(body.buffer)), 'anthropic');
+  const broken = new TextEncoder().encode('{"city": "Zürich", "x": }');
+  const e = thrown(() => parseResponse(broken));
+  assert.deepEqual([e.code, e.position], ['json.unexpected_token', 25], 'a byte offset: "ü" is two');
+  const latin1 = Uint8Array.from([...'{"city": "Z'].map((c) => c.charCodeAt(0)).concat([0xfc, 0x22, 0x7d]));
+  const bad = thrown(() => parseResponse(latin1));
+  assert.deepEqual([bad.code, bad.position], ['json.invalid_utf8', 11]);
+});
