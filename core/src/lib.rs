@@ -7,7 +7,8 @@
 //! offending character, never dropped.
 //!
 //! [`parse_response`] reads the tool calls out of a provider API's response JSON (OpenAI,
-//! Anthropic, Gemini, Cohere, Bedrock, Ollama), and [`format_results`] writes results back.
+//! Anthropic, Gemini, Cohere, Bedrock, Ollama); [`format_calls`] writes calls and
+//! [`format_results`] writes results back in each API's shape.
 
 mod call;
 mod callsyntax;
@@ -31,8 +32,8 @@ pub use json::parse_json;
 pub use message::{parse_message, Ids, Message, MessageOptions};
 pub use parse::{parse_tool_call, parse_tool_call_in, parse_tool_calls, parse_tool_calls_in};
 pub use providers::{
-    detect_provider, detect_provider_value, format_results, has_tool_calls, has_tool_calls_value, parse_response,
-    parse_response_value, utf8_text, Provider, ProviderCall, ToolResult,
+    detect_provider, detect_provider_value, format_calls, format_results, has_tool_calls, has_tool_calls_value,
+    parse_response, parse_response_value, utf8_text, Provider, ProviderCall, ToolResult,
 };
 pub use stream::{scan_stream, StreamScan, StreamState};
 pub use value::{Number, Object, Value, MAX_DEPTH};

@@ -30,8 +30,9 @@ pub enum Ids {
     /// Invent nothing: a call has the id its format wrote, or none.
     #[default]
     Keep,
-    /// Give every call without an id one derived from the whole text and the call's index:
-    /// `call_` and 24 letters and digits, the same for the same text every time.
+    /// Give every call without an id one derived from the whole text and the call's index (its
+    /// position among all the message's calls): `call_` and 24 letters and digits, the same for
+    /// the same text on every target, and practically never the same for two different texts.
     Generate,
 }
 
@@ -193,20 +194,39 @@ fn token_ranges(text: &str, removed: &[Range<usize>], has_calls: bool) -> Vec<Ra
     out
 }
 
-/// `call_` and 24 base-62 digits of a 128-bit FNV-1a hash of the text and the call's index.
+/// `call_` and 24 base-62 digits derived from the whole text and the call's index: 12 digits from
+/// a 128-bit FNV-1a hash of the index, the text's length (both as 64-bit little-endian numbers, so
+/// every target agrees) and the text, and 12 from that hash carried on over the index and length
+/// again, so that every digit varies (24 digits of one 128-bit number would start with zeros).
 fn generated_id(text: &str, index: usize) -> String {
+    const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    let mut head = [0u8; 16];
+    head[..8].copy_from_slice(&(index as u64).to_le_bytes());
+    head[8..].copy_from_slice(&(text.len() as u64).to_le_bytes());
+    let first = fnv1a(fnv1a(OFFSET, &head), text.as_bytes());
+    let second = fnv1a(first, &head);
+    let mut id = String::with_capacity(29);
+    id.push_str("call_");
+    push_base62(&mut id, first, 12);
+    push_base62(&mut id, second, 12);
+    id
+}
+
+/// FNV-1a over `bytes`, from `hash`.
+fn fnv1a(mut hash: u128, bytes: &[u8]) -> u128 {
     const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013B;
-    let mut hash: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-    for &b in text.as_bytes().iter().chain(b"\0").chain(index.to_le_bytes().iter()) {
+    for &b in bytes {
         hash ^= u128::from(b);
         hash = hash.wrapping_mul(PRIME);
     }
+    hash
+}
+
+/// The `count` lowest base-62 digits of `n`, least significant first.
+fn push_base62(out: &mut String, mut n: u128, count: usize) {
     const DIGITS: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    let mut id = String::with_capacity(29);
-    id.push_str("call_");
-    for _ in 0..24 {
-        id.push(DIGITS[(hash % 62) as usize] as char);
-        hash /= 62;
+    for _ in 0..count {
+        out.push(char::from(DIGITS[(n % 62) as usize]));
+        n /= 62;
     }
-    id
 }

@@ -3,6 +3,8 @@
 Exit status: 0 when a call was found (printed as JSON on stdout), 1 when there is none
 (``tool_call.not_found``), 2 for any other error. Errors go to stderr as
 ``code at line L, column C: message``, then the offending line with a caret under the column.
+With ``--message`` the whole message is printed (``parse_message``: content, reasoning and the
+calls with ids, formats and spans); a text without calls is then a message like any other (0).
 """
 
 from __future__ import annotations
@@ -46,6 +48,17 @@ def _parser() -> argparse.ArgumentParser:
         "--include-format",
         action="store_true",
         help='add "format" (the id of the format each call was written in)',
+    )
+    parser.add_argument(
+        "--message",
+        action="store_true",
+        help="print the whole message as JSON (parse_message): content, reasoning, and the calls "
+        "with id, format and span; no call is not an error",
+    )
+    parser.add_argument(
+        "--generate-ids",
+        action="store_true",
+        help='with --message: give calls without an id a generated one (ids="generate")',
     )
     parser.add_argument("--version", action="version", version=f"beacon {__version__}")
     return parser
@@ -119,7 +132,12 @@ def _write(stream: Any, text: str) -> None:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.message and (args.all or args.include_format):
+        parser.error("--message prints every call with its format; it takes neither --all nor --include-format")
+    if args.generate_ids and not args.message:
+        parser.error("--generate-ids needs --message")
     try:
         text = _read(args.file)
     except (OSError, _InputError) as e:
@@ -133,10 +151,30 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if digits_limit is not None:
         sys.set_int_max_str_digits(0)
     try:
+        if args.message:
+            return _run_message(text, args.generate_ids)
         return _run(text, args.all, args.include_format)
     finally:
         if digits_limit is not None:
             sys.set_int_max_str_digits(digits_limit)
+
+
+def _run_message(text: str, generate_ids: bool) -> int:
+    from . import parse_message
+
+    try:
+        result = parse_message(text, ids="generate" if generate_ids else None)
+    except ToolCallError as err:
+        _report(text, err)
+        return EXIT_ERROR
+    return _print(result)
+
+
+def _report(text: str, err: ToolCallError) -> None:
+    lines = [str(err)]
+    if not isinstance(err, NoToolCallFoundError):
+        lines += snippet(text, err.line, err.column)
+    _write(sys.stderr, "\n".join(lines) + "\n")
 
 
 def _run(text: str, all_calls: bool, include_format: bool) -> int:
@@ -151,12 +189,12 @@ def _run(text: str, all_calls: bool, include_format: bool) -> int:
         else:
             result = parse_tool_call(text)
     except ToolCallError as err:
-        lines = [str(err)]
-        if not isinstance(err, NoToolCallFoundError):
-            lines += snippet(text, err.line, err.column)
-        _write(sys.stderr, "\n".join(lines) + "\n")
+        _report(text, err)
         return EXIT_NOT_FOUND if isinstance(err, NoToolCallFoundError) else EXIT_ERROR
+    return _print(result)
 
+
+def _print(result: Any) -> int:
     try:
         _write(sys.stdout, json.dumps(result, ensure_ascii=False, indent=2) + "\n")
     except BrokenPipeError:

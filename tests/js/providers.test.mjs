@@ -14,7 +14,8 @@ const beacon = await loadBeacon();
 const {
   parseResponse, detectProvider, hasToolCalls, formatResults, PROVIDERS, ToolCallError, NoToolCallFoundError,
 } = beacon;
-const files = loadFixtureFiles(PROVIDER_FIXTURES_DIR);
+// format_calls.json is run by the Rust runner until formatCalls reaches the package.
+const files = loadFixtureFiles(PROVIDER_FIXTURES_DIR).filter((f) => f.file !== 'format_calls.json');
 
 test('there are provider fixtures to run, in every file the README lists', () => {
   const names = files.map((f) => f.file);

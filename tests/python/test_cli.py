@@ -185,3 +185,71 @@ def test_main_in_process(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     path.write_text(SEED, encoding="utf-8")
     assert main([str(path), "--include-format"]) == 0
     assert json.loads(capsys.readouterr().out) == {**SEED_CALL, "format": "python"}
+
+
+# --------------------------------------------------------------------------- --message
+
+MESSAGE = (
+    "<think>The user wants the weather.</think>Let me check.\n"
+    '<tool_call>{"name": "get_weather", "arguments": {"city": "Zürich"}}</tool_call><|im_end|>'
+)
+
+
+def test_message_prints_content_reasoning_and_calls() -> None:
+    proc = run(["--message"], stdin=MESSAGE)
+    assert proc.returncode == 0, err(proc)
+    start = MESSAGE.index("<tool_call>")
+    end = MESSAGE.index("<|im_end|>")
+    assert json.loads(out(proc)) == {
+        "content": "Let me check.",
+        "reasoning": "The user wants the weather.",
+        "tool_calls": [
+            {
+                "id": None,
+                "name": "get_weather",
+                "arguments": {"city": "Zürich"},
+                "format": "hermes",
+                "span": [start, end],
+            }
+        ],
+    }
+    assert "Zürich" in out(proc), "non-ASCII is printed as is"
+
+
+def test_message_without_calls_is_not_an_error() -> None:
+    proc = run(["--message"], stdin="Paris is sunny today.")
+    assert proc.returncode == 0, err(proc)
+    assert json.loads(out(proc)) == {"content": "Paris is sunny today.", "reasoning": None, "tool_calls": []}
+
+
+def test_message_generate_ids() -> None:
+    first = json.loads(out(run(["--message", "--generate-ids"], stdin=MESSAGE)))
+    again = json.loads(out(run(["--message", "--generate-ids"], stdin=MESSAGE)))
+    [call] = first["tool_calls"]
+    assert call["id"].startswith("call_") and len(call["id"]) == 29 and call["id"][5:].isalnum(), call["id"]
+    assert first == again, "the same text gives the same ids"
+    other = json.loads(out(run(["--message", "--generate-ids"], stdin=MESSAGE.replace("Zürich", "Bern"))))
+    assert other["tool_calls"][0]["id"] != call["id"]
+
+
+def test_message_broken_call_exit_2_with_caret() -> None:
+    text = 'Sure.\n<tool_call>{"name": "f", "arguments": {"a": 1,}}</tool_call>'
+    proc = run(["--message"], stdin=text)
+    assert proc.returncode == 2
+    assert out(proc) == ""
+    lines = err(proc).splitlines()
+    assert lines[0].startswith("json."), lines
+    assert lines[-1].endswith("^")
+
+
+@pytest.mark.parametrize("extra", [["--all"], ["--include-format"]])
+def test_message_takes_no_all_or_include_format(extra: List[str]) -> None:
+    proc = run(["--message", *extra], stdin=MESSAGE)
+    assert proc.returncode == 2
+    assert "--message" in err(proc)
+
+
+def test_generate_ids_needs_message() -> None:
+    proc = run(["--generate-ids"], stdin=MESSAGE)
+    assert proc.returncode == 2
+    assert "--generate-ids needs --message" in err(proc)

@@ -1,7 +1,8 @@
 //! Gemini: `generateContent` (`candidates[].content.parts[].functionCall` with `name`, `args` and,
 //! when present, `id`; a `Content` as stored in a conversation, `{"role": "model", "parts"}`,
 //! is read the same way) and the Interactions API (`steps[]`, or the launch-era `outputs[]`, of
-//! type `function_call` with `id`, `name`, `arguments`).
+//! type `function_call` with `id`, `name`, `arguments`; or the steps as a bare list, as given
+//! back as input).
 
 use crate::error::ParseError;
 use crate::value::{get, Object, Value};
@@ -53,15 +54,23 @@ fn parts(ctx: &Source<'_>, content: &Object, at: &At<'_>, found: &mut Found) -> 
 }
 
 pub(super) fn interactions(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
-    let Value::Object(o) = value else { return Ok(()) };
-    let (items, key) = match walk::array_at(ctx, o, "steps", &ROOT)? {
-        Some(steps) => (steps, "steps"),
-        None => match walk::array_at(ctx, o, "outputs", &ROOT)? {
-            Some(outputs) => (outputs, "outputs"),
-            None => return Ok(()),
-        },
+    let o = match value {
+        Value::Array(steps) => return steps_of(ctx, steps, &ROOT, found),
+        Value::Object(o) => o,
+        _ => return Ok(()),
     };
-    let items_at = ROOT.key(key);
+    match walk::array_at(ctx, o, "steps", &ROOT)? {
+        Some(steps) => steps_of(ctx, steps, &ROOT.key("steps"), found),
+        None => match walk::array_at(ctx, o, "outputs", &ROOT)? {
+            Some(outputs) => steps_of(ctx, outputs, &ROOT.key("outputs"), found),
+            None => Ok(()),
+        },
+    }
+}
+
+/// The steps of the list at `items_at`: `function_call` steps are calls; `model_output` steps'
+/// `text` content (and, in launch-era `outputs[]`, `text` items) is text.
+fn steps_of(ctx: &Source<'_>, items: &[Value], items_at: &At<'_>, found: &mut Found) -> Result<(), ParseError> {
     for (i, item) in items.iter().enumerate() {
         let at = items_at.index(i);
         let step = walk::item(ctx, item, &at, "a step object")?;

@@ -412,39 +412,53 @@ fn complete(ctx: &Source<'_>, p: Partial, finished: bool) -> Result<Option<Provi
     }))
 }
 
-/// Responses API: `output[]` items of type `function_call` (id: `call_id`); the `output_text`
-/// parts of `message` items are text. Other item types (reasoning, built-in tool calls, custom
-/// tool calls) are not function calls and are skipped.
+/// Responses API: `output[]` items of type `function_call` (id: `call_id`), or the same items as
+/// a bare list (input items, as stored in a conversation); the `output_text` parts of `message`
+/// items, or their `content` when it is a string, are text. Other item types (reasoning, built-in
+/// tool calls, custom tool calls) are not function calls and are skipped.
 pub(super) fn responses(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
-    let Value::Object(o) = value else { return Ok(()) };
-    let Some(items) = walk::array_at(ctx, o, "output", &ROOT)? else {
-        return Ok(());
-    };
-    let output_at = ROOT.key("output");
+    match value {
+        Value::Array(items) => response_items(ctx, items, &ROOT, found),
+        Value::Object(o) => match walk::array_at(ctx, o, "output", &ROOT)? {
+            Some(items) => response_items(ctx, items, &ROOT.key("output"), found),
+            None => Ok(()),
+        },
+        _ => Ok(()),
+    }
+}
+
+/// The items of the list at `list_at`.
+fn response_items(ctx: &Source<'_>, items: &[Value], list_at: &At<'_>, found: &mut Found) -> Result<(), ParseError> {
     for (i, item) in items.iter().enumerate() {
-        let at = output_at.index(i);
+        let at = list_at.index(i);
         let it = walk::item(ctx, item, &at, "an output item object")?;
         match walk::string(it, "type") {
             Some("function_call") => {
                 let id = walk::id(ctx, it, "call_id", &at)?;
                 found.calls.push(walk::call(ctx, it, &at, id, "arguments")?);
             }
-            Some("message") => {
-                let Some(parts) = walk::array(it, "content") else {
-                    continue;
-                };
-                let content_at = at.key("content");
-                for (j, part) in parts.iter().enumerate() {
-                    if let Value::Object(p) = part {
-                        if walk::string(p, "type") == Some("output_text") {
-                            let part_at = content_at.index(j);
-                            found.text_value(get(p, "text"), &part_at.key("text"));
-                        }
-                    }
-                }
-            }
+            Some("message") => message_item_text(it, &at, found),
             _ => {}
         }
     }
     Ok(())
+}
+
+/// The text of a `message` item: its `content` string, or its `output_text` parts.
+fn message_item_text(it: &Object, at: &At<'_>, found: &mut Found) {
+    let content_at = at.key("content");
+    match get(it, "content") {
+        Some(Value::String(s)) => found.text(s, &content_at),
+        Some(Value::Array(parts)) => {
+            for (j, part) in parts.iter().enumerate() {
+                if let Value::Object(p) = part {
+                    if walk::string(p, "type") == Some("output_text") {
+                        let part_at = content_at.index(j);
+                        found.text_value(get(p, "text"), &part_at.key("text"));
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
 }
