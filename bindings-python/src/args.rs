@@ -303,13 +303,13 @@ fn object(func: &str, dict: &Bound<'_, PyDict>, at: &At<'_>, depth: usize) -> Py
     Ok(object)
 }
 
-/// Checks that `results` is a list or tuple and converts it.
-pub(crate) fn results(func: &str, results: &Bound<'_, PyAny>) -> PyResult<Value> {
-    if !(results.is_instance_of::<PyList>() || results.is_instance_of::<PyTuple>()) {
-        let type_name = results.get_type().name()?;
+/// Checks that the argument `name` (`results`, `calls`) is a list or tuple and converts it.
+pub(crate) fn list(func: &str, name: &'static str, value: &Bound<'_, PyAny>) -> PyResult<Value> {
+    if !(value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>()) {
+        let type_name = value.get_type().name()?;
         return Err(PyTypeError::new_err(format!(
-            "{func}() argument 'results' must be a list or tuple of dicts, not {type_name}"
+            "{func}() argument '{name}' must be a list or tuple of dicts, not {type_name}"
         )));
     }
-    to_value(func, results, &At::root("results"), 0)
+    to_value(func, value, &At::root(name), 0)
 }

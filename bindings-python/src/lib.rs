@@ -204,8 +204,34 @@ fn format_results<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "format_results";
     let provider = host::provider_id(FUNC, &provider_str(FUNC, provider)?).map_err(arg_error)?;
-    let results = host::read_results(FUNC, args::results(FUNC, results)?, HOST).map_err(arg_error)?;
+    let results = host::read_results(FUNC, args::list(FUNC, "results", results)?, HOST).map_err(arg_error)?;
     call(py, Input::Text(""), Op::FormatResults { results, provider })
+}
+
+/// The assistant message that carries `calls`, in `provider`'s wire shape. See
+/// `beacon.format_calls`.
+#[pyfunction]
+#[pyo3(signature = (calls, provider, *, content = None))]
+fn format_calls<'py>(
+    py: Python<'py>,
+    calls: &Bound<'py, PyAny>,
+    provider: &Bound<'py, PyAny>,
+    content: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    const FUNC: &str = "format_calls";
+    let provider = host::provider_id(FUNC, &provider_str(FUNC, provider)?).map_err(arg_error)?;
+    let calls = host::read_calls(FUNC, args::list(FUNC, "calls", calls)?, HOST).map_err(arg_error)?;
+    let content = match content {
+        None => None,
+        Some(c) if c.is_none() => None,
+        Some(c) => Some(args::text(FUNC, c)?.to_owned()),
+    };
+    let op = Op::FormatCalls {
+        calls,
+        provider,
+        content,
+    };
+    call(py, Input::Text(""), op)
 }
 
 /// `CODE at line L, column C: MESSAGE`, the text of every beacon error (`ToolCallError.__str__`).
@@ -242,8 +268,8 @@ macro_rules! ids {
 mod _core {
     #[pymodule_export]
     use super::{
-        _panic_for_testing, describe_error, detect_provider, format_results, has_tool_calls, parse_message,
-        parse_response, parse_tool_call, parse_tool_calls, scan_stream,
+        _panic_for_testing, describe_error, detect_provider, format_calls, format_results, has_tool_calls,
+        parse_message, parse_response, parse_tool_call, parse_tool_calls, scan_stream,
     };
 
     #[allow(non_upper_case_globals)] // the Python convention

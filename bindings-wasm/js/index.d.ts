@@ -288,6 +288,27 @@ export function hasToolCalls(response: ProviderResponse, options?: ParseResponse
  */
 export function formatResults(results: readonly ToolResult[], provider: Provider): ResultMessage[];
 
+/** A call as `formatCalls` takes it (the calls of `parseResponse` and `parseMessage` fit). */
+export interface CallToFormat {
+  id?: string | null;
+  name: string;
+  arguments: { [key: string]: unknown };
+}
+
+/**
+ * The assistant message that carries `calls` (and `content` as its text) in `provider`'s wire
+ * shape: one message object, or for `openai_responses` and `gemini_interactions` the list of
+ * input items. `parseResponse(formatCalls(calls, p), { provider: p })` gives the calls back.
+ * @throws {ToolCallError} `result.missing_field` when a call lacks an id the provider requires.
+ * @throws {TypeError} `calls` is not an array of call objects, or `content` is not a string.
+ * @throws {RangeError} `provider` is not one of `PROVIDERS`.
+ */
+export function formatCalls(
+  calls: readonly CallToFormat[],
+  provider: Provider,
+  options?: { content?: string | null },
+): ResultMessage | ResultMessage[];
+
 /** @internal Not part of the API: makes the module panic, for beacon's own tests. */
 export function _panicForTesting(): never;
 

@@ -10,6 +10,7 @@
 import init, {
   initSync,
   __wbg_reset_state as resetInstance,
+  format_calls as wasmFormatCalls,
   format_results as wasmFormatResults,
   formats as wasmFormats,
   lone_surrogate as wasmLoneSurrogate,
@@ -492,6 +493,24 @@ export function formatResults(results, provider) {
   }
   const json = toJson('formatResults', results, 'results', false);
   return callModule(json.length, wasmFormatResults, json, id);
+}
+
+/**
+ * The assistant message that carries `calls` (and `content` as its text) in `provider`'s wire
+ * shape: one message object, or for `openai_responses` and `gemini_interactions` the list of
+ * input items. Each call is `{id, name, arguments}` (the calls of `parseMessage` may be passed as
+ * they are). A call without an id where the provider needs one is `result.missing_field`.
+ */
+export function formatCalls(calls, provider, { content } = {}) {
+  const id = providerArg('formatCalls', provider);
+  if (!Array.isArray(calls)) {
+    throw new TypeError(`formatCalls(): calls must be an array of objects, not ${describe(calls)}`);
+  }
+  if (content !== undefined && content !== null && typeof content !== 'string') {
+    throw new TypeError(`formatCalls(): content must be a string, not ${describe(content)}`);
+  }
+  const json = toJson('formatCalls', calls, 'calls', false);
+  return callModule(json.length, wasmFormatCalls, json, id, content == null ? undefined : unicodeText(content));
 }
 
 /**

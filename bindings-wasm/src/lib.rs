@@ -148,6 +148,27 @@ pub fn format_results(results: &str, provider: &str) -> String {
     )
 }
 
+/// `formatCalls`: `calls` is the JSON text of the caller's calls (`index.js` checked it is an
+/// array); `provider` a provider id; `content` the message's text, if any.
+#[wasm_bindgen]
+#[must_use]
+pub fn format_calls(calls: &str, provider: &str, content: Option<String>) -> String {
+    const FUNC: &str = "formatCalls";
+    answer(
+        64 + calls.len(),
+        (|| {
+            let provider = host::provider_id(FUNC, provider)?;
+            let calls = host::read_calls(FUNC, json_arg(calls)?, HOST)?;
+            let op = Op::FormatCalls {
+                calls,
+                provider,
+                content,
+            };
+            host::run(&Input::Text(""), op, HOST).map_err(Failure::Parse)
+        })(),
+    )
+}
+
 /// `json.invalid_number` for a number JSON cannot write (`value`: `NaN`, `Infinity`,
 /// `-Infinity`) at `path` of a decoded value; `before` is its JSON text up to that number.
 #[wasm_bindgen]

@@ -43,6 +43,7 @@ __all__ = [
     "MessageToolCall",
     "__version__",
     "detect_provider",
+    "format_calls",
     "format_results",
     "has_tool_calls",
     "parse_message",
@@ -469,3 +470,28 @@ def format_results(
         ValueError: ``provider`` is not one of :data:`PROVIDERS` (``"auto"`` is not accepted).
     """
     return _core.format_results(results, provider)
+
+
+def format_calls(
+    calls: Union[List[Any], Tuple[Any, ...]], provider: Provider, *, content: Optional[str] = None
+) -> Any:
+    """The assistant message that carries ``calls`` (and ``content`` as its text) in
+    ``provider``'s wire shape: one message object, or for ``openai_responses`` and
+    ``gemini_interactions`` the list of input items. Together with :func:`format_results`, a
+    whole agent turn can be written back.
+
+    Each call is ``{"id", "name", "arguments"}`` (as :func:`parse_response` returns them);
+    the calls of :func:`parse_message` may be passed as they are (their ``format`` and ``span`` are
+    ignored). ``parse_response(format_calls(calls, p), provider=p)`` gives ``calls`` back.
+
+    >>> format_calls([{"id": "call_1", "name": "f", "arguments": {"x": 1}}], "openai_chat")
+    {'role': 'assistant', 'content': None, 'tool_calls': [{'id': 'call_1', 'type': 'function', 'function': {'name': 'f', 'arguments': '{"x":1}'}}]}
+
+    Raises:
+        ToolCallError: ``result.missing_field`` when a call lacks an id the provider requires
+            (``parse_message(text, ids="generate")`` gives every call one): never invented.
+        TypeError: ``calls`` is not a list or tuple of dicts with ``name`` (str), ``arguments``
+            (dict) and optionally ``id`` (str or None), or ``content`` is not a ``str``.
+        ValueError: ``provider`` is not one of :data:`PROVIDERS`.
+    """
+    return _core.format_calls(calls, provider, content=content)

@@ -17,7 +17,7 @@ test('exports exactly the documented API, and index.d.ts declares all of it', ()
       'FORMATS', 'NoToolCallFoundError', 'PROVIDERS', 'ToolCallError',
       // not part of the API: for the tests (providers.test.mjs, limits.test.mjs)
       '_memoryBytesForTesting', '_panicForTesting', '_setMemoryLimitForTesting',
-      'detectProvider', 'formatResults', 'hasToolCalls', 'parseMessage', 'parseResponse', 'parseToolCall', 'parseToolCalls',
+      'detectProvider', 'formatCalls', 'formatResults', 'hasToolCalls', 'parseMessage', 'parseResponse', 'parseToolCall', 'parseToolCalls',
       'scanStream',
     ],
   );
@@ -264,4 +264,20 @@ test('parseMessage: ids and formats options, and their errors', () => {
   const e = thrown(() => beacon.parseMessage('😀 f(q=1, 2)'));
   assert.deepEqual([e.code, e.position, e.line, e.column], ['tool_call.positional_argument', 10, 1, 11]);
   assert.match(e.message, /^tool_call\.positional_argument at line 1, column 11: /);
+});
+
+test('formatCalls: the assistant message, read back by parseResponse', () => {
+  const calls = [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris', n: 123456789012345678901234567890n } }];
+  for (const provider of beacon.PROVIDERS) {
+    if (provider === 'cohere_v1') continue;
+    const message = beacon.formatCalls(calls, provider, { content: 'Checking.' });
+    assertExact(beacon.parseResponse(message, { provider }), calls);
+  }
+  const m = beacon.parseMessage('get_weather(city="Paris")', { ids: 'generate' });
+  assert.equal(beacon.formatCalls(m.tool_calls, 'openai_chat').tool_calls[0].id, m.tool_calls[0].id);
+  const e = thrown(() => beacon.formatCalls([{ name: 'f', arguments: {} }], 'openai_chat'));
+  assert.equal(e.code, 'result.missing_field');
+  assert.throws(() => beacon.formatCalls([{ name: 'f' }], 'openai_chat'), (err) => err instanceof TypeError && /has no 'arguments'/.test(err.message));
+  assert.throws(() => beacon.formatCalls([], 'nope'), RangeError);
+  assert.throws(() => beacon.formatCalls({}, 'anthropic'), TypeError);
 });

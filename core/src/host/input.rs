@@ -50,11 +50,13 @@ impl Host {
     pub(crate) const fn words(self) -> Words {
         match self {
             Host::Python => Words {
+                string: "str",
                 optional_string: "str or None",
                 boolean: "bool",
                 mapping: "a dict",
             },
             Host::JavaScript => Words {
+                string: "a string",
                 optional_string: "a string or null",
                 boolean: "a boolean",
                 mapping: "an object",
@@ -112,6 +114,7 @@ fn is_js_identifier(key: &str) -> bool {
 
 /// Phrases of argument errors that differ between hosts.
 pub(crate) struct Words {
+    pub string: &'static str,
     pub optional_string: &'static str,
     pub boolean: &'static str,
     pub mapping: &'static str,

@@ -24,7 +24,7 @@ pub use error::{
 };
 pub use input::{Host, Input};
 pub use options::{formats, ids, provider, provider_id};
-pub use results::read_results;
+pub use results::{read_calls, read_results};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -56,6 +56,13 @@ pub enum Op {
     FormatResults {
         results: Vec<ToolResult>,
         provider: Provider,
+    },
+    /// `format_calls`: the calls already read ([`read_calls`]) and the message's text; the input
+    /// is unused.
+    FormatCalls {
+        calls: Vec<ProviderCall>,
+        provider: Provider,
+        content: Option<String>,
     },
     /// Panics inside [`run`], so a binding's tests can check that a panic becomes `internal`.
     #[doc(hidden)]
@@ -142,6 +149,15 @@ fn run_op(input: &Input<'_>, op: Op, host: Host) -> Result<Output, ParseError> {
         Op::FormatResults { results, provider } => {
             Ok(Output::Value(crate::providers::format_results(&results, provider)?))
         }
+        Op::FormatCalls {
+            calls,
+            provider,
+            content,
+        } => Ok(Output::Value(crate::providers::format_calls(
+            &calls,
+            provider,
+            content.as_deref(),
+        )?)),
         Op::PanicForTesting => panic!("deliberate panic for testing"),
     }
 }
