@@ -32,7 +32,7 @@ pub use providers::{
     parse_response_value, utf8_text, Provider, ProviderCall, ToolResult,
 };
 pub use stream::{scan_stream, StreamScan, StreamState};
-pub use tools::{Tool, Tools, ToolsError, UnknownTools};
+pub use tools::{SchemaViolation, Tool, Tools, ToolsError, UnknownTools};
 pub use value::{Number, Object, Value};
 
 /// The deepest nesting of arrays and objects (JSON) or lists, tuples and dicts (call syntax)
@@ -83,18 +83,14 @@ impl<'a> ParseOptions<'a> {
 
 /// Every tool call in `text`, in text order. Errs with [`ErrorCode::NotFound`] when there is none.
 pub fn parse_tool_calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
-    parse_tool_calls_with(text, &ParseOptions::default())
+    parse_tool_calls_in(text, FormatSet::ALL)
 }
 
 /// [`parse_tool_calls`] recognising only `formats`: every other format's text is prose.
 pub fn parse_tool_calls_in(text: &str, formats: FormatSet) -> Result<Vec<ToolCall>, ParseError> {
-    parse_tool_calls_with(
-        text,
-        &ParseOptions {
-            formats,
-            ..ParseOptions::default()
-        },
-    )
+    // Not through `parse_tool_calls_with`: a build that never passes tools links no schema code.
+    let (calls, _) = detect::detect(text, formats, None)?;
+    found(calls)
 }
 
 /// [`parse_tool_calls`] with `options`: the formats recognised, and the caller's tools.
@@ -104,6 +100,11 @@ pub fn parse_tool_calls_with(text: &str, options: &ParseOptions<'_>) -> Result<V
         Some(tools) => tools::apply(text, calls, tools, options.validate, options.unknown)?,
         None => calls,
     };
+    found(calls)
+}
+
+/// The calls, or `tool_call.not_found` when there is none.
+fn found(calls: Vec<ToolCall>) -> Result<Vec<ToolCall>, ParseError> {
     if calls.is_empty() {
         return Err(ParseError::new(
             ErrorCode::NotFound,
@@ -129,18 +130,16 @@ pub fn parse_tool_call(text: &str) -> Result<ToolCall, ParseError> {
 
 /// [`parse_tool_call`] recognising only `formats`.
 pub fn parse_tool_call_in(text: &str, formats: FormatSet) -> Result<ToolCall, ParseError> {
-    parse_tool_call_with(
-        text,
-        &ParseOptions {
-            formats,
-            ..ParseOptions::default()
-        },
-    )
+    one(parse_tool_calls_in(text, formats)?)
 }
 
 /// [`parse_tool_call`] with `options` (see [`parse_tool_calls_with`]).
 pub fn parse_tool_call_with(text: &str, options: &ParseOptions<'_>) -> Result<ToolCall, ParseError> {
-    let mut calls = parse_tool_calls_with(text, options)?;
+    one(parse_tool_calls_with(text, options)?)
+}
+
+/// The one call of `calls`, or `tool_call.multiple` at the second.
+fn one(mut calls: Vec<ToolCall>) -> Result<ToolCall, ParseError> {
     if calls.len() > 1 {
         let second = &calls[1];
         return Err(ParseError::new(

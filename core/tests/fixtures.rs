@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use beacon_core::{
-    locate, parse_message, parse_tool_call_with, parse_tool_calls_with, ErrorCode, Format, FormatSet,
-    MessageOptions, Number, ParseError, ParseOptions, ToolCall, Tools, Unit, UnknownTools, Value,
+    locate, parse_message, parse_tool_call_with, parse_tool_calls_with, ErrorCode, Format, FormatSet, MessageOptions,
+    Number, ParseError, ParseOptions, ToolCall, Tools, Unit, UnknownTools, Value,
 };
 use serde_json::Value as Json;
 
@@ -128,7 +128,9 @@ fn load_cases() -> Vec<Case> {
                         position: n("position"),
                         line: n("line"),
                         column: n("column"),
-                        path: e.get("path").map(|p| p.as_str().expect("error.path is a string").to_owned()),
+                        path: e
+                            .get("path")
+                            .map(|p| p.as_str().expect("error.path is a string").to_owned()),
                     }
                 }
                 _ => panic!("{file}/{id}: a case has exactly one of `calls` and `error`"),
@@ -148,7 +150,9 @@ fn load_cases() -> Vec<Case> {
                 Tools::from_value(&common::from_serde(t))
                     .unwrap_or_else(|e| panic!("{file}/{id}: the case's tools cannot be read: {e}"))
             });
-            let validate = raw.get("validate").is_none_or(|v| v.as_bool().expect("validate is a boolean"));
+            let validate = raw
+                .get("validate")
+                .is_none_or(|v| v.as_bool().expect("validate is a boolean"));
             let unknown = match raw.get("unknown").map(|u| u.as_str().expect("unknown is a string")) {
                 None => UnknownTools::Error,
                 Some("keep") => UnknownTools::Keep,

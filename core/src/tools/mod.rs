@@ -88,9 +88,35 @@ pub struct Tool {
     schema: Option<Schema>,
 }
 
+/// How arguments break a tool's schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaViolation {
+    /// The JSON pointer of the offending value in the arguments (`""` for the arguments).
+    pub path: String,
+    /// The schema keyword that failed (`required`, `enum`, `type`, …).
+    pub keyword: &'static str,
+    pub message: String,
+}
+
 impl Tool {
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Checks `arguments` against the tool's schema (always valid without one): the first
+    /// violation, in the order the README's "Tools and schemas" gives.
+    pub fn validate(&self, arguments: &crate::value::Object) -> Result<(), SchemaViolation> {
+        let Some(schema) = &self.schema else {
+            return Ok(());
+        };
+        match validate::first_violation(schema, 0, &Value::Object(arguments.clone())) {
+            None => Ok(()),
+            Some(v) => Err(SchemaViolation {
+                path: pointer(&v.path),
+                keyword: v.keyword,
+                message: v.message,
+            }),
+        }
     }
 
     /// The parameters schema as the definition wrote it (`None`: any arguments).
@@ -216,7 +242,12 @@ pub(crate) fn apply(
         if let Some(schema) = &tool.schema {
             type_arguments(text, &mut call, schema, validate)?;
             if validate {
-                if let Some(v) = validate::first_violation(schema, 0, &Value::Object(call.arguments.clone())) {
+                let arguments = Value::Object(std::mem::take(&mut call.arguments));
+                let violation = validate::first_violation(schema, 0, &arguments);
+                if let Value::Object(o) = arguments {
+                    call.arguments = o;
+                }
+                if let Some(v) = violation {
                     let at = call.value_at(text, &v.path);
                     let path = pointer(&v.path);
                     let message = format!(

@@ -7,6 +7,7 @@
 //! `minItems`/`maxItems`, `uniqueItems`, then each element; strings: `minLength`/`maxLength`,
 //! `pattern`, `format`; numbers: the bounds, `multipleOf`), then `allOf`, `anyOf`, `oneOf`, `not`.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 
 use super::schema::{
@@ -33,7 +34,11 @@ pub(crate) struct Violation {
 /// The first violation of `value` against node `id`, if any.
 pub(crate) fn first_violation(schema: &Schema, id: NodeId, value: &Value) -> Option<Violation> {
     let mut path = Vec::new();
-    Checker { schema }.check(id, value, &mut path, 0).err()
+    let checker = Checker {
+        schema,
+        following: RefCell::new(Vec::new()),
+    };
+    checker.check(id, value, &mut path, 0).err()
 }
 
 /// Whether `value` is valid against node `id`.
@@ -43,6 +48,9 @@ pub(crate) fn is_valid(schema: &Schema, id: NodeId, value: &Value) -> bool {
 
 struct Checker<'s> {
     schema: &'s Schema,
+    /// The `$ref`s being followed, each with the value it is followed for: a `$ref` reached
+    /// again for the same value adds nothing (its checks are already running), so it passes.
+    following: RefCell<Vec<(NodeId, *const Value)>>,
 }
 
 type Checked = Result<(), Violation>;
@@ -69,7 +77,13 @@ impl Checker<'_> {
             );
         }
         if let Some(r) = n.reference {
-            self.check(r, v, path, depth + 1)?;
+            let key = (r, v as *const Value);
+            if !self.following.borrow().contains(&key) {
+                self.following.borrow_mut().push(key);
+                let result = self.check(r, v, path, depth + 1);
+                self.following.borrow_mut().pop();
+                result?;
+            }
         }
         if n.types != ANY && !has_type(n.types, v) {
             let message = format!("expected {}, found {}", type_names(n.types), describe(v));
