@@ -55,16 +55,27 @@ struct Checker<'s> {
 
 type Checked = Result<(), Violation>;
 
-fn fail(path: &[Seg], keyword: &'static str, message: String) -> Checked {
-    Err(Violation {
-        path: path.to_vec(),
-        keyword,
-        message,
-    })
+/// A step of the path to the value being checked, borrowed from the value: a path is only
+/// copied when a violation is reported.
+#[derive(Clone, Copy)]
+enum Step<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+fn fail(path: &[Step<'_>], keyword: &'static str, message: String) -> Checked {
+    let path = path
+        .iter()
+        .map(|s| match s {
+            Step::Key(k) => Seg::Key((*k).to_string()),
+            Step::Index(i) => Seg::Index(*i),
+        })
+        .collect();
+    Err(Violation { path, keyword, message })
 }
 
 impl Checker<'_> {
-    fn check(&self, id: NodeId, v: &Value, path: &mut Vec<Seg>, depth: usize) -> Checked {
+    fn check<'v>(&self, id: NodeId, v: &'v Value, path: &mut Vec<Step<'v>>, depth: usize) -> Checked {
         if depth > MAX_NESTING {
             return fail(path, "$ref", "the schema refers to itself without end".to_string());
         }
@@ -115,7 +126,7 @@ impl Checker<'_> {
         self.combinators(n, v, path, depth)
     }
 
-    fn combinators(&self, n: &Node, v: &Value, path: &mut Vec<Seg>, depth: usize) -> Checked {
+    fn combinators<'v>(&self, n: &Node, v: &'v Value, path: &mut Vec<Step<'v>>, depth: usize) -> Checked {
         for &sub in &n.all_of {
             self.check(sub, v, path, depth + 1)?;
         }
@@ -150,7 +161,7 @@ impl Checker<'_> {
         self.check(id, v, &mut Vec::new(), depth + 1).is_ok()
     }
 
-    fn object(&self, n: &Node, o: &Object, path: &mut Vec<Seg>, depth: usize) -> Checked {
+    fn object<'v>(&self, n: &Node, o: &'v Object, path: &mut Vec<Step<'v>>, depth: usize) -> Checked {
         if let Some(missing) = n.required.iter().find(|k| !o.iter().any(|(key, _)| key == *k)) {
             return fail(
                 path,
@@ -168,19 +179,18 @@ impl Checker<'_> {
             }
         }
         for (key, value) in o {
-            path.push(Seg::Key(key.clone()));
+            path.push(Step::Key(key));
             self.member(n, key, value, path, depth)?;
             path.pop();
         }
         Ok(())
     }
 
-    fn member(&self, n: &Node, key: &str, value: &Value, path: &mut Vec<Seg>, depth: usize) -> Checked {
+    fn member<'v>(&self, n: &Node, key: &str, value: &'v Value, path: &mut Vec<Step<'v>>, depth: usize) -> Checked {
         if let Some(names) = n.property_names {
-            if let Err(mut e) = self.check(names, &Value::String(key.to_string()), &mut Vec::new(), depth + 1) {
-                e.path = path.clone();
-                e.message = format!("the property name {}: {}", quote(key), e.message);
-                return Err(e);
+            if let Err(e) = self.check(names, &Value::String(key.to_string()), &mut Vec::new(), depth + 1) {
+                let message = format!("the property name {}: {}", quote(key), e.message);
+                return fail(path, e.keyword, message);
             }
         }
         let mut matched = false;
@@ -206,12 +216,12 @@ impl Checker<'_> {
         }
     }
 
-    fn array(&self, n: &Node, items: &[Value], path: &mut Vec<Seg>, depth: usize) -> Checked {
+    fn array<'v>(&self, n: &Node, items: &'v [Value], path: &mut Vec<Step<'v>>, depth: usize) -> Checked {
         count(items.len(), n.min_items, n.max_items, "items", path)?;
         if n.unique_items {
             for (j, b) in items.iter().enumerate() {
                 if let Some(i) = items[..j].iter().position(|a| same(a, b)) {
-                    path.push(Seg::Index(j));
+                    path.push(Step::Index(j));
                     let message = format!("element {j} repeats element {i}; the items must be unique");
                     return fail(path, "uniqueItems", message);
                 }
@@ -224,7 +234,7 @@ impl Checker<'_> {
                 .copied()
                 .or(if i >= n.prefix_items.len() { n.items } else { None });
             if let Some(sub) = sub {
-                path.push(Seg::Index(i));
+                path.push(Step::Index(i));
                 self.check(sub, item, path, depth + 1)?;
                 path.pop();
             }
@@ -234,7 +244,7 @@ impl Checker<'_> {
 }
 
 /// `minItems`/`maxItems` or `minProperties`/`maxProperties`.
-fn count(len: usize, min: Option<u64>, max: Option<u64>, what: &'static str, path: &[Seg]) -> Checked {
+fn count(len: usize, min: Option<u64>, max: Option<u64>, what: &'static str, path: &[Step<'_>]) -> Checked {
     let len = len as u64;
     let (min_kw, max_kw) = if what == "items" {
         ("minItems", "maxItems")
@@ -250,7 +260,7 @@ fn count(len: usize, min: Option<u64>, max: Option<u64>, what: &'static str, pat
     Ok(())
 }
 
-fn string(n: &Node, s: &str, path: &[Seg]) -> Checked {
+fn string(n: &Node, s: &str, path: &[Step<'_>]) -> Checked {
     if n.min_length.is_some() || n.max_length.is_some() {
         let len = s.chars().count() as u64;
         if let Some(min) = n.min_length.filter(|&m| len < m) {
@@ -289,7 +299,7 @@ fn string(n: &Node, s: &str, path: &[Seg]) -> Checked {
 /// fails, for the message.
 type Bound<'n> = (&'n Option<Number>, &'static str, fn(Ordering) -> bool, &'static str);
 
-fn number(n: &Node, x: &Number, path: &[Seg]) -> Checked {
+fn number(n: &Node, x: &Number, path: &[Step<'_>]) -> Checked {
     let bounds: [Bound<'_>; 4] = [
         (&n.minimum, "minimum", |o| o != Ordering::Less, "less than"),
         (&n.maximum, "maximum", |o| o != Ordering::Greater, "greater than"),
