@@ -609,3 +609,19 @@ fn validate_takes_call_arguments() {
     let v = t.get("f").unwrap().validate(&args).unwrap_err();
     assert_eq!((v.path.as_str(), v.keyword), ("", "required"));
 }
+
+/// The README's example.
+#[test]
+fn readme_example() -> Result<(), Box<dyn std::error::Error>> {
+    let tools = Tools::from_json(
+        r#"[{"type": "function", "function": {"name": "lookup_zip",
+    "parameters": {"type": "object", "properties": {"zip": {"type": "string"}}, "required": ["zip"]}}}]"#,
+    )?;
+    let options = ParseOptions::with_tools(&tools);
+    let call = beacon_core::parse_tool_call_with(
+        "<function=lookup_zip><parameter=zip>10001</parameter></function>",
+        &options,
+    )?;
+    assert_eq!(call.arguments[0].1, Value::String("10001".into()));
+    Ok(())
+}
