@@ -22,10 +22,11 @@
 //!   (`tool_call.syntax`) and appear once per call (`tool_call.duplicate_argument`, at its
 //!   `<arg_key>`).
 //! - VALUE is the raw text up to the first `</arg_value>`. The template writes strings as they are
-//!   and every other type as JSON, and there is no tool schema here, so values are typed like
-//!   `xml_invoke`'s: the trimmed text as strict JSON when it is one (`5`, `true`, `null`,
-//!   `[{"a": 1}]`), else the text as a string, untrimmed. A string argument that reads as JSON
-//!   (`2024`, `true`) therefore comes back as that JSON value.
+//!   and every other type as JSON, so without a tool list values are typed like `xml_invoke`'s:
+//!   the trimmed text as strict JSON when it is one (`5`, `true`, `null`, `[{"a": 1}]`), else the
+//!   text as a string, untrimmed. A string argument that reads as JSON (`2024`, `true`) therefore
+//!   comes back as that JSON value; with a tool list the parameter's schema types it
+//!   ([`crate::tools`]).
 //! - Any other token where a tag is expected is `tool_call.syntax`.
 //!
 //! Text after `</tool_call>` (GLM's `<|observation|>`, `<|user|>`, `<|endoftext|>`, Hunyuan's

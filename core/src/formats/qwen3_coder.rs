@@ -8,7 +8,8 @@
 //!   `</parameter>`; one line break (`\n` or `\r\n`) right after `<parameter=KEY>` and one right
 //!   before `</parameter>` belong to the template and are dropped. Like `xml_invoke`, a value whose
 //!   text, trimmed, is strict JSON becomes that JSON value (`42`, `true`, `{"a": 1}`); anything
-//!   else is the text as a string. There is no schema here, so `True` stays the string `"True"`.
+//!   else is the text as a string, so `True` stays the string `"True"`; with a tool list the
+//!   parameter's schema types the text instead ([`crate::tools`]: `True` is then a boolean).
 //!
 //! The name is the trimmed text up to `>` on the same line: non-empty, without whitespace. In
 //! both formats the text ending before `</function>` is `tool_call.unclosed`.

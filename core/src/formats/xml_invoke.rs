@@ -3,7 +3,8 @@
 //!
 //! Names and values have XML entities decoded (`&lt; &gt; &amp; &quot; &apos; &#N; &#xH;`; any
 //! other `&` stays as written). A value whose decoded text, trimmed, is strict JSON becomes that
-//! JSON value; anything else is the decoded text as a string, untrimmed. A repeated parameter, or
+//! JSON value; anything else is the decoded text as a string, untrimmed (with a tool list, the
+//! parameter's schema types the decoded text instead, see [`crate::tools`]). A repeated parameter, or
 //! a `name` attribute given twice in one tag, is `tool_call.duplicate_argument`; other attributes
 //! are ignored. The text ending inside a tag is `tool_call.unclosed`.
 //!
