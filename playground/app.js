@@ -510,7 +510,11 @@ async function through(stream, bytes) {
 
 async function hashFor(text) {
   const params = new URLSearchParams();
-  params.set('z', base64url(await through(new CompressionStream('deflate-raw'), new TextEncoder().encode(text))));
+  if (typeof CompressionStream === 'function') {
+    params.set('z', base64url(await through(new CompressionStream('deflate-raw'), new TextEncoder().encode(text))));
+  } else {
+    params.set('t', text); // a browser without CompressionStream: the text itself
+  }
   params.set('m', mode);
   if (includeFormat.checked) params.set('f', '1');
   if (textFallback.checked) params.set('fb', '1');
