@@ -18,7 +18,6 @@ mod args;
 mod sink;
 
 use beacon_core::host::{self, ArgError, Host, Input, Located, Op, Query};
-use beacon_core::MessageOptions;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::import_exception;
 use pyo3::prelude::*;
@@ -134,7 +133,7 @@ fn parse_message<'py>(
         },
     };
     let ids = host::ids(FUNC, ids.as_deref(), HOST).map_err(arg_error)?;
-    let op = Op::Message(MessageOptions { formats, ids });
+    let op = Op::Message { formats, ids };
     call(py, Input::Text(args::text(FUNC, text)?), op)
 }
 

@@ -58,7 +58,7 @@ mod memory;
 mod sink;
 
 use beacon_core::host::{self, ArgError, Failure, Host, Input, Located, Op, Query};
-use beacon_core::{ErrorCode, MessageOptions, ParseError, Unit, Value};
+use beacon_core::{ErrorCode, ParseError, Unit, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 const HOST: Host = Host::JavaScript;
@@ -90,7 +90,7 @@ pub fn parse_message(text: &str, formats: Option<String>, ids: Option<String>) -
     run(Input::Text(text), 96 + text.len(), || {
         let formats = formats_arg(FUNC, formats.as_deref())?;
         let ids = host::ids(FUNC, ids.as_deref(), HOST).map_err(type_error)?;
-        Ok(Op::Message(MessageOptions { formats, ids }))
+        Ok(Op::Message { formats, ids })
     })
 }
 

@@ -24,16 +24,21 @@ mod reasoning;
 mod scan;
 mod shape;
 mod stream;
+mod tools;
 mod value;
 
 pub use call::{Format, FormatSet, ToolCall};
 pub use error::{locate, ErrorCode, Location, ParseError, Unit};
 pub use json::parse_json;
 pub use message::{parse_message, Ids, Message, MessageOptions};
-pub use parse::{parse_tool_call, parse_tool_call_in, parse_tool_calls, parse_tool_calls_in};
+pub use parse::{
+    parse_tool_call, parse_tool_call_in, parse_tool_call_with, parse_tool_calls, parse_tool_calls_in,
+    parse_tool_calls_with, ParseOptions,
+};
 pub use providers::{
     detect_provider, detect_provider_value, format_calls, format_results, has_tool_calls, has_tool_calls_value,
     parse_response, parse_response_value, utf8_text, Provider, ProviderCall, ToolResult,
 };
 pub use stream::{scan_stream, StreamScan, StreamState};
+pub use tools::{SchemaViolation, Tool, Tools, ToolsError, UnknownTools};
 pub use value::{Number, Object, Value, MAX_DEPTH};

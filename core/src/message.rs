@@ -15,6 +15,7 @@ use std::ops::Range;
 use crate::call::{FormatSet, ToolCall};
 use crate::detect::{detect, Found};
 use crate::error::ParseError;
+use crate::tools::{Tools, UnknownTools};
 
 /// A parsed model message.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,19 +76,38 @@ const WRAPPERS: &[&str] = &[
     "</tool_calls>",
 ];
 
-/// What [`parse_message`] recognises and fills in.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct MessageOptions {
+/// What [`parse_message`] recognises, checks and fills in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MessageOptions<'a> {
     /// The formats recognised; every other format's text is content.
     pub formats: FormatSet,
     pub ids: Ids,
+    /// The caller's tools: calls are named, typed and validated (see [`crate::Tools`]).
+    pub tools: Option<&'a Tools>,
+    /// With `tools`, check arguments against the schemas; when false, only names and typing.
+    pub validate: bool,
+    /// With `tools`, what a call to a tool not in the list is.
+    pub unknown: UnknownTools,
+}
+
+impl Default for MessageOptions<'_> {
+    fn default() -> Self {
+        MessageOptions {
+            formats: FormatSet::ALL,
+            ids: Ids::default(),
+            tools: None,
+            validate: true,
+            unknown: UnknownTools::Error,
+        }
+    }
 }
 
 /// Parses the whole message. Never fails with `tool_call.not_found`: a text without calls has
 /// no `tool_calls`. A broken call fails as in [`crate::parse_tool_calls`].
-pub fn parse_message(text: &str, options: MessageOptions) -> Result<Message, ParseError> {
+pub fn parse_message(text: &str, options: MessageOptions<'_>) -> Result<Message, ParseError> {
     let ids = options.ids;
-    let (mut calls, (found, tagged)) = detect(text, options.formats)?;
+    let names = options.tools.filter(|_| options.unknown != UnknownTools::Keep);
+    let (calls, (found, tagged)) = detect(text, options.formats, names)?;
     let mut removed: Vec<Range<usize>> = match found {
         Found::Tagged => tagged.consumed.clone(),
         Found::Scanned => calls.iter().map(|c| c.span.clone()).collect(),
@@ -101,6 +121,10 @@ pub fn parse_message(text: &str, options: MessageOptions) -> Result<Message, Par
             .map(|r| &text[r.inner.clone()])
             .collect::<String>()
     });
+    let mut calls = match options.tools {
+        Some(tools) => crate::tools::apply(text, calls, tools, options.validate, options.unknown)?,
+        None => calls,
+    };
     let content = content(text, removed, !calls.is_empty());
     if ids == Ids::Generate {
         for (index, call) in calls.iter_mut().enumerate() {

@@ -5,14 +5,16 @@
 //! expected, what beacon returned, and each difference. `fixture_files` checks the fixtures
 //! themselves (ids, positions, every error code covered).
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use beacon_core::{
-    locate, parse_message, parse_tool_call_in, parse_tool_calls_in, ErrorCode, Format, FormatSet, MessageOptions,
-    Number, ParseError, ToolCall, Unit, Value,
+    locate, parse_message, parse_tool_call_with, parse_tool_calls_with, ErrorCode, Format, FormatSet, MessageOptions,
+    Number, ParseError, ParseOptions, ToolCall, Tools, Unit, UnknownTools, Value,
 };
 use serde::Deserialize as _;
 use serde_json::Value as Json;
@@ -37,6 +39,21 @@ struct Case {
     reasoning: Option<Option<String>>,
     /// The `formats` option, when the case gives one.
     formats: Option<FormatSet>,
+    /// The `tools`, `validate` and `unknown` options.
+    tools: Option<Tools>,
+    validate: bool,
+    unknown: UnknownTools,
+}
+
+impl Case {
+    fn options(&self) -> ParseOptions<'_> {
+        ParseOptions {
+            formats: self.formats.unwrap_or_default(),
+            tools: self.tools.as_ref(),
+            validate: self.validate,
+            unknown: self.unknown,
+        }
+    }
 }
 
 enum Expect {
@@ -46,6 +63,8 @@ enum Expect {
         position: usize,
         line: usize,
         column: usize,
+        /// The JSON pointer of a `tool_call.schema` error.
+        path: Option<String>,
     },
 }
 
@@ -112,6 +131,9 @@ fn load_cases() -> Vec<Case> {
                         position: n("position"),
                         line: n("line"),
                         column: n("column"),
+                        path: e
+                            .get("path")
+                            .map(|p| p.as_str().expect("error.path is a string").to_owned()),
                     }
                 }
                 _ => panic!("{file}/{id}: a case has exactly one of `calls` and `error`"),
@@ -127,6 +149,19 @@ fn load_cases() -> Vec<Case> {
                     .map(|id| Format::parse(id.as_str().expect("a format id")).expect("a known format id"))
                     .collect()
             });
+            let tools = raw.get("tools").map(|t| {
+                Tools::from_value(&common::from_serde(t))
+                    .unwrap_or_else(|e| panic!("{file}/{id}: the case's tools cannot be read: {e}"))
+            });
+            let validate = raw
+                .get("validate")
+                .is_none_or(|v| v.as_bool().expect("validate is a boolean"));
+            let unknown = match raw.get("unknown").map(|u| u.as_str().expect("unknown is a string")) {
+                None => UnknownTools::Error,
+                Some("keep") => UnknownTools::Keep,
+                Some("drop") => UnknownTools::Drop,
+                Some(other) => panic!("{file}/{id}: unknown must be \"keep\" or \"drop\", found {other:?}"),
+            };
             cases.push(Case {
                 file: file.clone(),
                 id,
@@ -136,6 +171,9 @@ fn load_cases() -> Vec<Case> {
                 content,
                 reasoning,
                 formats,
+                tools,
+                validate,
+                unknown,
             });
         }
     }
@@ -249,8 +287,9 @@ fn describe_calls(calls: &[ToolCall]) -> String {
 
 fn describe_error(input: &str, e: &ParseError) -> String {
     let loc = locate(input, e.offset, Unit::CodePoints);
+    let path = e.path.as_ref().map(|p| format!(", path {p:?}")).unwrap_or_default();
     format!(
-        "error {} at position {} (line {}, column {}; byte {}): {}",
+        "error {} at position {} (line {}, column {}; byte {}{path}): {}",
         e.code.as_str(),
         loc.offset,
         loc.line,
@@ -270,8 +309,10 @@ fn describe_expected(expect: &Expect) -> String {
             position,
             line,
             column,
+            path,
         } => {
-            format!("error {code} at position {position} (line {line}, column {column})")
+            let path = path.as_ref().map(|p| format!(", path {p:?}")).unwrap_or_default();
+            format!("error {code} at position {position} (line {line}, column {column}{path})")
         }
     }
 }
@@ -281,11 +322,11 @@ fn check(case: &Case) -> (Vec<String>, String) {
     let mut problems = Vec::new();
     let input = case.input.as_str();
     let outcome = std::panic::catch_unwind(|| {
-        let formats = case.formats.unwrap_or_default();
+        let options = case.options();
         if case.function == "parse_tool_call" {
-            parse_tool_call_in(input, formats).map(|c| vec![c])
+            parse_tool_call_with(input, &options).map(|c| vec![c])
         } else {
-            parse_tool_calls_in(input, formats)
+            parse_tool_calls_with(input, &options)
         }
     });
     let result = match outcome {
@@ -337,11 +378,15 @@ fn check(case: &Case) -> (Vec<String>, String) {
                 position,
                 line,
                 column,
+                path,
             },
             Err(e),
         ) => {
             if e.code.as_str() != code {
                 problems.push(format!("code: expected {code}, got {}", e.code.as_str()));
+            }
+            if e.path != *path {
+                problems.push(format!("path: expected {path:?}, got {:?}", e.path));
             }
             match cp_to_byte(input, *position) {
                 Some(byte) if byte == e.offset => {}
@@ -384,6 +429,9 @@ fn check_message(case: &Case, calls: &Result<Vec<ToolCall>, ParseError>, problem
             input,
             MessageOptions {
                 formats: case.formats.unwrap_or_default(),
+                tools: case.tools.as_ref(),
+                validate: case.validate,
+                unknown: case.unknown,
                 ..Default::default()
             },
         )
@@ -500,6 +548,7 @@ fn fixture_files() {
             position,
             line,
             column,
+            ..
         } = &case.expect
         {
             codes_seen.insert(code.clone());

@@ -29,6 +29,8 @@ def test_fixtures_exist() -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_fixture(case: Dict[str, Any]) -> None:
+    if "tools" in case:
+        pytest.skip("the tools option is not in the Python API yet (the core and the Rust runner have it)")
     text = case["input"]
     formats = case.get("formats")
     function = case.get("function", "parse_tool_calls")

@@ -29,6 +29,7 @@ use memchr::memmem;
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
+use crate::tools::{Args, Origin, Param, Text};
 use crate::value::Value;
 
 const V32_MARKER: &str = ">>>";
@@ -119,12 +120,17 @@ fn v32_code_call(text: &str, start: usize, body_at: usize, out: &mut Vec<ToolCal
         ));
     }
     let arguments = vec![("code".to_string(), Value::String(code.to_string()))];
-    out.push(ToolCall::new(
+    let origin = Origin::At {
+        name: start + V32_MARKER.len(),
+        args: Args::Params(vec![Param::new(body_at..body_end, Text::Typed)]),
+    };
+    let call = ToolCall::new(
         V32_CODE_TOOL.to_string(),
         arguments,
         Format::FunctionaryV32,
         start..body_end,
-    ));
+    );
+    out.push(call.with_origin(origin));
     Ok(end)
 }
 
@@ -168,12 +174,11 @@ fn v32_json_call(
         ));
     }
     let (arguments, end) = super::object_arguments(text, value_at, name)?;
-    out.push(ToolCall::new(
-        name.to_string(),
-        arguments,
-        Format::FunctionaryV32,
-        start..end,
-    ));
+    let origin = Origin::At {
+        name: start + V32_MARKER.len(),
+        args: Args::Json(value_at),
+    };
+    out.push(ToolCall::new(name.to_string(), arguments, Format::FunctionaryV32, start..end).with_origin(origin));
     let q = skip_ws(bytes, end);
     if q == bytes.len() || at(bytes, q, V32_MARKER) {
         return Ok(q);

@@ -36,13 +36,12 @@ pub(crate) fn calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
         let spans = call_spans(text, start, end, &value, Mode::Bare);
         if let Some(calls) = calls_in(text, start, value, Mode::Bare)? {
             let spans = spans.into_iter().chain(std::iter::repeat(start..end));
-            out.extend(calls.into_iter().zip(spans).map(|((name, arguments), span)| ToolCall {
-                id: None,
-                name,
-                arguments,
-                format: Format::Json,
-                span,
-            }));
+            out.extend(
+                calls
+                    .into_iter()
+                    .zip(spans)
+                    .map(|(call, span)| call.into_call(Format::Json, span)),
+            );
         }
         pos = end;
     }

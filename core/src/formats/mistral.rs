@@ -18,6 +18,7 @@ use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
+use crate::tools::{offset_of, Args, Origin};
 
 pub(crate) const MARKER: &str = "[TOOL_CALLS]";
 const ARGS: &str = "[ARGS]";
@@ -183,12 +184,12 @@ fn named_call(text: &str, p: usize, out: &mut Vec<ToolCall>) -> Result<usize, Pa
         return Err(ends_before_args(text, p));
     }
     let (arguments, end) = super::object_arguments(text, value_at, name)?;
-    out.push(ToolCall {
-        id,
-        name: name.to_string(),
-        arguments,
-        format: Format::Mistral,
-        span: p..end,
-    });
+    let origin = Origin::At {
+        name: offset_of(text, name),
+        args: Args::Json(value_at),
+    };
+    let mut call = ToolCall::new(name.to_string(), arguments, Format::Mistral, p..end).with_origin(origin);
+    call.id = id;
+    out.push(call);
     Ok(end)
 }

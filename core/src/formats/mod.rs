@@ -99,13 +99,12 @@ pub(crate) fn tagged_json(
         return Err(unrecognized(text, pos, marker));
     }
     let spans = spans.into_iter().chain(std::iter::repeat(pos..end));
-    out.extend(calls.into_iter().zip(spans).map(|((name, arguments), span)| ToolCall {
-        id: None,
-        name,
-        arguments,
-        format,
-        span,
-    }));
+    out.extend(
+        calls
+            .into_iter()
+            .zip(spans)
+            .map(|(call, span)| call.into_call(format, span)),
+    );
     Ok(end)
 }
 

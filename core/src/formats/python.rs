@@ -18,6 +18,7 @@ use crate::call::{Format, ToolCall};
 use crate::callsyntax::{is_keyword, parse_arguments, starts_keyword_list};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{char_before, dotted_name_end, is_ident_continue_char, skip_ws};
+use crate::tools::{Args, Origin};
 use crate::value::Object;
 
 /// Every call in `text`, in text order.
@@ -39,7 +40,11 @@ pub(crate) fn calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
         };
         let (arguments, end) = parse_call(text, open)?;
         let name = text[name_at..open].to_string();
-        out.push(ToolCall::new(name, arguments, Format::Python, name_at..end));
+        let origin = Origin::At {
+            name: name_at,
+            args: Args::Call(open),
+        };
+        out.push(ToolCall::new(name, arguments, Format::Python, name_at..end).with_origin(origin));
         floor = end;
         pos = end;
     }

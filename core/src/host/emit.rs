@@ -274,7 +274,6 @@ fn value<S: Sink>(sink: &mut S, v: Value) -> Result<S::Value, S::Error> {
 mod tests {
     use super::*;
     use crate::host::{run, Host, Input, Op};
-    use crate::message::MessageOptions;
 
     /// Writes compact JSON, to see the shapes.
     struct Json(String);
@@ -372,7 +371,13 @@ mod tests {
             r#"[{"name":"f","arguments":{"x":[1,2.5,null]},"format":"hermes"}]"#
         );
         assert_eq!(
-            json(text, Op::Message(MessageOptions::default())),
+            json(
+                text,
+                Op::Message {
+                    formats,
+                    ids: crate::message::Ids::Keep
+                }
+            ),
             r#"{"content":"Hi 😀","reasoning":null,"tool_calls":[{"id":null,"name":"f","arguments":{"x":[1,2.5,null]},"format":"hermes","span":[6,78]}]}"#
         );
         assert_eq!(json("abc", Op::ScanStream), r#"{"state":"none","position":3}"#);

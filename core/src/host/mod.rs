@@ -30,7 +30,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::call::{FormatSet, ToolCall};
 use crate::error::{locate, ErrorCode, ParseError};
-use crate::message::{parse_message, Message, MessageOptions};
+use crate::message::{parse_message, Ids, Message, MessageOptions};
 use crate::providers::{Provider, ProviderCall, ToolResult};
 use crate::stream::StreamState;
 use crate::value::Value;
@@ -43,7 +43,7 @@ pub enum Op {
     /// `parse_tool_calls`: every call, each with its format when `include_format`.
     ToolCalls { formats: FormatSet, include_format: bool },
     /// `parse_message`: content, reasoning and calls with ids, formats and spans.
-    Message(MessageOptions),
+    Message { formats: FormatSet, ids: Ids },
     /// `scan_stream`.
     ScanStream,
     /// `parse_response` (`query: Calls`), `has_tool_calls` (`Has`) or `detect_provider` (`Detect`).
@@ -127,8 +127,13 @@ fn run_op(input: &Input<'_>, op: Op, host: Host) -> Result<Output, ParseError> {
             calls: crate::parse::parse_tool_calls_in(input.text()?, formats)?,
             include_format,
         }),
-        Op::Message(options) => {
+        Op::Message { formats, ids } => {
             let text = input.text()?;
+            let options = MessageOptions {
+                formats,
+                ids,
+                ..MessageOptions::default()
+            };
             let message = parse_message(text, options)?;
             let spans = spans(text, &message.tool_calls, host);
             Ok(Output::Message { message, spans })
