@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 
-/// The answer's own keys (`"name"`, `"arguments"`, …) as interned strings, made once per
+/// The answer's own keys (the core's `Field`s) as interned strings, made once per
 /// interpreter.
 static FIELDS: [PyOnceLock<Py<PyString>>; Field::ALL.len()] = [const { PyOnceLock::new() }; Field::ALL.len()];
 
