@@ -62,6 +62,16 @@ pub(crate) const END_TOKENS: &[&str] = &[
     "<|user|>",
 ];
 
+/// Headers of messages whose text is content (gpt-oss Harmony's final channel and its
+/// commentary preambles): taken out of the content wherever they stand, their text kept.
+const CONTENT_HEADERS: &[&str] = &[
+    "<|start|>assistant<|channel|>final<|message|>",
+    "<|start|>assistant<|channel|>commentary<|message|>",
+    "<|channel|>final<|message|>",
+    "<|channel|>commentary<|message|>",
+    "<|start|>assistant",
+];
+
 /// Wrapper tags that some families put around their calls without the call parser consuming
 /// them (it starts at the inner marker). They are taken out of the content when the message has
 /// calls.
@@ -208,6 +218,7 @@ fn token_ranges(text: &str, removed: &[Range<usize>], has_calls: bool) -> Vec<Ra
         }
         if let Some(t) = END_TOKENS
             .iter()
+            .chain(CONTENT_HEADERS)
             .chain(wrappers)
             .find(|t| bytes[at..].starts_with(t.as_bytes()))
         {
