@@ -182,6 +182,7 @@ fn value_error(code: ErrorCode, message: String) -> PyErr {
         position: 0,
         line: 1,
         column: 1,
+        path: None,
     })
 }
 

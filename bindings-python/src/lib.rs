@@ -17,7 +17,9 @@
 mod args;
 mod sink;
 
-use beacon_core::host::{self, ArgError, Host, Input, Located, Op, Query};
+use std::sync::Arc;
+
+use beacon_core::host::{self, ArgError, Host, Input, Located, Op, Query, ToolOptions};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::import_exception;
 use pyo3::prelude::*;
@@ -37,7 +39,14 @@ const DETACH_FROM: usize = 4096;
 
 /// The exception for a located core error.
 fn located_error(err: Located) -> PyErr {
-    let args = (err.code.as_str(), err.message, err.position, err.line, err.column);
+    let args = (
+        err.code.as_str(),
+        err.message,
+        err.position,
+        err.line,
+        err.column,
+        err.path,
+    );
     if err.code == beacon_core::ErrorCode::NotFound {
         NoToolCallFoundError::new_err(args)
     } else {
@@ -78,62 +87,150 @@ fn provider_str<'a>(func: &str, provider: &'a Bound<'_, PyAny>) -> PyResult<std:
     }
 }
 
+/// A tool list compiled once (see `beacon.Tools`, which builds it from pydantic models and
+/// functions too): pass it as `tools=` to every parse.
+#[pyclass(frozen, module = "beacon._core", name = "Tools")]
+struct PyTools {
+    tools: Arc<beacon_core::Tools>,
+}
+
+#[pymethods]
+impl PyTools {
+    /// Compiles `definitions`, a list (or tuple) of tool definitions as decoded JSON. A
+    /// malformed definition is a `TypeError` (a value of the wrong type) or `ValueError`, naming
+    /// the entry.
+    #[new]
+    fn new(definitions: &Bound<'_, PyAny>) -> PyResult<Self> {
+        const FUNC: &str = "Tools";
+        let value = args::list(FUNC, "definitions", definitions)?;
+        let tools = host::tools(FUNC, &value).map_err(arg_error)?;
+        Ok(PyTools { tools: Arc::new(tools) })
+    }
+
+    fn __len__(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// The tool names, in the order given.
+    #[getter]
+    fn names(&self) -> Vec<String> {
+        self.tools.iter().map(|t| t.name().to_owned()).collect()
+    }
+
+    /// The schema keywords beacon does not check, as `(tool, schema pointer, keyword)`.
+    fn unchecked(&self) -> Vec<(String, String, String)> {
+        self.tools.unchecked()
+    }
+}
+
+/// The tools options: `tools` is a compiled `Tools` (the Python layer compiles a list first).
+fn tool_options(
+    func: &str,
+    tools: Option<&Bound<'_, PyAny>>,
+    validate: bool,
+    unknown: Option<&Bound<'_, PyAny>>,
+) -> PyResult<ToolOptions> {
+    let tools = match tools {
+        None => None,
+        Some(t) if t.is_none() => None,
+        Some(t) => match t.cast::<PyTools>() {
+            Ok(t) => Some(Arc::clone(&t.get().tools)),
+            Err(_) => {
+                return Err(PyTypeError::new_err(format!(
+                    "{func}() argument 'tools' must be beacon.Tools, not {}",
+                    t.get_type().name()?
+                )))
+            }
+        },
+    };
+    let unknown = optional_str(func, "unknown", unknown)?;
+    Ok(ToolOptions {
+        tools,
+        validate,
+        unknown: host::unknown(func, unknown.as_deref()).map_err(arg_error)?,
+    })
+}
+
+/// An optional `str` argument.
+fn optional_str<'a>(
+    func: &str,
+    name: &str,
+    value: Option<&'a Bound<'_, PyAny>>,
+) -> PyResult<Option<std::borrow::Cow<'a, str>>> {
+    match value {
+        None => Ok(None),
+        Some(v) if v.is_none() => Ok(None),
+        Some(v) => match v.cast::<PyString>() {
+            Ok(s) => Ok(Some(s.to_cow()?)),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "{func}() argument '{name}' must be str or None, not {}",
+                v.get_type().name()?
+            ))),
+        },
+    }
+}
+
 /// The one tool call in `text`. See `beacon.parse_tool_call`.
 #[pyfunction]
-#[pyo3(signature = (text, *, formats = None))]
+#[pyo3(signature = (text, *, formats = None, tools = None, validate = true, unknown = None))]
 fn parse_tool_call<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
     formats: Option<Vec<String>>,
+    tools: Option<&Bound<'py, PyAny>>,
+    validate: bool,
+    unknown: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "parse_tool_call";
     let formats = self::formats(FUNC, formats)?;
-    call(py, Input::Text(args::text(FUNC, text)?), Op::ToolCall { formats })
+    let tools = tool_options(FUNC, tools, validate, unknown)?;
+    call(
+        py,
+        Input::Text(args::text(FUNC, text)?),
+        Op::ToolCall { formats, tools },
+    )
 }
 
 /// Every tool call in `text`. See `beacon.parse_tool_calls`.
 #[pyfunction]
-#[pyo3(signature = (text, *, include_format = false, formats = None))]
+#[pyo3(signature = (text, *, include_format = false, formats = None, tools = None, validate = true, unknown = None))]
 fn parse_tool_calls<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
     include_format: bool,
     formats: Option<Vec<String>>,
+    tools: Option<&Bound<'py, PyAny>>,
+    validate: bool,
+    unknown: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "parse_tool_calls";
     let formats = self::formats(FUNC, formats)?;
     let op = Op::ToolCalls {
         formats,
         include_format,
+        tools: tool_options(FUNC, tools, validate, unknown)?,
     };
     call(py, Input::Text(args::text(FUNC, text)?), op)
 }
 
 /// The whole message: content, reasoning and calls. See `beacon.parse_message`.
 #[pyfunction]
-#[pyo3(signature = (text, *, formats = None, ids = None))]
+#[pyo3(signature = (text, *, formats = None, ids = None, tools = None, validate = true, unknown = None))]
 fn parse_message<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
     formats: Option<Vec<String>>,
     ids: Option<&Bound<'py, PyAny>>,
+    tools: Option<&Bound<'py, PyAny>>,
+    validate: bool,
+    unknown: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "parse_message";
     let formats = self::formats(FUNC, formats)?;
-    let ids = match ids {
-        None => None,
-        Some(ids) => match ids.cast::<PyString>() {
-            Ok(s) => Some(s.to_cow()?),
-            Err(_) => {
-                let type_name = ids.get_type().name()?;
-                return Err(PyTypeError::new_err(format!(
-                    "{FUNC}() argument 'ids' must be str or None, not {type_name}"
-                )));
-            }
-        },
-    };
+    let ids = optional_str(FUNC, "ids", ids)?;
     let ids = host::ids(FUNC, ids.as_deref(), HOST).map_err(arg_error)?;
-    let op = Op::Message { formats, ids };
+    let tools = tool_options(FUNC, tools, validate, unknown)?;
+    let op = Op::Message { formats, ids, tools };
     call(py, Input::Text(args::text(FUNC, text)?), op)
 }
 
@@ -268,7 +365,7 @@ mod _core {
     #[pymodule_export]
     use super::{
         _panic_for_testing, describe_error, detect_provider, format_calls, format_results, has_tool_calls,
-        parse_message, parse_response, parse_tool_call, parse_tool_calls, scan_stream,
+        parse_message, parse_response, parse_tool_call, parse_tool_calls, scan_stream, PyTools,
     };
 
     #[allow(non_upper_case_globals)] // the Python convention

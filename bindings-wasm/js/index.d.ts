@@ -87,7 +87,7 @@ export type ErrorCode =
 export class ToolCallError extends Error {
   constructor(
     message: string,
-    details?: { code: ErrorCode; position: number; line: number; column: number; cause?: unknown },
+    details?: { code: ErrorCode; position: number; line: number; column: number; path?: string; cause?: unknown },
   );
   /** Stable error code, e.g. `json.unexpected_token`. */
   code: ErrorCode;
@@ -97,30 +97,109 @@ export class ToolCallError extends Error {
   line: number;
   /** 1-based column, counted in UTF-16 code units. */
   column: number;
+  /**
+   * For `tool_call.schema` (with the `tools` option): the JSON pointer of the offending value in
+   * the call's arguments (`''` for the arguments themselves, `'/todos/1/status'` deeper);
+   * undefined for every other error.
+   */
+  path?: string;
 }
 
 /** No tool call in the text: `code` is `tool_call.not_found`, `position` is 0. */
 export class NoToolCallFoundError extends ToolCallError {}
+
+/** Arguments as beacon returns them without a type for them: keys in the order written. */
+export type Arguments = { [key: string]: Value };
+
+/**
+ * The argument types of a tool list, by tool name (`{ get_weather: { city: string } }`): the type
+ * parameter of `Tools` and of the parse functions, which then type each call's `arguments` by
+ * its `name`. The default says nothing about any tool.
+ */
+export type ToolArgs = { [name: string]: object };
+
+/** A call to one of the tools of `A`: a union discriminated by `name` (plain `ToolCall` for the default `A`). */
+export type ToolCallOf<A extends ToolArgs> = string extends keyof A
+  ? ToolCall
+  : { [N in keyof A & string]: { id?: string; name: N; arguments: A[N] } }[keyof A & string];
+
+/** A tool definition: a bare name, or an OpenAI Chat, OpenAI Responses, Anthropic, Gemini or MCP definition. */
+export type ToolDefinition = string | { [key: string]: unknown };
+
+/**
+ * A tool list, read once and reused: pass it as the `tools` option. `A` types the arguments of
+ * the calls by tool name (beacon validates them against the schemas; the type is the caller's
+ * statement of what those schemas mean):
+ *
+ * ```ts
+ * const tools = new Tools<{ get_weather: { city: string; unit?: 'c' | 'f' } }>([weatherDefinition]);
+ * const call = parseToolCall(text, { tools });   // call.arguments: { city: string; unit?: 'c' | 'f' }
+ * ```
+ * @throws {TypeError} when `definitions` is not an array, or an entry (or a value in it) has the
+ *   wrong type; the message names the entry (`tools[1].function.name`).
+ * @throws {RangeError} when an entry has no name, two tools have one name, or a schema is one
+ *   beacon cannot use; the message names the entry.
+ */
+export class Tools<A extends ToolArgs = { [name: string]: Arguments }> {
+  constructor(definitions: readonly ToolDefinition[]);
+  /** The tool names, in the order given. */
+  readonly names: readonly string[];
+  /** Only carries `A`. */
+  private readonly __args?: A;
+}
+
+/** `new Tools(definitions)`. */
+export function compileTools<A extends ToolArgs = { [name: string]: Arguments }>(
+  definitions: readonly ToolDefinition[],
+): Tools<A>;
+
+/** The tools options of `parseToolCall`, `parseToolCalls` and `parseMessage`. */
+export interface ToolsOptions<A extends ToolArgs> {
+  /**
+   * The caller's tools: calls are named, typed and validated (README: "Tools and schemas"). A
+   * `Tools`, or an array of definitions (read on every call).
+   */
+  tools?: Tools<A> | readonly ToolDefinition[];
+  /** With `tools`: check the arguments against the schemas (default true; false: naming and typing only). */
+  validate?: boolean;
+  /**
+   * With `tools`: a tagged call to a tool not in the list throws `tool_call.unknown_tool`
+   * (`'error'`, the default), is returned (`'keep'`: untyped, unchecked, and outside `A`), or is
+   * left out (`'drop'`).
+   */
+  unknown?: 'error' | 'keep' | 'drop';
+}
 
 /**
  * The one tool call in `text`.
  * @throws {NoToolCallFoundError} when there is none.
  * @throws {ToolCallError} when a call is broken, or with code `tool_call.multiple` when there
  *   are several (use `parseToolCalls` for parallel calls); `json.invalid_unicode` when `text`
- *   holds a lone surrogate; `input.too_large` when it needs more memory than the module can have.
+ *   holds a lone surrogate; `input.too_large` when it needs more memory than the module can have;
+ *   with `tools`, `tool_call.unknown_tool` and `tool_call.schema` (with `path`).
  * @throws {TypeError} when `text` is not a string.
  */
-export function parseToolCall(text: string, options?: { formats?: Iterable<Format> }): ToolCall;
+export function parseToolCall<A extends ToolArgs = { [name: string]: Arguments }>(
+  text: string,
+  options?: { formats?: Iterable<Format> } & ToolsOptions<A>,
+): ToolCallOf<A>;
 
 /**
  * Every tool call in `text`, in text order.
  * @throws {NoToolCallFoundError} when there is none.
  * @throws {ToolCallError} when a call is broken; `json.invalid_unicode` when `text` holds a
- *   lone surrogate; `input.too_large` when it needs more memory than the module can have.
+ *   lone surrogate; `input.too_large` when it needs more memory than the module can have; with
+ *   `tools`, `tool_call.unknown_tool` and `tool_call.schema` (with `path`).
  * @throws {TypeError} when `text` is not a string.
  */
-export function parseToolCalls(text: string, options: { includeFormat: true; formats?: Iterable<Format> }): ToolCallWithFormat[];
-export function parseToolCalls(text: string, options?: { includeFormat?: boolean; formats?: Iterable<Format> }): ToolCall[];
+export function parseToolCalls<A extends ToolArgs = { [name: string]: Arguments }>(
+  text: string,
+  options: { includeFormat: true; formats?: Iterable<Format> } & ToolsOptions<A>,
+): (ToolCallOf<A> & { format: Format })[];
+export function parseToolCalls<A extends ToolArgs = { [name: string]: Arguments }>(
+  text: string,
+  options?: { includeFormat?: boolean; formats?: Iterable<Format> } & ToolsOptions<A>,
+): ToolCallOf<A>[];
 
 /** One call of a `Message`. */
 export interface MessageToolCall {
@@ -135,14 +214,16 @@ export interface MessageToolCall {
 }
 
 /** A whole model message. */
-export interface Message {
+export interface Message<A extends ToolArgs = { [name: string]: Arguments }> {
   /** The text without the calls (markers and wrappers included), the reasoning blocks and the
    * end-of-turn tokens; whitespace touching a removed piece at the start or end is dropped. */
   content: string;
   /** The text inside the reasoning blocks (`<think>`, `[THINK]`, Harmony analysis, …), or null. */
   reasoning: string | null;
   /** Every call, in text order. */
-  tool_calls: MessageToolCall[];
+  tool_calls: (string extends keyof A
+    ? MessageToolCall
+    : { [N in keyof A & string]: Omit<MessageToolCall, 'name' | 'arguments'> & { name: N; arguments: A[N] } }[keyof A & string])[];
 }
 
 /**
@@ -151,12 +232,12 @@ export interface Message {
  * @throws {ToolCallError} when a call is broken (as `parseToolCalls` throws it); `json.invalid_unicode`
  *   when `text` holds a lone surrogate; `input.too_large` when it needs more memory than the module can have.
  * @throws {TypeError} when `text` is not a string, `formats` is not an iterable of known format ids,
- *   or `ids` is neither undefined nor `'generate'`.
+ *   `ids` is neither undefined nor `'generate'`, or `unknown` is not `'error'`, `'keep'` or `'drop'`.
  */
-export function parseMessage(
+export function parseMessage<A extends ToolArgs = { [name: string]: Arguments }>(
   text: string,
-  options?: { formats?: Iterable<Format>; ids?: 'generate' },
-): Message;
+  options?: { formats?: Iterable<Format>; ids?: 'generate' } & ToolsOptions<A>,
+): Message<A>;
 
 /** What `scanStream` found in the text streamed so far. */
 export interface StreamScan {

@@ -10,6 +10,8 @@
 import init, {
   initSync,
   __wbg_reset_state as resetInstance,
+  compile_tools as wasmCompileTools,
+  free_tools as wasmFreeTools,
   format_calls as wasmFormatCalls,
   format_results as wasmFormatResults,
   formats as wasmFormats,
@@ -42,7 +44,7 @@ if (typeof process === 'object' && process !== null && typeof process.versions?.
 
 /** A tool call that is present but broken, or any other parse failure. */
 export class ToolCallError extends Error {
-  constructor(message, { code, position, line, column, cause } = {}) {
+  constructor(message, { code, position, line, column, path, cause } = {}) {
     super(message, cause === undefined ? undefined : { cause });
     /** Stable error code such as `json.unexpected_token`. */
     this.code = code;
@@ -52,6 +54,11 @@ export class ToolCallError extends Error {
     this.line = line;
     /** 1-based column, counted in UTF-16 code units. */
     this.column = column;
+    /**
+     * For `tool_call.schema` (with the `tools` option): the JSON pointer of the offending value in
+     * the call's arguments (`''` for the arguments themselves); undefined for every other error.
+     */
+    this.path = path;
   }
 }
 Object.defineProperty(ToolCallError.prototype, 'name', {
@@ -96,9 +103,11 @@ function decode(answer, cause) {
 // in beacon: `internal`. A RangeError while the answer crosses into JavaScript (a string longer
 // than the engine allows) is `input.too_large` too. Any other exception passes through unchanged.
 let trappedInstance = false; // a trap whose instance could not be replaced yet
+let instanceGeneration = 0; // counts instances: a Tools handle belongs to one
 
 function replaceInstance() {
   try {
+    instanceGeneration++; // the old instance's handles are gone even if the reset fails
     resetInstance();
     trappedInstance = false;
   } catch {
@@ -219,24 +228,124 @@ function formatsArg(fn, formats) {
   return JSON.stringify(ids);
 }
 
+// ------------------------------------------------------------------------------------------
+// Tools
+
+// Frees a collected Tools' compiled list, when it is still on the instance that compiled it.
+const toolsCleanup = new FinalizationRegistry((state) => {
+  if (state.generation === instanceGeneration && state.handle !== undefined && !trappedInstance) {
+    try {
+      wasmFreeTools(state.handle);
+    } catch {
+      // a trap while freeing: the next call replaces the instance
+    }
+  }
+});
+
+/**
+ * A tool list, read once and reused: pass it as the `tools` option of `parseToolCall`,
+ * `parseToolCalls` and `parseMessage` (a plain array works too, but is read on every call).
+ * Each definition is, in any mix: a bare name, or an OpenAI Chat, OpenAI Responses, Anthropic,
+ * Gemini or MCP tool definition. A malformed one is a `TypeError` (a value of the wrong type) or
+ * a `RangeError` (no name, two tools with one name, a schema beacon cannot use), naming the
+ * entry (`tools[1].function.name`).
+ */
+export class Tools {
+  #json;
+  #state;
+  #names;
+
+  constructor(definitions) {
+    if (!Array.isArray(definitions)) {
+      throw new TypeError(`Tools(): definitions must be an array of tool definitions, not ${describe(definitions)}`);
+    }
+    this.#json = toJson('Tools', definitions, 'tools', false);
+    this.#state = { handle: undefined, generation: -1 };
+    this._handle(); // compile now, so a bad definition throws here
+    toolsCleanup.register(this, this.#state, this);
+  }
+
+  /** The tool names, in the order given. */
+  get names() {
+    return this.#names;
+  }
+
+  /** Not part of the API: the handle of the compiled list on the current instance. */
+  _handle() {
+    const state = this.#state;
+    if (state.generation !== instanceGeneration || state.handle === undefined) {
+      const { handle, names } = callModule(this.#json.length, wasmCompileTools, this.#json);
+      state.handle = handle;
+      state.generation = instanceGeneration;
+      this.#names ??= Object.freeze(names);
+    }
+    return state.handle;
+  }
+
+  /** Not part of the API: frees the compiled list now (a list compiled for one call). */
+  _free() {
+    const state = this.#state;
+    toolsCleanup.unregister(this);
+    if (state.generation === instanceGeneration && state.handle !== undefined && !trappedInstance) {
+      wasmFreeTools(state.handle);
+    }
+    state.handle = undefined;
+  }
+}
+
+/** `new Tools(definitions)`. */
+export function compileTools(definitions) {
+  return new Tools(definitions);
+}
+
+// Calls `run` with the tools options as the module takes them (a handle or undefined, validate,
+// unknown). A plain array is compiled for this call only, and freed after it.
+function withTools(fn, { tools, validate = true, unknown }, run) {
+  if (unknown !== undefined && unknown !== null && typeof unknown !== 'string') {
+    throw new TypeError(`${fn}(): unknown must be 'error', 'keep' or 'drop', not ${describe(unknown)}`);
+  }
+  const u = unknown ?? undefined;
+  if (tools === undefined || tools === null) return run(undefined, Boolean(validate), u);
+  if (tools instanceof Tools) return run(tools._handle(), Boolean(validate), u);
+  if (!Array.isArray(tools)) {
+    throw new TypeError(`${fn}(): tools must be a Tools or an array of tool definitions, not ${describe(tools)}`);
+  }
+  const once = new Tools(tools);
+  try {
+    return run(once._handle(), Boolean(validate), u);
+  } finally {
+    once._free();
+  }
+}
+
 /**
  * The one tool call in `text`, as `{name, arguments}`. Throws `ToolCallError` with code
  * `tool_call.multiple` when there are several, and `NoToolCallFoundError` when there is none.
+ * `tools`, `validate`, `unknown`: see `parseToolCalls`.
  */
-export function parseToolCall(text, { formats } = {}) {
+export function parseToolCall(text, { formats, ...options } = {}) {
   const fn = 'parseToolCall';
   const t = textArg(fn, text);
-  return callModule(t.length, wasmParseToolCalls, t, false, false, formatsArg(fn, formats));
+  const f = formatsArg(fn, formats);
+  return withTools(fn, options, (...o) => callModule(t.length, wasmParseToolCalls, t, false, false, f, ...o));
 }
 
 /**
  * Every tool call in `text`, in text order, as `[{name, arguments}]` (plus `format` with
  * `{ includeFormat: true }`). Throws `NoToolCallFoundError` when there is none.
+ *
+ * `tools` (a `Tools`, or an array of definitions, read on every call) names, types and validates
+ * the calls (README: "Tools and schemas"): a tagged call to a tool not in the list throws
+ * `tool_call.unknown_tool` (`unknown: 'keep'` returns it, `unknown: 'drop'` leaves it out), a
+ * JSON or call-syntax candidate with an unknown name is prose; arguments that break the schema
+ * throw `tool_call.schema` with `error.path` (`validate: false`: naming and typing only).
  */
-export function parseToolCalls(text, { includeFormat = false, formats } = {}) {
+export function parseToolCalls(text, { includeFormat = false, formats, ...options } = {}) {
   const fn = 'parseToolCalls';
   const t = textArg(fn, text);
-  return callModule(t.length, wasmParseToolCalls, t, true, Boolean(includeFormat), formatsArg(fn, formats));
+  const f = formatsArg(fn, formats);
+  const all = Boolean(includeFormat);
+  return withTools(fn, options, (...o) => callModule(t.length, wasmParseToolCalls, t, true, all, f, ...o));
 }
 
 /**
@@ -245,15 +354,17 @@ export function parseToolCalls(text, { includeFormat = false, formats } = {}) {
  * `tool_calls` every call as `{id, name, arguments, format, span}` (`span`: `[start, end]`,
  * UTF-16 indices; `id` null when the text wrote none). No call is no error: `tool_calls` is
  * then empty. `ids: 'generate'` gives every call without an id one (`call_` and 24 letters and
- * digits, the same for the same text).
+ * digits, the same for the same text). `tools`, `validate`, `unknown`: as for `parseToolCalls`.
  */
-export function parseMessage(text, { formats, ids } = {}) {
+export function parseMessage(text, { formats, ids, ...options } = {}) {
   const fn = 'parseMessage';
   const t = textArg(fn, text);
   if (ids !== undefined && ids !== null && typeof ids !== 'string') {
     throw new TypeError(`${fn}(): ids must be a string or undefined, not ${describe(ids)}`);
   }
-  return callModule(t.length, wasmParseMessage, t, formatsArg(fn, formats), ids ?? undefined);
+  const f = formatsArg(fn, formats);
+  const i = ids ?? undefined;
+  return withTools(fn, options, (...o) => callModule(t.length, wasmParseMessage, t, f, i, ...o));
 }
 
 /**

@@ -37,11 +37,20 @@
 //!   `Number.MAX_SAFE_INTEGER` (the digits follow, for `BigInt`) or `s` for a string that itself
 //!   starts with U+0000 (the string follows). Keys are never tagged. Only used when needed, so the
 //!   common case pays nothing;
-//! - `e` + JSON: a `ToolCallError`, `{"code", "message", "position", "line", "column"}` (the
-//!   message is the error's whole text; positions in UTF-16 units, JavaScript's own);
+//! - `e` + JSON: a `ToolCallError`, `{"code", "message", "position", "line", "column", "path"?}`
+//!   (the message is the error's whole text; positions in UTF-16 units, JavaScript's own; `path`
+//!   only for `tool_call.schema`);
 //! - `t` + text: a `TypeError` with this message; `r` + text: a `RangeError`. An unknown format
-//!   id or `ids` value is a `TypeError`, an unknown provider id a `RangeError` (the JavaScript
-//!   API's choice; the core calls both "a wrong value").
+//!   id or `ids` or `unknown` value is a `TypeError`, an unknown provider id a `RangeError` (the
+//!   JavaScript API's choice; the core calls both "a wrong value"), and a malformed tool
+//!   definition a `TypeError` (a value of the wrong type) or `RangeError` (any other).
+//!
+//! # Tools
+//!
+//! A tool list is compiled once ([`compile_tools`]) and kept here under a handle that
+//! `index.js`'s `Tools` object holds; the parse functions take the handle. `index.js` frees it
+//! when the object is collected, and compiles again on a fresh instance (after a trap or a
+//! memory recycle, when this table starts empty).
 //!
 //! # Memory
 //!
@@ -57,40 +66,136 @@
 mod memory;
 mod sink;
 
-use beacon_core::host::{self, ArgError, Failure, Host, Input, Located, Op, Query};
-use beacon_core::{ErrorCode, ParseError, Unit, Value};
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use beacon_core::host::{self, ArgError, Failure, Host, Input, Located, Op, Query, ToolOptions};
+use beacon_core::{ErrorCode, Number, ParseError, Tools, Unit, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 const HOST: Host = Host::JavaScript;
 
-/// `parseToolCalls` (`all`) or `parseToolCall`. `formats`: the JSON array of format ids, or
-/// none for every format.
+thread_local! {
+    /// The compiled tool lists `index.js`'s `Tools` objects hold, by handle (a freed slot is
+    /// `None` and is reused). A fresh instance starts empty: `index.js` compiles again after one.
+    static TOOLS: RefCell<Vec<Option<Arc<Tools>>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `new Tools(definitions)`: compiles the JSON text of the definitions (`index.js` checked it is
+/// an array) and answers `{"handle", "names"}` (the tool names in order), or the error naming
+/// the bad entry (`TypeError` for a value of the wrong type, else `RangeError`).
 #[wasm_bindgen]
 #[must_use]
-pub fn parse_tool_calls(text: &str, all: bool, include_format: bool, formats: Option<String>) -> String {
+pub fn compile_tools(definitions: &str) -> String {
+    answer(
+        32,
+        (|| {
+            let tools = host::tools("Tools", &json_arg(definitions)?)?;
+            let names = tools.iter().map(|t| Value::String(t.name().to_owned())).collect();
+            let handle = TOOLS.with_borrow_mut(|slots| {
+                let free = slots.iter().position(Option::is_none);
+                let tools = Some(Arc::new(tools));
+                match free {
+                    Some(i) => {
+                        slots[i] = tools;
+                        i
+                    }
+                    None => {
+                        slots.push(tools);
+                        slots.len() - 1
+                    }
+                }
+            });
+            let handle = i64::try_from(handle).unwrap_or(i64::MAX);
+            Ok(host::Output::Value(Value::Object(vec![
+                ("handle".to_owned(), Value::Number(Number::Int(handle))),
+                ("names".to_owned(), Value::Array(names)),
+            ])))
+        })(),
+    )
+}
+
+/// Frees the tool list of `handle` (a `Tools` object was collected).
+#[wasm_bindgen]
+pub fn free_tools(handle: u32) {
+    TOOLS.with_borrow_mut(|slots| {
+        if let Some(slot) = slots.get_mut(handle as usize) {
+            *slot = None;
+        }
+    });
+}
+
+/// The tools options: `tools` is a handle from [`compile_tools`] (none: no tools), `unknown`
+/// `"error"`, `"keep"` or `"drop"` (none: `"error"`).
+fn tool_options(
+    func: &str,
+    tools: Option<u32>,
+    validate: bool,
+    unknown: Option<&str>,
+) -> Result<ToolOptions, ArgError> {
+    let tools = match tools {
+        None => None,
+        Some(handle) => Some(
+            TOOLS
+                .with_borrow(|slots| slots.get(handle as usize).cloned().flatten())
+                .ok_or_else(|| ArgError::Type(format!("{func}(): tools is a freed Tools")))?,
+        ),
+    };
+    Ok(ToolOptions {
+        tools,
+        validate,
+        unknown: host::unknown(func, unknown).map_err(type_error)?,
+    })
+}
+
+/// `parseToolCalls` (`all`) or `parseToolCall`. `formats`: the JSON array of format ids, or
+/// none for every format; `tools`, `validate`, `unknown`: see [`tool_options`].
+#[wasm_bindgen]
+#[must_use]
+#[allow(clippy::fn_params_excessive_bools)]
+pub fn parse_tool_calls(
+    text: &str,
+    all: bool,
+    include_format: bool,
+    formats: Option<String>,
+    tools: Option<u32>,
+    validate: bool,
+    unknown: Option<String>,
+) -> String {
     let func = if all { "parseToolCalls" } else { "parseToolCall" };
     run(Input::Text(text), 64 + text.len() / 2, || {
         let formats = formats_arg(func, formats.as_deref())?;
+        let tools = tool_options(func, tools, validate, unknown.as_deref())?;
         Ok(if all {
             Op::ToolCalls {
                 formats,
                 include_format,
+                tools,
             }
         } else {
-            Op::ToolCall { formats }
+            Op::ToolCall { formats, tools }
         })
     })
 }
 
-/// `parseMessage`. `ids`: `"generate"`, or none to keep the ids the text has.
+/// `parseMessage`. `ids`: `"generate"`, or none to keep the ids the text has; `tools`,
+/// `validate`, `unknown`: see [`tool_options`].
 #[wasm_bindgen]
 #[must_use]
-pub fn parse_message(text: &str, formats: Option<String>, ids: Option<String>) -> String {
+pub fn parse_message(
+    text: &str,
+    formats: Option<String>,
+    ids: Option<String>,
+    tools: Option<u32>,
+    validate: bool,
+    unknown: Option<String>,
+) -> String {
     const FUNC: &str = "parseMessage";
     run(Input::Text(text), 96 + text.len(), || {
         let formats = formats_arg(FUNC, formats.as_deref())?;
         let ids = host::ids(FUNC, ids.as_deref(), HOST).map_err(type_error)?;
-        Ok(Op::Message { formats, ids })
+        let tools = tool_options(FUNC, tools, validate, unknown.as_deref())?;
+        Ok(Op::Message { formats, ids, tools })
     })
 }
 

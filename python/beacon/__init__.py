@@ -26,6 +26,7 @@ from typing import Any, Dict, Iterable, List, Literal, Optional, Tuple, TypedDic
 
 from . import _core
 from ._errors import NoToolCallFoundError, ToolCallError
+from ._tools import Tools, check_as_models, compiled, to_model, tools_arg
 
 __all__ = [
     "FORMATS",
@@ -39,6 +40,9 @@ __all__ = [
     "ToolCallError",
     "ToolCallWithFormat",
     "ToolResult",
+    "Tools",
+    "ToolDefinitions",
+    "UnknownTools",
     "Message",
     "MessageToolCall",
     "__version__",
@@ -59,6 +63,17 @@ __version__: str = _core.__version__
 # Shown (and pickled) as beacon.ToolCallError rather than beacon._errors.ToolCallError.
 ToolCallError.__module__ = __name__
 NoToolCallFoundError.__module__ = __name__
+Tools.__module__ = __name__
+
+#: The ``tools`` option: a :class:`Tools`, or a list of definitions (read on every call).
+ToolDefinitions = Union[Tools, List[Any], Tuple[Any, ...]]
+
+#: The ``unknown`` option: what a call to a tool not in the list is. ``"error"`` (the default):
+#: a tagged call raises ``tool_call.unknown_tool``; ``"keep"``: every call is returned (unknown
+#: ones untyped and unchecked); ``"drop"``: tagged calls to unknown tools are left out. Either
+#: way a JSON or call-syntax candidate with an unknown name is content, not a call (except with
+#: ``"keep"``).
+UnknownTools = Literal["error", "keep", "drop"]
 
 #: A format id: which format a call was written in (see ``include_format``).
 Format = Literal[
@@ -133,7 +148,15 @@ def _format_ids(formats: Optional[Iterable[str]]) -> Optional[List[str]]:
     return ids
 
 
-def parse_tool_call(text: str, *, formats: Optional[Iterable[Format]] = None) -> ToolCall:
+def parse_tool_call(
+    text: str,
+    *,
+    formats: Optional[Iterable[Format]] = None,
+    tools: Optional[ToolDefinitions] = None,
+    validate: bool = True,
+    unknown: UnknownTools = "error",
+    as_models: bool = False,
+) -> ToolCall:
     """Parse the one tool call in ``text``.
 
     Returns ``{"name": str, "arguments": dict}``. Formats are tried in three tiers (tagged, then
@@ -156,8 +179,16 @@ def parse_tool_call(text: str, *, formats: Optional[Iterable[Format]] = None) ->
 
     ``formats`` (a collection of ids from :data:`FORMATS`) recognises only those formats;
     everything else is prose.
+
+    ``tools`` (a :class:`Tools`, or a list of definitions), ``validate``, ``unknown`` and
+    ``as_models``: see :func:`parse_tool_calls`.
     """
-    return _core.parse_tool_call(text, formats=_format_ids(formats))
+    t = tools_arg(tools)
+    check_as_models("parse_tool_call", as_models, t)
+    call = _core.parse_tool_call(
+        text, formats=_format_ids(formats), tools=compiled(t), validate=validate, unknown=unknown
+    )
+    return to_model(call, t) if as_models and t is not None else call
 
 
 class MessageToolCall(TypedDict):
@@ -183,7 +214,14 @@ class Message(TypedDict):
 
 
 def parse_message(
-    text: str, *, formats: Optional[Iterable[Format]] = None, ids: Optional[Literal["generate"]] = None
+    text: str,
+    *,
+    formats: Optional[Iterable[Format]] = None,
+    ids: Optional[Literal["generate"]] = None,
+    tools: Optional[ToolDefinitions] = None,
+    validate: bool = True,
+    unknown: UnknownTools = "error",
+    as_models: bool = False,
 ) -> Message:
     """Parse a whole model message: the text around the calls, the reasoning, and every call with
     its id, format and span.
@@ -200,7 +238,10 @@ def parse_message(
     No call is no error: ``tool_calls`` is then ``[]`` and ``content`` the text less any
     reasoning. ``ids="generate"`` gives every call without an id one (``call_`` and 24 letters
     and digits), the same for the same text every time; by default (``ids=None``) nothing is
-    invented. ``formats`` recognises only those formats, as for :func:`parse_tool_calls`.
+    invented. ``formats`` recognises only those formats, and ``tools``, ``validate``,
+    ``unknown`` and ``as_models`` check the calls against the caller's tools, as for
+    :func:`parse_tool_calls` (a JSON or call-syntax candidate with an unknown name stays in
+    ``content``).
 
     Raises:
         ToolCallError: a call is broken (as :func:`parse_tool_calls` raises it), or ``text``
@@ -210,7 +251,15 @@ def parse_message(
         ValueError: ``formats`` holds an unknown id, or ``ids`` is a ``str`` other than
             ``"generate"``.
     """
-    return _core.parse_message(text, formats=_format_ids(formats), ids=ids)
+    t = tools_arg(tools)
+    check_as_models("parse_message", as_models, t)
+    message = _core.parse_message(
+        text, formats=_format_ids(formats), ids=ids, tools=compiled(t), validate=validate, unknown=unknown
+    )
+    if as_models and t is not None:
+        for call in message["tool_calls"]:
+            to_model(call, t)  # type: ignore[arg-type]
+    return message
 
 
 class StreamScan(TypedDict):
@@ -251,20 +300,48 @@ def scan_stream(text: str) -> StreamScan:
 
 @overload
 def parse_tool_calls(
-    text: str, *, include_format: Literal[False] = ..., formats: Optional[Iterable[Format]] = ...
+    text: str,
+    *,
+    include_format: Literal[False] = ...,
+    formats: Optional[Iterable[Format]] = ...,
+    tools: Optional[ToolDefinitions] = ...,
+    validate: bool = ...,
+    unknown: UnknownTools = ...,
+    as_models: bool = ...,
 ) -> List[ToolCall]: ...
 @overload
 def parse_tool_calls(
-    text: str, *, include_format: Literal[True], formats: Optional[Iterable[Format]] = ...
+    text: str,
+    *,
+    include_format: Literal[True],
+    formats: Optional[Iterable[Format]] = ...,
+    tools: Optional[ToolDefinitions] = ...,
+    validate: bool = ...,
+    unknown: UnknownTools = ...,
+    as_models: bool = ...,
 ) -> List[ToolCallWithFormat]: ...
 @overload
 def parse_tool_calls(
-    text: str, *, include_format: bool = ..., formats: Optional[Iterable[Format]] = ...
+    text: str,
+    *,
+    include_format: bool = ...,
+    formats: Optional[Iterable[Format]] = ...,
+    tools: Optional[ToolDefinitions] = ...,
+    validate: bool = ...,
+    unknown: UnknownTools = ...,
+    as_models: bool = ...,
 ) -> Union[List[ToolCall], List[ToolCallWithFormat]]: ...
 
 
 def parse_tool_calls(
-    text: str, *, include_format: bool = False, formats: Optional[Iterable[Format]] = None
+    text: str,
+    *,
+    include_format: bool = False,
+    formats: Optional[Iterable[Format]] = None,
+    tools: Optional[ToolDefinitions] = None,
+    validate: bool = True,
+    unknown: UnknownTools = "error",
+    as_models: bool = False,
 ) -> Union[List[ToolCall], List[ToolCallWithFormat]]:
     """Parse every tool call in ``text``, in text order.
 
@@ -287,8 +364,35 @@ def parse_tool_calls(
 
     ``formats`` (a collection of ids from :data:`FORMATS`) recognises only those formats;
     everything else is prose (so a marker of another format claims nothing).
+
+    ``tools`` (a :class:`Tools`, or a list of definitions, read on every call) names, types and
+    validates the calls (README: "Tools and schemas"): a tagged call to a tool not in the list
+    raises ``tool_call.unknown_tool`` (``unknown="keep"`` returns it, ``unknown="drop"`` leaves
+    it out), a JSON or call-syntax candidate with an unknown name is prose; values a format writes
+    as text are typed by the schema; arguments that break the schema raise ``tool_call.schema``
+    with ``err.path``, the JSON pointer of the offending value (``validate=False``: naming and
+    typing only). ``as_models=True`` returns the arguments of a call to a pydantic-model tool as a
+    validated instance of the model (other calls keep a ``dict``); a model's own validators that
+    reject them raise pydantic's ``ValidationError``.
+
+    >>> parse_tool_calls('<function=lookup_zip><parameter=zip>10001</parameter></function>',
+    ...                  tools=[{"name": "lookup_zip", "input_schema": {"properties": {"zip": {"type": "string"}}}}])
+    [{'name': 'lookup_zip', 'arguments': {'zip': '10001'}}]
     """
-    return _core.parse_tool_calls(text, include_format=include_format, formats=_format_ids(formats))
+    t = tools_arg(tools)
+    check_as_models("parse_tool_calls", as_models, t)
+    calls = _core.parse_tool_calls(
+        text,
+        include_format=include_format,
+        formats=_format_ids(formats),
+        tools=compiled(t),
+        validate=validate,
+        unknown=unknown,
+    )
+    if as_models and t is not None:
+        for call in calls:
+            to_model(call, t)  # type: ignore[arg-type]
+    return calls
 
 
 # --------------------------------------------------------------------------- provider responses

@@ -8,13 +8,39 @@ __version__: str
 FORMATS: List[Format]
 PROVIDERS: List[Provider]
 
-def parse_tool_call(text: str, *, formats: Optional[List[str]] = None) -> ToolCall: ...
+class Tools:
+    def __init__(self, definitions: Union[List[Any], Tuple[Any, ...]]) -> None: ...
+    def __len__(self) -> int: ...
+    @property
+    def names(self) -> List[str]: ...
+    def unchecked(self) -> List[Tuple[str, str, str]]: ...
+
+def parse_tool_call(
+    text: str,
+    *,
+    formats: Optional[List[str]] = None,
+    tools: Optional[Tools] = None,
+    validate: bool = True,
+    unknown: Optional[str] = None,
+) -> ToolCall: ...
 def parse_message(
-    text: str, *, formats: Optional[List[str]] = None, ids: Optional[str] = None
+    text: str,
+    *,
+    formats: Optional[List[str]] = None,
+    ids: Optional[str] = None,
+    tools: Optional[Tools] = None,
+    validate: bool = True,
+    unknown: Optional[str] = None,
 ) -> Message: ...
 def scan_stream(text: str) -> StreamScan: ...
 def parse_tool_calls(
-    text: str, *, include_format: bool = False, formats: Optional[List[str]] = None
+    text: str,
+    *,
+    include_format: bool = False,
+    formats: Optional[List[str]] = None,
+    tools: Optional[Tools] = None,
+    validate: bool = True,
+    unknown: Optional[str] = None,
 ) -> Union[List[ToolCall], List[ToolCallWithFormat]]: ...
 
 # `provider` defaults to None here, which means "auto"; `beacon` always passes it.

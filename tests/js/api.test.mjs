@@ -14,10 +14,10 @@ test('exports exactly the documented API, and index.d.ts declares all of it', ()
   assert.deepEqual(
     Object.keys(beacon).sort(),
     [
-      'FORMATS', 'NoToolCallFoundError', 'PROVIDERS', 'ToolCallError',
+      'FORMATS', 'NoToolCallFoundError', 'PROVIDERS', 'ToolCallError', 'Tools',
       // not part of the API: for the tests (providers.test.mjs, limits.test.mjs)
       '_memoryBytesForTesting', '_panicForTesting', '_setMemoryLimitForTesting',
-      'detectProvider', 'formatCalls', 'formatResults', 'hasToolCalls', 'parseMessage', 'parseResponse', 'parseToolCall', 'parseToolCalls',
+      'compileTools', 'detectProvider', 'formatCalls', 'formatResults', 'hasToolCalls', 'parseMessage', 'parseResponse', 'parseToolCall', 'parseToolCalls',
       'scanStream',
     ],
   );

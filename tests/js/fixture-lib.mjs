@@ -153,12 +153,26 @@ export function diffExact(actual, expected, path = '$') {
 const withoutFormat = ({ id, name, arguments: args }) => (id === undefined ? { name, arguments: args } : { id, name, arguments: args });
 
 /**
- * Why the JavaScript API cannot run case `c` yet, or null: the `tools` option (with `validate` and
- * `unknown`) is in the core and the Rust runner, and reaches JavaScript with the bindings' next
- * change. Such cases are reported as skipped, never as passed.
+ * The options case `c` gives, for every function: `formats`, and `tools` (compiled once into a
+ * `beacon.Tools`) with `validate` and `unknown`.
  */
-export function notYetRunnable(c) {
-  return c.tools !== undefined ? 'the tools option is not in the JavaScript API yet' : null;
+export function caseOptions(beacon, c) {
+  const o = c.formats === undefined ? {} : { formats: c.formats };
+  if (c.tools !== undefined) {
+    o.tools = new beacon.Tools(c.tools);
+    if (c.validate !== undefined) o.validate = c.validate;
+    if (c.unknown !== undefined) o.unknown = c.unknown;
+  }
+  return o;
+}
+
+/** An error's fields that a fixture states (`path` is compared always: absent means none). */
+function errorFields(e) {
+  return { code: e.code, position: e.position, line: e.line, column: e.column, path: e.path };
+}
+
+function expectedError(c) {
+  return { ...expectedErrorUtf16(c.input, c.error), path: c.error.path };
 }
 
 /**
@@ -166,7 +180,13 @@ export function notYetRunnable(c) {
  * as sentences; an empty array means the case passes.
  */
 export function runCase(beacon, c) {
-  return [...runCallsCase(beacon, c), ...runMessageCase(beacon, c)];
+  let f;
+  try {
+    f = caseOptions(beacon, c);
+  } catch (e) {
+    return [`the case's options threw ${e && e.name}: ${e && e.message}`];
+  }
+  return [...runCallsCase(beacon, c, f), ...runMessageCase(beacon, c, f)];
 }
 
 /**
@@ -175,8 +195,7 @@ export function runCase(beacon, c) {
  * input in order, or the same error; no call (`tool_call.not_found`) is an empty `tool_calls`;
  * and the content and reasoning the case states.
  */
-export function runMessageCase(beacon, c) {
-  const f = c.formats === undefined ? {} : { formats: c.formats };
+export function runMessageCase(beacon, c, f = caseOptions(beacon, c)) {
   const code = c.error?.code;
   let message;
   try {
@@ -185,8 +204,7 @@ export function runMessageCase(beacon, c) {
     if (code === undefined || code === 'tool_call.not_found' || code === 'tool_call.multiple') {
       return [`parseMessage threw ${e && e.name}: ${e && e.message}`];
     }
-    const want = expectedErrorUtf16(c.input, c.error);
-    const d = diffExact({ code: e.code, position: e.position, line: e.line, column: e.column }, want, 'parseMessage error');
+    const d = diffExact(errorFields(e), expectedError(c), 'parseMessage error');
     return d ? [d] : [];
   }
   if (code !== undefined && code !== 'tool_call.not_found' && code !== 'tool_call.multiple') {
@@ -218,17 +236,16 @@ export function runMessageCase(beacon, c) {
   return problems;
 }
 
-function runCallsCase(beacon, c) {
+function runCallsCase(beacon, c, f) {
   const { parseToolCall, parseToolCalls, ToolCallError, NoToolCallFoundError } = beacon;
   const fn = caseFunction(c);
   if (fn !== 'parse_tool_call' && fn !== 'parse_tool_calls') return [`unknown function ${fn}`];
-  // The case's `formats` option, when it gives one, goes with every call.
-  const f = c.formats === undefined ? {} : { formats: c.formats };
+  // The case's options (`f`: formats, tools, validate, unknown) go with every call.
   const call = (options) => (fn === 'parse_tool_call' ? parseToolCall(c.input, f) : parseToolCalls(c.input, { ...options, ...f }));
   const problems = [];
 
   if (c.error) {
-    const want = expectedErrorUtf16(c.input, c.error);
+    const want = expectedError(c);
     let e;
     try {
       return [`expected ${want.code}, got ${show(call({ includeFormat: true }))}`];
@@ -241,8 +258,7 @@ function runCallsCase(beacon, c) {
     if ((e instanceof NoToolCallFoundError) !== (want.code === 'tool_call.not_found')) {
       problems.push(`${e.name} for ${e.code}: NoToolCallFoundError must be thrown exactly for tool_call.not_found`);
     }
-    const got = { code: e.code, position: e.position, line: e.line, column: e.column };
-    const d = diffExact(got, want, 'error');
+    const d = diffExact(errorFields(e), want, 'error');
     if (d) problems.push(`${d} (message: ${e.message})`);
     const prefix = `${e.code} at line ${e.line}, column ${e.column}: `;
     if (!e.message.startsWith(prefix)) problems.push(`message ${show(e.message)} does not start with ${show(prefix)}`);

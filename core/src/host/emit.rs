@@ -27,10 +27,11 @@ pub enum Field {
     Message,
     Line,
     Column,
+    Path,
 }
 
 impl Field {
-    pub const ALL: [Field; 14] = [
+    pub const ALL: [Field; 15] = [
         Field::Id,
         Field::Name,
         Field::Arguments,
@@ -45,6 +46,7 @@ impl Field {
         Field::Message,
         Field::Line,
         Field::Column,
+        Field::Path,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -63,6 +65,7 @@ impl Field {
             Field::Message => "message",
             Field::Line => "line",
             Field::Column => "column",
+            Field::Path => "path",
         }
     }
 }
@@ -162,16 +165,19 @@ pub fn emit<S: Sink>(sink: &mut S, output: Output) -> Result<S::Value, S::Error>
     }
 }
 
-/// Builds `error` as `{"code", "message", "position", "line", "column"}`, for a host that
-/// receives errors as data; the message is the error's whole text (its `Display`, what an
-/// `Error`'s message is in JavaScript).
+/// Builds `error` as `{"code", "message", "position", "line", "column", "path"?}` (`path` only
+/// when the error has one: `tool_call.schema`), for a host that receives errors as data; the
+/// message is the error's whole text (its `Display`, what an `Error`'s message is in JavaScript).
 pub fn emit_error<S: Sink>(sink: &mut S, error: &Located) -> Result<S::Value, S::Error> {
-    let mut m = sink.map(5)?;
+    let mut m = sink.map(5 + usize::from(error.path.is_some()))?;
     field(sink, &mut m, Field::Code, |s| s.id(error.code.as_str()))?;
     field(sink, &mut m, Field::Message, |s| s.str(&error.to_string()))?;
     field(sink, &mut m, Field::Position, |s| s.int(count(error.position)))?;
     field(sink, &mut m, Field::Line, |s| s.int(count(error.line)))?;
     field(sink, &mut m, Field::Column, |s| s.int(count(error.column)))?;
+    if let Some(path) = &error.path {
+        field(sink, &mut m, Field::Path, |s| s.str(path))?;
+    }
     sink.end_map(m)
 }
 
@@ -357,7 +363,13 @@ mod tests {
         let text = "Hi 😀 <tool_call>{\"name\": \"f\", \"arguments\": {\"x\": [1, 2.5, null]}}</tool_call>";
         let formats = crate::FormatSet::ALL;
         assert_eq!(
-            json(text, Op::ToolCall { formats }),
+            json(
+                text,
+                Op::ToolCall {
+                    formats,
+                    tools: crate::host::ToolOptions::default()
+                }
+            ),
             r#"{"name":"f","arguments":{"x":[1,2.5,null]}}"#
         );
         assert_eq!(
@@ -365,7 +377,8 @@ mod tests {
                 text,
                 Op::ToolCalls {
                     formats,
-                    include_format: true
+                    include_format: true,
+                    tools: crate::host::ToolOptions::default()
                 }
             ),
             r#"[{"name":"f","arguments":{"x":[1,2.5,null]},"format":"hermes"}]"#
@@ -375,7 +388,8 @@ mod tests {
                 text,
                 Op::Message {
                     formats,
-                    ids: crate::message::Ids::Keep
+                    ids: crate::message::Ids::Keep,
+                    tools: crate::host::ToolOptions::default()
                 }
             ),
             r#"{"content":"Hi 😀","reasoning":null,"tool_calls":[{"id":null,"name":"f","arguments":{"x":[1,2.5,null]},"format":"hermes","span":[6,78]}]}"#

@@ -16,6 +16,9 @@ pub struct Located {
     pub position: usize,
     pub line: usize,
     pub column: usize,
+    /// For `tool_call.schema`: the JSON pointer of the offending value in the call's arguments
+    /// (`""` for the arguments themselves); `None` for every other error.
+    pub path: Option<String>,
 }
 
 impl Located {
@@ -28,6 +31,7 @@ impl Located {
             position: at.offset,
             line: at.line,
             column: at.column,
+            path: err.path.clone(),
         }
     }
 

@@ -23,27 +23,38 @@ pub use error::{
     describe, lone_surrogate_in_text, lone_surrogate_in_value, non_finite_number, ArgError, Failure, Located,
 };
 pub use input::{Host, Input};
-pub use options::{formats, ids, provider, provider_id};
+pub use options::{formats, ids, provider, provider_id, tools, unknown};
 pub use results::{read_calls, read_results};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 
 use crate::call::{FormatSet, ToolCall};
 use crate::error::{locate, ErrorCode, ParseError};
 use crate::message::{parse_message, Ids, Message, MessageOptions};
+use crate::parse::ParseOptions;
 use crate::providers::{Provider, ProviderCall, ToolResult};
 use crate::stream::StreamState;
+use crate::tools::{Tools, UnknownTools};
 use crate::value::Value;
 
 /// What a binding was asked to do, its options read.
 #[derive(Debug, Clone)]
 pub enum Op {
     /// `parse_tool_call`: exactly one call.
-    ToolCall { formats: FormatSet },
+    ToolCall { formats: FormatSet, tools: ToolOptions },
     /// `parse_tool_calls`: every call, each with its format when `include_format`.
-    ToolCalls { formats: FormatSet, include_format: bool },
+    ToolCalls {
+        formats: FormatSet,
+        include_format: bool,
+        tools: ToolOptions,
+    },
     /// `parse_message`: content, reasoning and calls with ids, formats and spans.
-    Message { formats: FormatSet, ids: Ids },
+    Message {
+        formats: FormatSet,
+        ids: Ids,
+        tools: ToolOptions,
+    },
     /// `scan_stream`.
     ScanStream,
     /// `parse_response` (`query: Calls`), `has_tool_calls` (`Has`) or `detect_provider` (`Detect`).
@@ -67,6 +78,37 @@ pub enum Op {
     /// Panics inside [`run`], so a binding's tests can check that a panic becomes `internal`.
     #[doc(hidden)]
     PanicForTesting,
+}
+
+/// The tools options of the parse operations: the caller's tools, compiled once ([`tools`]) and
+/// shared by every call that passes them, whether to validate, and what an unknown tool's call is
+/// ([`unknown`]). `validate` and `unknown` apply only with `tools`.
+#[derive(Debug, Clone)]
+pub struct ToolOptions {
+    pub tools: Option<Arc<Tools>>,
+    pub validate: bool,
+    pub unknown: UnknownTools,
+}
+
+impl Default for ToolOptions {
+    fn default() -> Self {
+        ToolOptions {
+            tools: None,
+            validate: true,
+            unknown: UnknownTools::Error,
+        }
+    }
+}
+
+impl ToolOptions {
+    fn parse_options(&self, formats: FormatSet) -> ParseOptions<'_> {
+        ParseOptions {
+            formats,
+            tools: self.tools.as_deref(),
+            validate: self.validate,
+            unknown: self.unknown,
+        }
+    }
 }
 
 /// What a provider operation answers.
@@ -119,20 +161,26 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 fn run_op(input: &Input<'_>, op: Op, host: Host) -> Result<Output, ParseError> {
     match op {
-        Op::ToolCall { formats } => Ok(Output::Call(crate::parse::parse_tool_call_in(input.text()?, formats)?)),
+        Op::ToolCall { formats, tools } => Ok(Output::Call(crate::parse::parse_tool_call_with(
+            input.text()?,
+            &tools.parse_options(formats),
+        )?)),
         Op::ToolCalls {
             formats,
             include_format,
+            tools,
         } => Ok(Output::Calls {
-            calls: crate::parse::parse_tool_calls_in(input.text()?, formats)?,
+            calls: crate::parse::parse_tool_calls_with(input.text()?, &tools.parse_options(formats))?,
             include_format,
         }),
-        Op::Message { formats, ids } => {
+        Op::Message { formats, ids, tools } => {
             let text = input.text()?;
             let options = MessageOptions {
                 formats,
                 ids,
-                ..MessageOptions::default()
+                tools: tools.tools.as_deref(),
+                validate: tools.validate,
+                unknown: tools.unknown,
             };
             let message = parse_message(text, options)?;
             let spans = spans(text, &message.tool_calls, host);

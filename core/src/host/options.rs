@@ -1,10 +1,12 @@
-//! The option readers: provider ids, format ids and the `ids` option, with the errors every host
-//! raises for them. `func` is the host's name of the function called, for the message.
+//! The option readers: provider ids, format ids, the `ids` option and the tools options, with the
+//! errors every host raises for them. `func` is the host's name of the function called, for the message.
 
 use crate::call::FormatSet;
 use crate::json::quote;
 use crate::message::Ids;
 use crate::providers::Provider;
+use crate::tools::{Tools, UnknownTools};
+use crate::value::Value;
 
 use super::{ArgError, Host};
 
@@ -60,6 +62,35 @@ pub fn ids(func: &str, value: Option<&str>, host: Host) -> Result<Ids, ArgError>
     }
 }
 
+/// The tool definitions (the caller's list, decoded), compiled once into [`Tools`]. A malformed
+/// definition is an error naming the entry (`tools[1].function.name: …`): of the wrong JSON type
+/// an [`ArgError::Type`], otherwise (no name, two tools with one name, a schema beacon cannot
+/// use) an [`ArgError::Value`].
+pub fn tools(func: &str, definitions: &Value) -> Result<Tools, ArgError> {
+    Tools::from_value(definitions).map_err(|e| {
+        let message = format!("{func}(): {e}");
+        if e.wrong_type {
+            ArgError::Type(message)
+        } else {
+            ArgError::Value(message)
+        }
+    })
+}
+
+/// The `unknown` option: what a call to a tool not in the list is. Nothing or `"error"` (the
+/// default: `tool_call.unknown_tool`), `"keep"` or `"drop"`.
+pub fn unknown(func: &str, value: Option<&str>) -> Result<UnknownTools, ArgError> {
+    match value {
+        None | Some("error") => Ok(UnknownTools::Error),
+        Some("keep") => Ok(UnknownTools::Keep),
+        Some("drop") => Ok(UnknownTools::Drop),
+        Some(other) => Err(ArgError::Value(format!(
+            "{func}(): unknown must be \"error\", \"keep\" or \"drop\", not {}",
+            quote(other)
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,5 +125,21 @@ mod tests {
         );
         assert_eq!(ids("f", Some("generate"), Host::Python), Ok(Ids::Generate));
         assert!(ids("f", Some("uuid"), Host::JavaScript).is_err());
+        assert_eq!(unknown("f", Some("keep")), Ok(UnknownTools::Keep));
+        assert_eq!(unknown("f", None), Ok(UnknownTools::Error));
+        assert!(matches!(unknown("f", Some("ignore")), Err(ArgError::Value(_))));
+        let list = crate::json::parse_json(r#"["a", {"name": 1}]"#).unwrap();
+        let Err(ArgError::Type(message)) = tools("Tools", &list) else {
+            panic!()
+        };
+        assert!(message.starts_with("Tools(): tools[1].name: "), "{message}");
+        let list = crate::json::parse_json(r#"["a", "a"]"#).unwrap();
+        assert!(matches!(tools("Tools", &list), Err(ArgError::Value(_))));
+        assert_eq!(
+            tools("Tools", &crate::json::parse_json(r#"["a"]"#).unwrap())
+                .unwrap()
+                .len(),
+            1
+        );
     }
 }

@@ -26,8 +26,8 @@ pub struct ToolsError {
     /// problem the JSON pointer into the schema (`tools[1] parameters/properties/city`).
     pub entry: String,
     pub message: String,
-    /// The problem is a value of the wrong JSON type (Python `TypeError`); otherwise a wrong
-    /// value (Python `ValueError`). JavaScript throws `TypeError` for both.
+    /// The problem is a value of the wrong JSON type (Python and JavaScript `TypeError`);
+    /// otherwise a wrong value (Python `ValueError`, JavaScript `RangeError`).
     pub wrong_type: bool,
 }
 
