@@ -68,12 +68,10 @@ pub(crate) fn detect(
         return Ok((std::mem::take(&mut tagged.outside), (Found::Tagged, tagged)));
     }
     let outer: Vec<Range<usize>> = tagged.reasoning.iter().map(|r| r.outer.clone()).collect();
-    let tiers: [(_, &[Format]); 2] = [
-        (
-            json_shapes::calls as fn(&str) -> Result<Vec<ToolCall>, ParseError>,
-            &[Format::Json],
-        ),
-        (python::calls, &[Format::Python, Format::Pythonic]),
+    let call_syntax = |t: &str| python::calls(t, known);
+    let tiers: [(&Tier<'_>, &[Format]); 2] = [
+        (&json_shapes::calls, &[Format::Json]),
+        (&call_syntax, &[Format::Python, Format::Pythonic]),
     ];
     for (tier, produces) in tiers {
         if !formats.any(produces) {
@@ -88,12 +86,11 @@ pub(crate) fn detect(
     Ok((std::mem::take(&mut tagged.inside), (Found::Inside, tagged)))
 }
 
+/// A tier-2 or tier-3 scan.
+type Tier<'a> = dyn Fn(&str) -> Result<Vec<ToolCall>, ParseError> + 'a;
+
 /// Runs a tier-2 or tier-3 scan over the text between the reasoning blocks.
-fn outside_reasoning(
-    text: &str,
-    reasoning: &[Range<usize>],
-    tier: fn(&str) -> Result<Vec<ToolCall>, ParseError>,
-) -> Result<Vec<ToolCall>, ParseError> {
+fn outside_reasoning(text: &str, reasoning: &[Range<usize>], tier: &Tier<'_>) -> Result<Vec<ToolCall>, ParseError> {
     if reasoning.is_empty() {
         return tier(text);
     }
