@@ -3,9 +3,14 @@
     .venv/bin/python bench/run.py [--quick] [--no-wasm]
 
 Prints one table per question: beacon vs json.loads of the payload alone and vs a regex+json.loads
-extractor per format; scanning throughput on 1 MB of prose; the WASM build in Node vs the native
-call; time per byte on adversarial inputs from 10 KB to 10 MB. Ratios are what matter: absolute
-times depend on the machine.
+extractor per format; parse_response vs json.loads of the response plus reading the calls by
+hand; beacon vs SGLang's detectors (when `sglang` is importable); scanning throughput on 1 MB of
+prose; the WASM build in Node vs the native call; time per byte on adversarial inputs from 10 KB
+to 10 MB; peak memory on 10 MB inputs (bench/memory.py). Ratios are what matter: absolute times
+depend on the machine.
+
+Each ratio is measured side by side: the two functions are timed in alternating rounds and each
+keeps its best round, so a busy machine slows both alike.
 """
 
 import argparse
@@ -27,6 +32,15 @@ except ImportError:  # reported in the table, not a failure
     orjson = None
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def side_by_side(fns, arg_of, budget, rounds=5):
+    """Best seconds per call of each fn(arg_of(fn)), timed in alternating rounds."""
+    best = [float("inf")] * len(fns)
+    for _ in range(rounds):
+        for i, fn in enumerate(fns):
+            best[i] = min(best[i], per_call(fn, arg_of(i), budget / rounds))
+    return best
 
 
 def per_call(fn, arg, budget):
@@ -68,6 +82,8 @@ def table(title, header, rows):
 
 
 def check_same(text, fmt):
+    if fmt not in baselines.EXTRACTORS:
+        return
     ours = [(c["name"], c["arguments"]) for c in beacon.parse_tool_calls(text)]
     theirs = baselines.EXTRACTORS[fmt](text)
     assert ours == theirs, f"{fmt}: beacon and the regex baseline disagree"
@@ -77,15 +93,19 @@ def bench_formats(budget):
     rows, native = [], {}
     for fmt, label, text, payload in corpus.typical_and_large():
         check_same(text, fmt)
-        t_beacon = per_call(beacon.parse_tool_calls, text, budget)
-        t_json = per_call(json.loads, payload, budget)
+        extractor = baselines.EXTRACTORS.get(fmt)
+        fns = [beacon.parse_tool_calls, json.loads] + ([extractor] if extractor else [])
+        times = side_by_side(fns, lambda i: payload if i == 1 else text, budget)
+        t_beacon, t_json = times[0], times[1]
+        t_regex = times[2] if extractor else None
         t_orjson = per_call(orjson.loads, payload, budget) if orjson else None
-        t_regex = per_call(baselines.EXTRACTORS[fmt], text, budget)
         native[(fmt, label)] = t_beacon
         rows.append([
             fmt, label, len(text.encode()), fmt_time(t_beacon), fmt_time(t_json),
             f"{t_orjson / t_json:.2f}" if t_orjson else "n/a",
-            f"{t_beacon / t_json:.2f}", f"{t_beacon / t_regex:.2f}", f"{t_regex / t_beacon:.1f}×",
+            f"{t_beacon / t_json:.2f}",
+            f"{t_beacon / t_regex:.2f}" if t_regex else "n/a",
+            f"{t_regex / t_beacon:.1f}×" if t_regex else "n/a",
         ])
     table(
         "beacon vs what users do instead (same inputs, same process)",
@@ -93,6 +113,83 @@ def bench_formats(budget):
         rows,
     )
     return native
+
+
+def by_hand_openai(text):
+    """What a caller writes without beacon: json.loads, then the calls of every choice."""
+    calls = []
+    for choice in json.loads(text)["choices"]:
+        for call in choice["message"].get("tool_calls") or []:
+            f = call["function"]
+            calls.append({"id": call.get("id"), "name": f["name"], "arguments": json.loads(f["arguments"] or "{}")})
+    return calls
+
+
+def by_hand_anthropic(text):
+    return [{"id": b["id"], "name": b["name"], "arguments": b["input"]}
+            for b in json.loads(text)["content"] if b["type"] == "tool_use"]
+
+
+def bench_responses(budget):
+    """parse_response against json.loads of the response plus reading the calls by hand."""
+    args = corpus.TYPICAL_ARGS
+    openai_response = json.dumps({
+        "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-test",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+            "role": "assistant", "content": None,
+            "tool_calls": [{"id": f"call_{i}", "type": "function",
+                            "function": {"name": "get_weather", "arguments": json.dumps(args)}} for i in range(2)]}}],
+        "usage": {"prompt_tokens": 80, "completion_tokens": 40, "total_tokens": 120},
+    })
+    anthropic_response = json.dumps({
+        "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test", "stop_reason": "tool_use",
+        "content": [{"type": "text", "text": "Let me check."}] + [
+            {"type": "tool_use", "id": f"toolu_{i}", "name": "get_weather", "input": args} for i in range(2)],
+        "usage": {"input_tokens": 80, "output_tokens": 40},
+    })
+    rows = []
+    for label, text, by_hand, provider in (
+        ("openai_chat (text)", openai_response, by_hand_openai, "openai_chat"),
+        ("anthropic (text)", anthropic_response, by_hand_anthropic, "anthropic"),
+    ):
+        assert beacon.parse_response(text) == by_hand(text), label
+        ours = lambda t: beacon.parse_response(t, provider=provider)  # noqa: E731
+        t_beacon, t_hand = side_by_side([ours, by_hand], lambda i: text, budget)
+        rows.append([label, len(text), fmt_time(t_beacon), fmt_time(t_hand), f"{t_beacon / t_hand:.2f}"])
+    table("parse_response vs json.loads + reading the calls by hand (target ≤ 1.0)",
+          ["response", "bytes", "parse_response", "json.loads + by hand", "beacon÷by hand"], rows)
+
+
+SGLANG_DETECTORS = {
+    "hermes": ("sglang.srt.function_call.hermes_detector", "HermesDetector"),
+    "mistral": ("sglang.srt.function_call.mistral_detector", "MistralDetector"),
+    "llama": ("sglang.srt.function_call.llama32_detector", "Llama32Detector"),
+}
+
+
+def bench_sglang(budget):
+    """beacon vs SGLang's detectors on the same outputs, when `sglang` is importable (see the
+    README's Performance section for how to install it)."""
+    try:
+        import importlib
+
+        from sglang.srt.entrypoints.openai.protocol import Function, Tool
+    except Exception as e:  # noqa: BLE001 - any import failure means "not available"
+        print(f"\n(SGLang comparison skipped: sglang is not importable: {type(e).__name__})")
+        return
+    tools = [Tool(type="function", function=Function(name=name, parameters={"type": "object"}))
+             for name in ("get_weather", "write_file")]
+    rows = []
+    for fmt, label, text, _ in corpus.typical_and_large():
+        if fmt not in SGLANG_DETECTORS:
+            continue
+        module, cls = SGLANG_DETECTORS[fmt]
+        detector = getattr(importlib.import_module(module), cls)()
+        theirs = lambda t: detector.detect_and_parse(t, tools)  # noqa: E731
+        t_beacon, t_sglang = side_by_side([beacon.parse_tool_calls, theirs], lambda i: text, budget)
+        rows.append([fmt, label, fmt_time(t_beacon), fmt_time(t_sglang), f"{t_sglang / t_beacon:.1f}×"])
+    table("beacon vs SGLang's detectors (target: ≥ 10× faster on hermes, mistral, llama3 JSON)",
+          ["format", "size", "beacon", "SGLang", "speed-up"], rows)
 
 
 def bench_prose(budget):
@@ -146,18 +243,33 @@ def bench_wasm(native):
     table("WASM in Node vs the native Python call (same inputs)", ["format", "size", "wasm (node)", "native (python)", "wasm÷native"], rows)
 
 
+def bench_memory():
+    import memory  # bench/memory.py
+
+    rows = [[label, parser, f"{inp:.1f}", f"{peak:.0f}", f"{result:.0f}",
+             f"{allowed:.0f}" if parser == "beacon" else "", ("yes" if met else "no") if parser == "beacon" else ""]
+            for label, parser, inp, peak, result, allowed, met in memory.rows()]
+    table("Peak memory on 10 MB inputs, MB (target: peak ≤ 2 × input + result)",
+          ["input", "parser", "input", "peak", "result", "target", "met"], rows)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="shorter timings, for a smoke run")
     ap.add_argument("--no-wasm", action="store_true")
+    ap.add_argument("--no-memory", action="store_true")
     args = ap.parse_args()
     budget = 0.05 if args.quick else 0.4
     print(f"beacon benchmark · Python {sys.version.split()[0]} · {os.cpu_count()} CPUs · orjson {'yes' if orjson else 'not installed'}")
     native = bench_formats(budget)
+    bench_responses(budget)
+    bench_sglang(budget)
     bench_prose(budget)
     if not args.no_wasm:
         bench_wasm(native)
     bench_adversarial(budget)
+    if not args.no_memory:
+        bench_memory()
 
 
 if __name__ == "__main__":

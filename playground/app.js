@@ -193,7 +193,14 @@ const status = $('status');
 const runBench = $('run-bench');
 const benchResult = $('bench-result');
 const inputLabel = $('input-label');
-const formatToggle = includeFormat.closest('label');
+const formatToggle = $('include-format-toggle');
+const textFallback = $('text-fallback');
+const fallbackToggle = $('text-fallback-toggle');
+const copyResult = $('copy-result');
+const copyLink = $('copy-link');
+const announce = $('announce');
+const outputPanel = $('output-panel');
+const presetButtons = [...document.querySelectorAll('button.preset')];
 
 let beacon = null;
 
@@ -203,6 +210,7 @@ let beacon = null;
 // (malformed JSON for the moment) read as a response, so its error is the JSON error.
 let mode = 'text';
 let lastSource = 'text';
+let lastErrorMessage = '';
 
 // ---------------------------------------------------------------------------------- rendering
 
@@ -260,18 +268,66 @@ function syncScroll() {
   backdrop.scrollLeft = input.scrollLeft;
 }
 
-/** The offending line with a caret under the character, like a compiler diagnostic. */
+// A long line's snippet is cropped to the characters that fit the output panel's width, the caret
+// at most 40% of the way in: on a long line (a one-line response of 100 KB) the caret stays in view.
+const SNIPPET_MIN_COLUMNS = 16;
+let snippetCharWidth = 0;
+
+/** How many monospace characters a snippet line holds in the output panel as laid out now. */
+function snippetColumns(gutterWidth) {
+  if (!snippetCharWidth) {
+    const probe = document.createElement('pre');
+    probe.className = 'snippet';
+    probe.style.cssText = 'position:absolute;visibility:hidden;padding:0;border:0;width:auto';
+    probe.textContent = '0'.repeat(100);
+    document.body.append(probe);
+    snippetCharWidth = probe.getBoundingClientRect().width / 100;
+    probe.remove();
+  }
+  const style = getComputedStyle(output);
+  const inner = output.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  // The snippet's own padding and border (12 + 12 + 3 px), and the gutter ("12 │ ").
+  const columns = Math.floor((inner - 27) / snippetCharWidth) - (gutterWidth + 3);
+  return Math.max(SNIPPET_MIN_COLUMNS, columns);
+}
+
+const isLowSurrogate = (s, i) => s.charCodeAt(i) >= 0xdc00 && s.charCodeAt(i) <= 0xdfff;
+
+/** The part [start, end) of `line` a snippet `width` columns wide shows around index `at`: all of
+ * it when it fits, else `at` 40% of the way in, with a column kept for each … mark at a cut. A cut
+ * never splits a surrogate pair. */
+function cropWindow(line, at, width) {
+  if (line.length <= width) return [0, line.length];
+  let start = Math.max(0, at - Math.floor(width * 0.4));
+  let end = start + width - (start > 0 ? 1 : 0) - 1;
+  if (end >= line.length - 1) {
+    end = line.length;
+    start = Math.min(start, line.length - width + 1);
+  }
+  if (isLowSurrogate(line, start)) start += 1;
+  if (isLowSurrogate(line, end)) end -= 1;
+  return [start, end];
+}
+
+/** The offending line with a caret under the character, like a compiler diagnostic. A long line
+ * is cropped around the column (… marks a cut). The caret line repeats the text before the column
+ * in transparent ink, so the caret lines up whatever the characters' widths (tabs, CJK, emoji). */
 function snippetHtml(text, err) {
   const lines = text.split('\n');
-  const line = lines[err.line - 1] ?? '';
+  const line = (lines[err.line - 1] ?? '').replace(/\r$/, '');
   const gutter = String(err.line);
   const pad = ' '.repeat(gutter.length);
-  const before = line.slice(0, err.column - 1);
-  // Tabs keep their width under the caret.
-  const caretPad = before.replace(/[^\t]/g, ' ');
-  const shown = line === '' ? '' : escapeHtml(line);
-  return `<pre class="snippet"><span class="gutter">${gutter} │</span> ${shown}\n`
-    + `<span class="gutter">${pad} │</span> ${caretPad}<span class="caret">^</span></pre>`;
+  const at = Math.min(err.column - 1, line.length);
+  const [start, end] = cropWindow(line, at, snippetColumns(gutter.length));
+  const cp = line.codePointAt(at);
+  const atEnd = at + (cp === undefined ? 0 : cp > 0xffff ? 2 : 1);
+  const before = (start > 0 ? '…' : '') + line.slice(start, at);
+  const after = line.slice(atEnd, end) + (end < line.length ? '…' : '');
+  const ch = line.slice(at, atEnd);
+  return `<pre class="snippet" id="snippet"><span class="gutter">${gutter} │</span> `
+    + `${escapeHtml(before)}<span class="snippet-at">${escapeHtml(ch)}</span>${escapeHtml(after)}\n`
+    + `<span class="gutter" aria-hidden="true">${pad} │</span> <span class="snippet-pad" aria-hidden="true">${escapeHtml(before)}</span>`
+    + '<span class="caret" aria-hidden="true">^</span></pre>';
 }
 
 function plural(n, word) {
@@ -299,7 +355,10 @@ function sourceOf(text) {
 
 /** The parse the page runs for `source`: parseResponse or parseToolCalls. */
 function parser(source) {
-  if (source === 'response') return (text) => beacon.parseResponse(text);
+  if (source === 'response') {
+    const options = { textFallback: textFallback.checked };
+    return (text) => beacon.parseResponse(text, options);
+  }
   const options = { includeFormat: includeFormat.checked };
   return (text) => beacon.parseToolCalls(text, options);
 }
@@ -324,12 +383,15 @@ function update() {
   lastSource = source;
   const response = source === 'response';
   inputLabel.textContent = response ? 'Provider response' : 'LLM output';
-  formatToggle.classList.toggle('is-off', response);
+  // The option that applies: include format for model output, text fallback for a response.
+  formatToggle.hidden = response;
   includeFormat.disabled = response;
-  formatToggle.title = response ? 'Provider responses carry no format: their calls are read from the API\u2019s own fields' : '';
+  fallbackToggle.hidden = !response;
+  textFallback.disabled = !response;
   const providerTag = provider ? ` · <span class="provider" id="provider">${escapeHtml(provider)}</span>` : '';
 
   if (error) {
+    lastErrorMessage = error.message;
     renderHighlight(text, error.code === 'tool_call.not_found' ? null : error.position);
     const reason = error.message.replace(/^\S+ at line \d+, column \d+: /, '');
     const none = error instanceof beacon.NoToolCallFoundError;
@@ -345,10 +407,15 @@ function update() {
   }
   renderHighlight(text, null);
   output.className = 'output is-ok';
-  output.innerHTML = `<pre class="json" id="json">${jsonHtml(calls)}</pre>`;
+  const none = response && calls.length === 0
+    ? `<p class="hint" id="hint">No tool calls in this response.${textFallback.checked ? ''
+      : ' Its assistant text is not read as model output unless <strong>text fallback</strong> is on.'}</p>`
+    : '';
+  output.innerHTML = `<pre class="json" id="json">${jsonHtml(calls)}</pre>${none}`;
   const formats = [...new Set(calls.map((c) => c.format).filter(Boolean))];
+  const formatTags = formats.map((f) => `<span class="fmt-id">${escapeHtml(f)}</span>`).join(', ');
   outputMeta.innerHTML = `${plural(calls.length, 'call')}${providerTag}`
-    + `${formats.length ? ` · ${formats.join(', ')}` : ''} · ${took}`;
+    + `${formats.length ? ` · ${formatTags}` : ''} · ${took}`;
 }
 
 // ---------------------------------------------------------------------------------- benchmark
@@ -380,27 +447,187 @@ function bench() {
   benchResult.title = `warm-up: ${numberFormat.format(warmup)} calls; then ${numberFormat.format(BENCH_CALLS)} calls timed as one batch with performance.now()`;
 }
 
+// ---------------------------------------------------------------------------------- copy
+
+/** What "Copy result" copies: the calls as JSON (as shown, BigInts as their digits), or the
+ * error as `code at line L, column C: message`. */
+function resultText() {
+  const json = document.getElementById('json');
+  if (json) return json.textContent;
+  const code = document.getElementById('error-code');
+  return code ? lastErrorMessage : output.textContent.trim();
+}
+
+async function copy(text, button, said) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // No clipboard API (an insecure context) or no permission: copy through a selection.
+    const area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.className = 'sr-only';
+    document.body.append(area);
+    area.select();
+    document.execCommand('copy');
+    area.remove();
+  }
+  const label = button.dataset.label ?? button.textContent;
+  button.dataset.label = label;
+  button.textContent = 'Copied';
+  announce.textContent = said;
+  clearTimeout(button.copiedTimer);
+  button.copiedTimer = setTimeout(() => {
+    button.textContent = label;
+    announce.textContent = '';
+  }, 1500);
+}
+
+// ---------------------------------------------------------------------------------- link (URL hash)
+// The hash holds the input and the options, so a link reproduces a parse:
+//   #z=<base64url of the UTF-8 input, deflate-raw compressed>  (what the page writes)
+//   #t=<the input, percent-encoded>                              (easier to write by hand)
+// plus m=text|response|auto (how the input is read), f=1 (include format), fb=1 (text fallback).
+
+const HASH_DELAY_MS = 250;
+let hashTimer = 0;
+let hashWritten = '';
+
+function base64url(bytes) {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function unbase64url(s) {
+  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+async function through(stream, bytes) {
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+}
+
+async function hashFor(text) {
+  const params = new URLSearchParams();
+  if (typeof CompressionStream === 'function') {
+    params.set('z', base64url(await through(new CompressionStream('deflate-raw'), new TextEncoder().encode(text))));
+  } else {
+    params.set('t', text); // a browser without CompressionStream: the text itself
+  }
+  params.set('m', mode);
+  if (includeFormat.checked) params.set('f', '1');
+  if (textFallback.checked) params.set('fb', '1');
+  return `#${params}`;
+}
+
+/** Puts the current input and options into the URL (replacing the history entry). */
+async function writeHash() {
+  clearTimeout(hashTimer);
+  const hash = await hashFor(input.value);
+  if (hash !== hashWritten && hash !== window.location.hash) {
+    window.history.replaceState(null, '', hash);
+  }
+  hashWritten = hash;
+}
+
+function scheduleHash() {
+  clearTimeout(hashTimer);
+  hashTimer = setTimeout(writeHash, HASH_DELAY_MS);
+}
+
+/** Loads the input and options from the URL hash; false when it holds none (or is unreadable). */
+async function readHash() {
+  const hash = window.location.hash.slice(1);
+  if (!hash || `#${hash}` === hashWritten) return false;
+  const params = new URLSearchParams(hash);
+  let text;
+  try {
+    if (params.has('z')) {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(
+        await through(new DecompressionStream('deflate-raw'), unbase64url(params.get('z'))),
+      );
+    } else if (params.has('t')) {
+      text = params.get('t');
+    } else {
+      return false;
+    }
+  } catch {
+    status.textContent = 'The link\u2019s input could not be read';
+    return false;
+  }
+  input.value = text;
+  input.scrollTop = 0;
+  const m = params.get('m');
+  mode = m === 'text' || m === 'response' ? m : 'auto';
+  includeFormat.checked = params.get('f') === '1';
+  textFallback.checked = params.get('fb') === '1';
+  const preset = presetButtons.find((b) => PRESETS[b.dataset.preset] === text
+    && (b.dataset.source === 'response' ? 'response' : 'text') === mode);
+  pressPreset(preset ?? null);
+  hashWritten = `#${hash}`;
+  renderHighlight(text, null);
+  inputMeta.textContent = plural(text.length, 'char');
+  return true;
+}
+
 // ---------------------------------------------------------------------------------- wiring
 
-for (const button of document.querySelectorAll('button.preset')) {
+/** Marks `pressed` (a preset button, or none) as the one pressed. */
+function pressPreset(pressed) {
+  for (const b of presetButtons) {
+    b.setAttribute('aria-pressed', String(b === pressed));
+  }
+}
+
+/** On a small screen, brings the result into view when it is below the fold. */
+function revealOutput() {
+  const head = outputPanel.getBoundingClientRect();
+  if (head.top + 96 > window.innerHeight) outputPanel.scrollIntoView({ block: 'start', behavior: 'instant' });
+}
+
+for (const button of presetButtons) {
   button.addEventListener('click', () => {
     input.value = PRESETS[button.dataset.preset];
     mode = button.dataset.source === 'response' ? 'response' : 'text';
-    for (const b of document.querySelectorAll('button.preset')) b.classList.toggle('active', b === button);
+    pressPreset(button);
     benchResult.textContent = '';
     input.scrollTop = 0;
     update();
+    scheduleHash();
+    revealOutput();
   });
 }
 input.addEventListener('input', () => {
-  for (const b of document.querySelectorAll('button.preset')) b.classList.remove('active');
+  pressPreset(null);
   mode = 'auto';
   benchResult.textContent = '';
   update();
+  scheduleHash();
 });
 input.addEventListener('scroll', syncScroll);
 new ResizeObserver(syncScroll).observe(input);
-includeFormat.addEventListener('change', update);
+// A snippet is cropped to the panel's width: crop it again when that changes.
+let outputWidth = 0;
+new ResizeObserver(() => {
+  if (output.clientWidth === outputWidth) return;
+  outputWidth = output.clientWidth;
+  if (document.getElementById('snippet')) update();
+}).observe(output);
+for (const box of [includeFormat, textFallback]) {
+  box.addEventListener('change', () => {
+    update();
+    scheduleHash();
+  });
+}
+copyResult.addEventListener('click', () => copy(resultText(), copyResult, 'Copied the result'));
+copyLink.addEventListener('click', async () => {
+  await writeHash();
+  copy(window.location.href, copyLink, 'Copied a link to this input');
+});
+window.addEventListener('hashchange', async () => {
+  if (await readHash()) update();
+});
 runBench.addEventListener('click', () => {
   status.textContent = `Running ${numberFormat.format(BENCH_CALLS)}×…`;
   runBench.disabled = true;
@@ -415,7 +642,7 @@ runBench.addEventListener('click', () => {
   }, 0));
 });
 
-if (input.value === PRESETS.python) document.querySelector('[data-preset="python"]').classList.add('active');
+if (!(await readHash()) && input.value === PRESETS.python) pressPreset(document.querySelector('[data-preset="python"]'));
 renderHighlight(input.value, null);
 inputMeta.textContent = plural(input.value.length, 'char');
 

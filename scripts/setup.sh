@@ -37,14 +37,19 @@ DEBIAN_WEB_TC=debian-web
 DEBIAN_SYSROOT_LIB=/usr/lib/rustlib/$WASM_TARGET/lib
 # No Debian binaryen: bookworm's wasm-opt 108 corrupts wasm-bindgen's externref table
 # (the module then fails at instantiation with "WebAssembly.Table.set(): Argument 1 is
-# invalid for table"), and wasm-pack would pick it up from PATH.  wasm-opt comes from the
+# invalid for table").  wasm-opt comes from the
 # npm package `binaryen` instead (BINARYEN_NPM_VERSION, installed under build/tools/).
 # openjdk-17-jre-headless: the Java runtime PySpark needs (tests/python/test_spark_example.py).
-APT_PACKAGES=(chromium fonts-liberation gzip openjdk-17-jre-headless)
+APT_PACKAGES=(chromium fonts-liberation gzip shellcheck openjdk-17-jre-headless)
 # rust-web-llvm (a Recommends of rustc-web) provides /usr/bin/rust-lld -> lld-22, the wasm linker.
 APT_FALLBACK_PACKAGES=(rustc-web cargo-web rust-web-src rust-web-llvm lld-22)
 BINARYEN_NPM_VERSION=132.0.0
 BINARYEN_DIR="$BUILD/tools/binaryen"
+# actionlint checks .github/workflows/ in the Python suite (tests/python/test_release.py); it
+# runs shellcheck (an apt package above) on the workflows' `run:` scripts.
+ACTIONLINT_MODULE=github.com/rhysd/actionlint
+ACTIONLINT_VERSION=v1.7.12
+ACTIONLINT_BIN="$BUILD/tools/go/bin/actionlint"
 PYTHON="${PYTHON:-python3}"
 VENV="$ROOT/.venv"
 REQS="$ROOT/requirements-dev.txt"
@@ -258,13 +263,6 @@ else
     || die "wasm-bindgen on PATH is not $WBG_VERSION: $(command -v wasm-bindgen)"
 fi
 
-# ---------------------------------------------------------------- wasm-pack
-if command -v wasm-pack >/dev/null; then
-  skip "$(wasm-pack --version)"
-else
-  cargo_install wasm-pack
-fi
-
 # ---------------------------------------------------------------- wasm-opt (binaryen)
 WASM_OPT="$BINARYEN_DIR/node_modules/.bin/wasm-opt"
 BINARYEN_MAJOR=${BINARYEN_NPM_VERSION%%.*}
@@ -275,6 +273,21 @@ else
   mkdir -p "$BINARYEN_DIR"
   npm install --prefix "$BINARYEN_DIR" --no-audit --no-fund "binaryen@$BINARYEN_NPM_VERSION"
   "$WASM_OPT" --version
+fi
+
+# ---------------------------------------------------------------- actionlint (Go module)
+# Built from the Go module proxy into build/tools/go/bin (GOBIN), so nothing is fetched when the
+# tests run.  Go comes with the machine; /usr/local/go/bin is where its image puts it.
+if [ "$("$ACTIONLINT_BIN" -version 2>/dev/null | head -1)" = "$ACTIONLINT_VERSION" ]; then
+  skip "actionlint $ACTIONLINT_VERSION (build/tools/go/bin)"
+else
+  if ! command -v go >/dev/null && [ -x /usr/local/go/bin/go ]; then export PATH="$PATH:/usr/local/go/bin"; fi
+  command -v go >/dev/null || die "go not found (needed to build actionlint)"
+  cmd "GOBIN=build/tools/go/bin go install $ACTIONLINT_MODULE/cmd/actionlint@$ACTIONLINT_VERSION"
+  mkdir -p "$(dirname "$ACTIONLINT_BIN")"
+  GOBIN="$(dirname "$ACTIONLINT_BIN")" GOTOOLCHAIN=local go install "$ACTIONLINT_MODULE/cmd/actionlint@$ACTIONLINT_VERSION"
+  [ "$("$ACTIONLINT_BIN" -version | head -1)" = "$ACTIONLINT_VERSION" ] \
+    || die "build/tools/go/bin/actionlint is not $ACTIONLINT_VERSION: $("$ACTIONLINT_BIN" -version | head -1)"
 fi
 
 # ---------------------------------------------------------------- python venv
@@ -295,6 +308,19 @@ else
   "$VENV/bin/pip" install --disable-pip-version-check -q -r "$REQS"
   echo "$REQ_KEY" >"$VENV/.beacon-requirements"
 fi
+# The sdist test (tests/python/test_release.py) installs the sdist into a fresh venv with pip
+# offline (--no-index): its build backend, maturin at requirements-dev.txt's version, comes from
+# this local wheelhouse.
+MATURIN_VERSION=$(sed -n 's/^maturin==\([^[:space:]]*\).*/\1/p' "$REQS")
+[ -n "$MATURIN_VERSION" ] || die "requirements-dev.txt pins no maturin version"
+WHEELHOUSE="$BUILD/wheelhouse"
+if compgen -G "$WHEELHOUSE/maturin-$MATURIN_VERSION-*.whl" >/dev/null; then
+  skip "maturin $MATURIN_VERSION wheel in build/wheelhouse"
+else
+  cmd ".venv/bin/pip download --no-deps --only-binary :all: -d build/wheelhouse maturin==$MATURIN_VERSION"
+  "$VENV/bin/pip" download --disable-pip-version-check -q --no-deps --only-binary :all: \
+    -d "$WHEELHOUSE" "maturin==$MATURIN_VERSION"
+fi
 # Playwright drives Debian's /usr/bin/chromium (executable_path); never `playwright install`.
 
 # ---------------------------------------------------------------- summary
@@ -303,8 +329,8 @@ printf '  %-14s %s\n' \
   rustc "$(rustc --version)" \
   wasm-toolchain "$(cat "$BUILD/wasm-toolchain") ($(rustup run "$(cat "$BUILD/wasm-toolchain")" rustc --version))" \
   wasm-bindgen "$(wasm-bindgen --version)" \
-  wasm-pack "$(wasm-pack --version)" \
   wasm-opt "$("$WASM_OPT" --version) (build/tools/binaryen)" \
+  actionlint "$("$ACTIONLINT_BIN" -version | head -1) (build/tools/go/bin)" \
   chromium "$(/usr/bin/chromium --version 2>/dev/null || echo missing)" \
   java "$(java -version 2>&1 | head -1)" \
   node "$(node --version)" \

@@ -36,7 +36,8 @@ use arrow_array::ffi_stream::{ArrayStreamReader, FFI_ArrowArrayStream};
 use arrow_array::{make_array, Array, ArrayRef, ListArray, RecordBatch, RecordBatchIterator, StructArray};
 use arrow_buffer::{OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields};
-use beacon_core::{locate, FormatSet, Ids, Message, MessageOptions, ParseError, Unit, Value};
+use beacon_core::host::{self, Input, Located, Op, Output};
+use beacon_core::{Ids, Message, Value};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyDict, PyList, PyTuple};
@@ -44,6 +45,7 @@ use pyo3::{intern, IntoPyObjectExt};
 
 use crate::batch::{read_rows, texts_iter, Row};
 use crate::pool::Workers;
+use crate::HOST;
 
 /// The result's columns, in order.
 pub(crate) const COLUMNS: [&str; 7] = [
@@ -91,14 +93,13 @@ struct CallOut {
     format: &'static str,
 }
 
-fn parse_row(text: &str, formats: FormatSet) -> Out {
-    let options = MessageOptions {
-        formats,
-        ids: Ids::Keep,
-    };
-    match super::catch_panic(|| beacon_core::parse_message(text, options)) {
-        Ok(message) => parsed(message),
-        Err(err) => failed(text, &err),
+/// One row through the core's host boundary, as `parse_message` runs it (`op` is an
+/// `Op::Message`): panics are caught there, and errors are located in code points.
+fn parse_row(text: &str, op: &Op) -> Out {
+    match host::run(&Input::Text(text), op.clone(), HOST) {
+        Ok(Output::Message { message, .. }) => parsed(message),
+        Ok(_) => unreachable!("Op::Message answers Output::Message"),
+        Err(err) => failed(err),
     }
 }
 
@@ -120,11 +121,11 @@ fn parsed(message: Message) -> Out {
     }
 }
 
-fn failed(text: &str, err: &ParseError) -> Out {
+fn failed(err: Located) -> Out {
     Out::Failed {
         code: err.code.as_str().to_owned(),
-        message: err.message.clone(),
-        position: i64::try_from(locate(text, err.offset, Unit::CodePoints).offset).unwrap_or(i64::MAX),
+        message: err.message,
+        position: i64::try_from(err.position).unwrap_or(i64::MAX),
     }
 }
 
@@ -418,8 +419,8 @@ fn validated(array: ArrayRef) -> PyResult<ArrayRef> {
 // --------------------------------------------------------------------------- parse_arrow
 
 /// Parses `texts` (`None` rows stay null) on `workers` and appends the rows to `columns`.
-fn parse_into(columns: &mut Columns, workers: &Workers, texts: &[Option<&str>], formats: FormatSet) -> PyResult<()> {
-    let parse = |text: &Option<&str>| text.map_or(Out::Null, |t| parse_row(t, formats));
+fn parse_into(columns: &mut Columns, workers: &Workers, texts: &[Option<&str>], op: &Op) -> PyResult<()> {
+    let parse = |text: &Option<&str>| text.map_or(Out::Null, |t| parse_row(t, op));
     let append = |outs: Vec<Out>| outs.iter().try_for_each(|out| columns.push(out));
     workers.pipeline(texts, BATCH, parse, append)?;
     Ok(())
@@ -428,14 +429,22 @@ fn parse_into(columns: &mut Columns, workers: &Workers, texts: &[Option<&str>], 
 /// Parses every row of `array` (an Arrow string array, or an iterable of `str` / `None`) into an
 /// Arrow struct array. See `beacon.parse_arrow`.
 #[pyfunction]
-#[pyo3(signature = (array, *, formats = None, threads = None))]
-pub(crate) fn parse_arrow(
-    py: Python<'_>,
-    array: &Bound<'_, PyAny>,
+#[pyo3(signature = (array, *, formats = None, tools = None, validate = true, unknown = None, threads = None))]
+pub(crate) fn parse_arrow<'py>(
+    py: Python<'py>,
+    array: &Bound<'py, PyAny>,
     formats: Option<Vec<String>>,
+    tools: Option<&Bound<'py, PyAny>>,
+    validate: bool,
+    unknown: Option<&Bound<'py, PyAny>>,
     threads: Option<usize>,
 ) -> PyResult<ArrowArray> {
-    let formats = super::formats_arg(formats)?;
+    const FUNC: &str = "parse_arrow";
+    let op = Op::Message {
+        formats: crate::formats(FUNC, formats)?,
+        ids: Ids::Keep,
+        tools: crate::tool_options(FUNC, tools, validate, unknown)?,
+    };
     let workers = Workers::new(threads)?;
     let mut columns = Columns::new();
     match import(array)? {
@@ -443,10 +452,10 @@ pub(crate) fn parse_arrow(
             for array in arrays {
                 let array = array?;
                 let texts = texts(&array)?;
-                py.detach(|| parse_into(&mut columns, &workers, &texts, formats))?;
+                py.detach(|| parse_into(&mut columns, &workers, &texts, &op))?;
             }
         }
-        None => parse_pylist(py, array, &mut columns, &workers, formats)?,
+        None => parse_pylist(py, array, &mut columns, &workers, &op)?,
     }
     Ok(ArrowArray {
         array: py.detach(|| columns.finish()),
@@ -459,7 +468,7 @@ fn parse_pylist(
     texts: &Bound<'_, PyAny>,
     columns: &mut Columns,
     workers: &Workers,
-    formats: FormatSet,
+    op: &Op,
 ) -> PyResult<()> {
     const FUNC: &str = "parse_arrow";
     if !texts.hasattr(intern!(py, "__iter__"))? {
@@ -477,7 +486,7 @@ fn parse_pylist(
             return Ok(());
         }
         let refs: Vec<Option<&str>> = rows.iter().map(Row::text).collect();
-        let mut outs = py.detach(|| workers.map(&refs, |text| text.map_or(Out::Null, |t| parse_row(t, formats))));
+        let mut outs = py.detach(|| workers.map(&refs, |text| text.map_or(Out::Null, |t| parse_row(t, op))));
         for (out, row) in outs.iter_mut().zip(&rows) {
             if let Row::Unreadable(err) = row {
                 *out = unreadable(err.bind(py))?;

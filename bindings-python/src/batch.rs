@@ -6,11 +6,13 @@
 //! reads the next chunk and builds the Python objects of the one before. So Rust holds at most
 //! two chunks whatever the batch's length.
 //!
-//! Each entry is what `parse_tool_calls` gives for the row, with two differences that make a
+//! Each row runs through the core's host boundary exactly as `parse_tool_calls` runs it
+//! (`host::run` with `Op::ToolCalls`, emitted by the same sink), with two differences that make a
 //! batch total: a row without calls is `[]` (not `NoToolCallFoundError`), and a broken row is its
 //! `ToolCallError` object (not raised). `None` rows stay `None`.
 
-use beacon_core::{ErrorCode, FormatSet, ParseError, ToolCall};
+use beacon_core::host::{self, Input, Located, Op, Output};
+use beacon_core::{ErrorCode, ParseError};
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -18,6 +20,8 @@ use pyo3::types::{PyBytes, PyList, PyModule, PyString};
 use std::sync::mpsc::Receiver;
 
 use crate::pool::Workers;
+use crate::sink::PySink;
+use crate::{located_error, HOST};
 
 /// Rows read, parsed and converted at a time.
 const CHUNK: usize = 512;
@@ -59,15 +63,16 @@ fn row(func: &str, item: &Bound<'_, PyAny>, index: usize) -> PyResult<Row> {
     if item.is_none() {
         return Ok(Row::Null);
     }
-    let Ok(s) = item.cast::<PyString>() else {
+    if !item.is_instance_of::<PyString>() {
         let type_name = item.get_type().name()?;
         return Err(PyTypeError::new_err(format!(
             "{func}(): texts[{index}] must be str or None, not {type_name}"
         )));
-    };
-    Ok(match super::utf8(s) {
-        Ok(text) => Row::Text(text.into_owned()),
-        Err(at) => Row::Unreadable(super::lone_surrogate_in_text(s, at).into_value(s.py()).into_any()),
+    }
+    // A `str` is read as `parse_tool_calls` reads it; its only error is a lone surrogate.
+    Ok(match crate::args::text(func, item) {
+        Ok(text) => Row::Text(text.to_owned()),
+        Err(err) => Row::Unreadable(err.into_value(item.py()).into_any()),
     })
 }
 
@@ -83,31 +88,25 @@ pub(crate) fn texts_iter<'py>(func: &str, texts: &Bound<'py, PyAny>) -> PyResult
     texts.try_iter()
 }
 
-/// What a row parsed to: `None` for a row without text.
-type Parsed = Option<Result<Vec<ToolCall>, ParseError>>;
+/// What a row parsed to (`host::run`'s answer, as `parse_tool_calls` gets it): `None` for a row
+/// without text.
+type Parsed = Option<Result<Output, Located>>;
 
-/// Starts parsing the text rows of `rows` on `workers`; the receiver gets the rows back with
-/// their results.
-fn spawn_parse(workers: &Workers, rows: Vec<Row>, formats: FormatSet) -> Receiver<(Vec<Row>, Vec<Parsed>)> {
+/// Starts running `op` on the text rows of `rows` on `workers`; the receiver gets the rows back
+/// with their results.
+fn spawn_parse(workers: &Workers, rows: Vec<Row>, op: Op) -> Receiver<(Vec<Row>, Vec<Parsed>)> {
     workers.spawn_map(rows, move |row: &Row| {
-        row.text()
-            .map(|text| super::catch_panic(|| beacon_core::parse_tool_calls_in(text, formats)))
+        row.text().map(|text| host::run(&Input::Text(text), op.clone(), HOST))
     })
 }
 
 /// One entry of the result list.
-fn entry<'py>(py: Python<'py>, row: Row, parsed: Parsed, include_format: bool) -> PyResult<Bound<'py, PyAny>> {
+fn entry<'py>(py: Python<'py>, row: Row, parsed: Parsed) -> PyResult<Bound<'py, PyAny>> {
     match (row, parsed) {
         (Row::Unreadable(err), _) => Ok(err.into_bound(py)),
-        (Row::Text(_), Some(Ok(calls))) => {
-            let list = PyList::empty(py);
-            for call in &calls {
-                list.append(super::call_to_py(py, call, include_format)?)?;
-            }
-            Ok(list.into_any())
-        }
+        (Row::Text(_), Some(Ok(output))) => host::emit(&mut PySink { py }, output),
         (Row::Text(_), Some(Err(err))) if err.code == ErrorCode::NotFound => Ok(PyList::empty(py).into_any()),
-        (Row::Text(text), Some(Err(err))) => Ok(super::to_py_err(&text, &err).into_value(py).into_bound(py).into_any()),
+        (Row::Text(_), Some(Err(err))) => Ok(located_error(err).into_value(py).into_bound(py).into_any()),
         (Row::Null, _) | (Row::Text(_), None) => Ok(py.None().into_bound(py)),
     }
 }
@@ -115,16 +114,26 @@ fn entry<'py>(py: Python<'py>, row: Row, parsed: Parsed, include_format: bool) -
 /// Every text of `texts` parsed on `threads` threads: a list with, per row, its calls, `[]`, its
 /// `ToolCallError`, or `None` for a `None` row. See `beacon.parse_many`.
 #[pyfunction]
-#[pyo3(signature = (texts, *, include_format = false, formats = None, threads = None))]
+#[pyo3(signature = (
+    texts, *, include_format = false, formats = None, tools = None, validate = true, unknown = None, threads = None
+))]
+#[allow(clippy::too_many_arguments)] // the keyword arguments of the Python function
 pub(crate) fn parse_many<'py>(
     py: Python<'py>,
     texts: &Bound<'py, PyAny>,
     include_format: bool,
     formats: Option<Vec<String>>,
+    tools: Option<&Bound<'py, PyAny>>,
+    validate: bool,
+    unknown: Option<&Bound<'py, PyAny>>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyList>> {
     const FUNC: &str = "parse_many";
-    let formats = super::formats_arg(formats)?;
+    let op = Op::ToolCalls {
+        formats: crate::formats(FUNC, formats)?,
+        include_format,
+        tools: crate::tool_options(FUNC, tools, validate, unknown)?,
+    };
     let workers = Workers::new(threads)?;
     let mut items = texts_iter(FUNC, texts)?;
     let out = PyList::empty(py);
@@ -134,12 +143,12 @@ pub(crate) fn parse_many<'py>(
     let mut pending: Option<Receiver<(Vec<Row>, Vec<Parsed>)>> = None;
     loop {
         let rows = read_rows(FUNC, &mut items, &mut index, CHUNK)?;
-        let next = (!rows.is_empty()).then(|| spawn_parse(&workers, rows, formats));
+        let next = (!rows.is_empty()).then(|| spawn_parse(&workers, rows, op.clone()));
         if let Some(done) = pending.take() {
             let (rows, parsed) = py.detach(move || done.recv()).map_err(|_| lost_worker())?;
             let _pause = GcPause::new(py)?;
             for (row, parsed) in rows.into_iter().zip(parsed) {
-                out.append(entry(py, row, parsed, include_format)?)?;
+                out.append(entry(py, row, parsed)?)?;
             }
         }
         match next {
@@ -149,16 +158,14 @@ pub(crate) fn parse_many<'py>(
     }
 }
 
-/// A worker ended without sending its results (it cannot panic: every parse is caught).
+/// A worker ended without sending its results (it cannot panic: `host::run` catches panics).
 fn lost_worker() -> PyErr {
-    super::to_py_err(
-        "",
-        &ParseError::new(
-            ErrorCode::Internal,
-            0,
-            "a parse_many worker thread stopped; this is a bug in beacon",
-        ),
-    )
+    let err = ParseError::new(
+        ErrorCode::Internal,
+        0,
+        "a parse_many worker thread stopped; this is a bug in beacon",
+    );
+    located_error(Located::new(&err, "", HOST.unit()))
 }
 
 /// The cyclic garbage collector paused while one chunk's objects are built (they hold no cycles,

@@ -74,7 +74,6 @@ export type ErrorCode =
   | 'json.invalid_number'
   | 'json.duplicate_key'
   | 'json.too_deep'
-  | 'json.trailing_characters'
   | 'result.missing_field'
   | 'result.unsupported'
   | 'response.error'
@@ -88,7 +87,7 @@ export type ErrorCode =
 export class ToolCallError extends Error {
   constructor(
     message: string,
-    details?: { code: ErrorCode; position: number; line: number; column: number; cause?: unknown },
+    details?: { code: ErrorCode; position: number; line: number; column: number; path?: string; cause?: unknown },
   );
   /** Stable error code, e.g. `json.unexpected_token`. */
   code: ErrorCode;
@@ -98,30 +97,147 @@ export class ToolCallError extends Error {
   line: number;
   /** 1-based column, counted in UTF-16 code units. */
   column: number;
+  /**
+   * For `tool_call.schema` (with the `tools` option): the JSON pointer of the offending value in
+   * the call's arguments (`''` for the arguments themselves, `'/todos/1/status'` deeper);
+   * undefined for every other error.
+   */
+  path?: string;
 }
 
 /** No tool call in the text: `code` is `tool_call.not_found`, `position` is 0. */
 export class NoToolCallFoundError extends ToolCallError {}
+
+/** Arguments as beacon returns them without a type for them: keys in the order written. */
+export type Arguments = { [key: string]: Value };
+
+/**
+ * The argument types of a tool list, by tool name (`{ get_weather: { city: string } }`): the type
+ * parameter of `Tools` and of the parse functions, which then type each call's `arguments` by
+ * its `name`. The default says nothing about any tool.
+ */
+export type ToolArgs = { [name: string]: object };
+
+/** A call to one of the tools of `A`: a union discriminated by `name` (plain `ToolCall` for the default `A`). */
+export type ToolCallOf<A extends ToolArgs> = string extends keyof A
+  ? ToolCall
+  : { [N in keyof A & string]: { id?: string; name: N; arguments: A[N] } }[keyof A & string];
+
+/** A tool definition: a bare name, or an OpenAI Chat, OpenAI Responses, Anthropic, Gemini or MCP definition. */
+export type ToolDefinition = string | { [key: string]: unknown };
+
+/**
+ * A tool list, read once and reused: pass it as the `tools` option. `A` types the arguments of
+ * the calls by tool name (beacon validates them against the schemas; the type is the caller's
+ * statement of what those schemas mean):
+ *
+ * ```ts
+ * const tools = new Tools<{ get_weather: { city: string; unit?: 'c' | 'f' } }>([weatherDefinition]);
+ * const call = parseToolCall(text, { tools });   // call.arguments: { city: string; unit?: 'c' | 'f' }
+ * ```
+ * @throws {TypeError} when `definitions` is not an array, or an entry (or a value in it) has the
+ *   wrong type; the message names the entry (`tools[1].function.name`).
+ * @throws {RangeError} when an entry has no name, two tools have one name, or a schema is one
+ *   beacon cannot use; the message names the entry.
+ */
+export class Tools<A extends ToolArgs = { [name: string]: Arguments }> {
+  constructor(definitions: readonly ToolDefinition[]);
+  /** The tool names, in the order given. */
+  readonly names: readonly string[];
+  /** Only carries `A`. */
+  private readonly __args?: A;
+}
+
+/** `new Tools(definitions)`. */
+export function compileTools<A extends ToolArgs = { [name: string]: Arguments }>(
+  definitions: readonly ToolDefinition[],
+): Tools<A>;
+
+/** The tools options of `parseToolCall`, `parseToolCalls` and `parseMessage`. */
+export interface ToolsOptions<A extends ToolArgs> {
+  /**
+   * The caller's tools: calls are named, typed and validated (README: "Tools and schemas"). A
+   * `Tools`, or an array of definitions (read on every call).
+   */
+  tools?: Tools<A> | readonly ToolDefinition[];
+  /** With `tools`: check the arguments against the schemas (default true; false: naming and typing only). */
+  validate?: boolean;
+  /**
+   * With `tools`: a tagged call to a tool not in the list throws `tool_call.unknown_tool`
+   * (`'error'`, the default), is returned (`'keep'`: untyped, unchecked, and outside `A`), or is
+   * left out (`'drop'`).
+   */
+  unknown?: 'error' | 'keep' | 'drop';
+}
 
 /**
  * The one tool call in `text`.
  * @throws {NoToolCallFoundError} when there is none.
  * @throws {ToolCallError} when a call is broken, or with code `tool_call.multiple` when there
  *   are several (use `parseToolCalls` for parallel calls); `json.invalid_unicode` when `text`
- *   holds a lone surrogate; `input.too_large` when it needs more memory than the module can have.
+ *   holds a lone surrogate; `input.too_large` when it needs more memory than the module can have;
+ *   with `tools`, `tool_call.unknown_tool` and `tool_call.schema` (with `path`).
  * @throws {TypeError} when `text` is not a string.
  */
-export function parseToolCall(text: string, options?: { formats?: Iterable<Format> }): ToolCall;
+export function parseToolCall<A extends ToolArgs = { [name: string]: Arguments }>(
+  text: string,
+  options?: { formats?: Iterable<Format> } & ToolsOptions<A>,
+): ToolCallOf<A>;
 
 /**
  * Every tool call in `text`, in text order.
  * @throws {NoToolCallFoundError} when there is none.
  * @throws {ToolCallError} when a call is broken; `json.invalid_unicode` when `text` holds a
- *   lone surrogate; `input.too_large` when it needs more memory than the module can have.
+ *   lone surrogate; `input.too_large` when it needs more memory than the module can have; with
+ *   `tools`, `tool_call.unknown_tool` and `tool_call.schema` (with `path`).
  * @throws {TypeError} when `text` is not a string.
  */
-export function parseToolCalls(text: string, options: { includeFormat: true; formats?: Iterable<Format> }): ToolCallWithFormat[];
-export function parseToolCalls(text: string, options?: { includeFormat?: boolean; formats?: Iterable<Format> }): ToolCall[];
+export function parseToolCalls<A extends ToolArgs = { [name: string]: Arguments }>(
+  text: string,
+  options: { includeFormat: true; formats?: Iterable<Format> } & ToolsOptions<A>,
+): (ToolCallOf<A> & { format: Format })[];
+export function parseToolCalls<A extends ToolArgs = { [name: string]: Arguments }>(
+  text: string,
+  options?: { includeFormat?: boolean; formats?: Iterable<Format> } & ToolsOptions<A>,
+): ToolCallOf<A>[];
+
+/** One call of a `Message`. */
+export interface MessageToolCall {
+  /** The id the text wrote (Kimi K2, Mistral `[CALL_ID]`, Command R7B), one generated with
+   * `ids: 'generate'`, or `null`. */
+  id: string | null;
+  name: string;
+  arguments: { [key: string]: Value };
+  format: Format;
+  /** `[start, end]`: UTF-16 indices of the call in the text (`text.slice(start, end)`). */
+  span: [number, number];
+}
+
+/** A whole model message. */
+export interface Message<A extends ToolArgs = { [name: string]: Arguments }> {
+  /** The text without the calls (markers and wrappers included), the reasoning blocks and the
+   * end-of-turn tokens; whitespace touching a removed piece at the start or end is dropped. */
+  content: string;
+  /** The text inside the reasoning blocks (`<think>`, `[THINK]`, Harmony analysis, …), or null. */
+  reasoning: string | null;
+  /** Every call, in text order. */
+  tool_calls: (string extends keyof A
+    ? MessageToolCall
+    : { [N in keyof A & string]: Omit<MessageToolCall, 'name' | 'arguments'> & { name: N; arguments: A[N] } }[keyof A & string])[];
+}
+
+/**
+ * The whole message: content, reasoning, and every call with its id, format and span. No call is
+ * no error (`tool_calls` is empty).
+ * @throws {ToolCallError} when a call is broken (as `parseToolCalls` throws it); `json.invalid_unicode`
+ *   when `text` holds a lone surrogate; `input.too_large` when it needs more memory than the module can have.
+ * @throws {TypeError} when `text` is not a string, `formats` is not an iterable of known format ids,
+ *   `ids` is neither undefined nor `'generate'`, or `unknown` is not `'error'`, `'keep'` or `'drop'`.
+ */
+export function parseMessage<A extends ToolArgs = { [name: string]: Arguments }>(
+  text: string,
+  options?: { formats?: Iterable<Format>; ids?: 'generate' } & ToolsOptions<A>,
+): Message<A>;
 
 /** What `scanStream` found in the text streamed so far. */
 export interface StreamScan {
@@ -161,11 +277,13 @@ export const FORMATS: readonly Format[];
 
 /**
  * What the provider functions accept: the response body as a string (JSON text; any other text
- * is a plain-text answer with no calls), or the response already decoded (what `JSON.parse` or
+ * is a plain-text answer with no calls), as UTF-8 bytes (an `ArrayBuffer` or a view of one such
+ * as a `Uint8Array`: error positions, lines and columns then count bytes, and bytes that are not
+ * UTF-8 are `json.invalid_utf8`), or the response already decoded (what `JSON.parse` or
  * `await res.json()` returns). A decoded value is read as its `JSON.stringify` text, `bigint`s
  * written as their digits; error positions then refer to that text.
  */
-export type ProviderResponse = string | object | number | bigint | boolean | null;
+export type ProviderResponse = string | ArrayBuffer | ArrayBufferView | object | number | bigint | boolean | null;
 
 /** One tool call read from a provider response. */
 export interface ProviderCall {
@@ -220,9 +338,9 @@ export type ResultMessage = { [key: string]: Value };
  *   API's); `json.invalid_unicode` for a lone surrogate in a response string; in a decoded value,
  *   `json.invalid_number` for NaN or ±Infinity and `json.too_deep` for nesting deeper than 128
  *   or a cycle; `input.too_large` when the input needs more memory than the module can have.
- * @throws {TypeError} `response` is `undefined`, a function, a symbol, bytes (decode them
- *   first), or a decoded value holding `undefined` (other than as an object member, which is
- *   left out), a function or a symbol; `provider` is not a string.
+ * @throws {TypeError} `response` is `undefined`, a function, a symbol, or a decoded value
+ *   holding `undefined` (other than as an object member, which is left out), a function or a
+ *   symbol; `provider` is not a string.
  * @throws {RangeError} `provider` is neither `'auto'` nor one of `PROVIDERS`.
  */
 export function parseResponse(response: ProviderResponse, options?: ParseResponseOptions): ProviderCall[];
@@ -250,6 +368,27 @@ export function hasToolCalls(response: ProviderResponse, options?: ParseResponse
  * @throws {RangeError} `provider` is not one of `PROVIDERS` (`'auto'` is not accepted).
  */
 export function formatResults(results: readonly ToolResult[], provider: Provider): ResultMessage[];
+
+/** A call as `formatCalls` takes it (the calls of `parseResponse` and `parseMessage` fit). */
+export interface CallToFormat {
+  id?: string | null;
+  name: string;
+  arguments: { [key: string]: unknown };
+}
+
+/**
+ * The assistant message that carries `calls` (and `content` as its text) in `provider`'s wire
+ * shape: one message object, or for `openai_responses` and `gemini_interactions` the list of
+ * input items. `parseResponse(formatCalls(calls, p), { provider: p })` gives the calls back.
+ * @throws {ToolCallError} `result.missing_field` when a call lacks an id the provider requires.
+ * @throws {TypeError} `calls` is not an array of call objects, or `content` is not a string.
+ * @throws {RangeError} `provider` is not one of `PROVIDERS`.
+ */
+export function formatCalls(
+  calls: readonly CallToFormat[],
+  provider: Provider,
+  options?: { content?: string | null },
+): ResultMessage | ResultMessage[];
 
 /** @internal Not part of the API: makes the module panic, for beacon's own tests. */
 export function _panicForTesting(): never;

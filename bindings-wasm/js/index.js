@@ -2,23 +2,32 @@
 // WebAssembly. Works in Node >= 20 and in browsers (a plain <script type="module">, no bundler).
 //
 // This file is the whole public API. The wasm-bindgen module (`beacon_wasm.js`) is private: its
-// exports answer with tagged JSON strings (see bindings-wasm/src/lib.rs).
+// exports answer with tagged JSON strings (see bindings-wasm/src/lib.rs), and the core behind
+// them reads every option and writes every answer and every error. What is left here is what
+// only JavaScript can do: check argument types, turn decoded values into JSON text (BigInts,
+// cycles), turn BigInts back, throw Error classes, and recover from traps.
 
 import init, {
   initSync,
   __wbg_reset_state as resetInstance,
-  detect_provider as wasmDetectProvider,
+  compile_tools as wasmCompileTools,
+  free_tools as wasmFreeTools,
+  format_calls as wasmFormatCalls,
   format_results as wasmFormatResults,
-  has_tool_calls as wasmHasToolCalls,
+  formats as wasmFormats,
+  lone_surrogate as wasmLoneSurrogate,
   memory_bytes as wasmMemoryBytes,
+  non_finite_number as wasmNonFiniteNumber,
   out_of_memory as wasmOutOfMemory,
   panic_for_testing as wasmPanicForTesting,
-  set_memory_limit_for_testing as wasmSetMemoryLimitForTesting,
-  parse,
-  parse_response as wasmParseResponse,
-  scan_stream as wasmScanStream,
+  parse_message as wasmParseMessage,
+  parse_tool_calls as wasmParseToolCalls,
   providers as wasmProviders,
-  formats as wasmFormats,
+  read_response as wasmReadResponse,
+  read_response_bytes as wasmReadResponseBytes,
+  scan_stream as wasmScanStream,
+  set_memory_limit_for_testing as wasmSetMemoryLimitForTesting,
+  trap_error as wasmTrapError,
 } from './beacon_wasm.js';
 
 const wasmUrl = new URL('./beacon_wasm_bg.wasm', import.meta.url);
@@ -35,7 +44,7 @@ if (typeof process === 'object' && process !== null && typeof process.versions?.
 
 /** A tool call that is present but broken, or any other parse failure. */
 export class ToolCallError extends Error {
-  constructor(message, { code, position, line, column, cause } = {}) {
+  constructor(message, { code, position, line, column, path, cause } = {}) {
     super(message, cause === undefined ? undefined : { cause });
     /** Stable error code such as `json.unexpected_token`. */
     this.code = code;
@@ -45,6 +54,11 @@ export class ToolCallError extends Error {
     this.line = line;
     /** 1-based column, counted in UTF-16 code units. */
     this.column = column;
+    /**
+     * For `tool_call.schema` (with the `tools` option): the JSON pointer of the offending value in
+     * the call's arguments (`''` for the arguments themselves); undefined for every other error.
+     */
+    this.path = path;
   }
 }
 Object.defineProperty(ToolCallError.prototype, 'name', {
@@ -66,6 +80,22 @@ function revive(_key, value) {
   return value;
 }
 
+// The module's answer (see bindings-wasm/src/lib.rs) as a value, or its error thrown.
+function decode(answer, cause) {
+  const tag = answer.charCodeAt(0);
+  if (tag === 116 /* t */) throw new TypeError(answer.slice(1));
+  if (tag === 114 /* r */) throw new RangeError(answer.slice(1));
+  let value;
+  try {
+    value = JSON.parse(answer.slice(1), tag === 98 /* b */ ? revive : undefined);
+  } catch (e) {
+    throw e instanceof RangeError ? trapped(e) : e; // a string longer than the engine allows
+  }
+  if (tag !== 101 /* e */) return value;
+  const Class = value.code === 'tool_call.not_found' ? NoToolCallFoundError : ToolCallError;
+  throw new Class(value.message, { ...value, cause });
+}
+
 // A trap in the module is reported as a ToolCallError, and the instance is replaced by a fresh
 // one (same compiled module, new memory): the trapped call may have stopped halfway through the
 // allocator or a borrow, so no later call may run on it. A trap after an allocation failed (the
@@ -73,9 +103,11 @@ function revive(_key, value) {
 // in beacon: `internal`. A RangeError while the answer crosses into JavaScript (a string longer
 // than the engine allows) is `input.too_large` too. Any other exception passes through unchanged.
 let trappedInstance = false; // a trap whose instance could not be replaced yet
+let instanceGeneration = 0; // counts instances: a Tools handle belongs to one
 
 function replaceInstance() {
   try {
+    instanceGeneration++; // the old instance's handles are gone even if the reset fails
     resetInstance();
     trappedInstance = false;
   } catch {
@@ -83,32 +115,34 @@ function replaceInstance() {
   }
 }
 
-function internalError(message, cause) {
-  return new ToolCallError(`internal error in beacon: ${message}`, {
-    code: 'internal', position: 0, line: 1, column: 1, cause,
-  });
-}
-
-function tooLargeError(cause) {
+// The one error built here rather than by the module: there is no instance to build it.
+function noInstanceError() {
   return new ToolCallError(
-    'input.too_large at line 1, column 1: the input needs more memory than beacon can have '
-    + '(WebAssembly memory is at most 4 GiB, and a JavaScript string at most the engine\'s limit); '
-    + 'split it, or parse it where memory allows (the Python package)',
-    { code: 'input.too_large', position: 0, line: 1, column: 1, cause },
+    'internal at line 1, column 1: its WebAssembly instance trapped and could not be replaced',
+    { code: 'internal', position: 0, line: 1, column: 1 },
   );
 }
 
+// The error for a trap (or a RangeError) `e`, from the fresh instance.
 function trapped(e) {
-  if (e instanceof RangeError) return tooLargeError(e);
-  if (!(e instanceof WebAssembly.RuntimeError)) return e;
-  let outOfMemory = false;
-  try {
-    outOfMemory = wasmOutOfMemory(); // reads one flag of the trapped instance, before it goes
-  } catch {
-    // leave it an internal error
+  const tooLarge = e instanceof RangeError;
+  if (!tooLarge && !(e instanceof WebAssembly.RuntimeError)) return e;
+  let outOfMemory = tooLarge;
+  if (!tooLarge) {
+    try {
+      outOfMemory = wasmOutOfMemory(); // reads one flag of the trapped instance, before it goes
+    } catch {
+      // leave it an internal error
+    }
+    replaceInstance();
   }
-  replaceInstance();
-  return outOfMemory ? tooLargeError(e) : internalError(e.message, e);
+  if (trappedInstance) return noInstanceError();
+  try {
+    decode(wasmTrapError(outOfMemory, e.message), e);
+  } catch (err) {
+    return err;
+  }
+  return e;
 }
 
 // WebAssembly memory grows with the input and never shrinks. After an input large enough to have
@@ -125,20 +159,32 @@ function recycleAfter(inputLength) {
 function checkInstance() {
   if (trappedInstance) {
     replaceInstance();
-    if (trappedInstance) throw internalError('its WebAssembly instance trapped and could not be replaced');
+    if (trappedInstance) throw noInstanceError();
   }
 }
 
-// The module's answer (see bindings-wasm/src/lib.rs) as a value, or its error thrown.
-function decode(answer) {
-  const tag = answer.charCodeAt(0);
-  if (tag === 111 /* o */) return JSON.parse(answer.slice(1));
-  if (tag === 98 /* b */) return JSON.parse(answer.slice(1), revive);
-  const err = JSON.parse(answer.slice(1));
-  const Class = err.code === 'tool_call.not_found' ? NoToolCallFoundError : ToolCallError;
-  throw new Class(
-    `${err.code} at line ${err.line}, column ${err.column}: ${err.message}`, err,
-  );
+// Calls a module export with `args` (the first is the input, `inputLength` long) and decodes
+// its answer.
+function callModule(inputLength, wasmFunction, ...args) {
+  checkInstance();
+  let answer;
+  try {
+    answer = wasmFunction(...args);
+  } catch (e) {
+    throw trapped(e);
+  }
+  recycleAfter(inputLength);
+  return decode(answer);
+}
+
+// The error a module export answers with, to throw.
+function moduleError(wasmFunction, ...args) {
+  try {
+    callModule(0, wasmFunction, ...args);
+  } catch (e) {
+    return e;
+  }
+  return new TypeError('expected an error');
 }
 
 function describe(value) {
@@ -149,50 +195,27 @@ function describe(value) {
 
 // `text` as given when it is a string of Unicode text. A lone surrogate (half of a UTF-16 pair)
 // has no UTF-8 form (crossing into WebAssembly would turn it into U+FFFD): json.invalid_unicode
-// at its index, as Python reports it at its code-point index.
+// at its index.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function unicodeText(text) {
   if (typeof text.isWellFormed === 'function' ? text.isWellFormed() : !LONE_SURROGATE.test(text)) return text;
   const at = LONE_SURROGATE.exec(text).index;
-  const unit = text.charCodeAt(at).toString(16).toUpperCase();
-  throw codedError('json.invalid_unicode', text, at,
-    `the text holds a lone surrogate (U+${unit}) at index ${at}: it is not Unicode text, and has no UTF-8 form`);
+  throw moduleError(wasmLoneSurrogate, text.slice(0, at), text.charCodeAt(at), at);
 }
 
-// A ToolCallError raised here rather than by the module: `position` is a UTF-16 index into
-// `text`, with its line and column.
-function codedError(code, text, position, message) {
-  const before = text.slice(0, position);
-  const lineStart = before.lastIndexOf('\n') + 1;
-  let line = 1;
-  for (let i = before.indexOf('\n'); i !== -1; i = before.indexOf('\n', i + 1)) line += 1;
-  const column = position - lineStart + 1;
-  return new ToolCallError(`${code} at line ${line}, column ${column}: ${message}`, { code, position, line, column });
-}
-
-// Calls a module export with `args` (the first is the input, `inputLength` UTF-16 units long) and
-// decodes its answer.
-function callModule(inputLength, wasmFunction, ...args) {
-  checkInstance();
-  let answer;
-  try {
-    answer = wasmFunction(...args);
-  } catch (e) {
-    throw trapped(e);
+function textArg(fn, text) {
+  if (typeof text !== 'string') {
+    throw new TypeError(`${fn}(): text must be a string, not ${describe(text)}`);
   }
-  recycleAfter(inputLength);
-  try {
-    return decode(answer);
-  } catch (e) {
-    throw e instanceof RangeError ? tooLargeError(e) : e;
-  }
+  return unicodeText(text);
 }
 
 /** Every format id: the tagged (tier 1) formats, then `json` (tier 2) and `python` (tier 3). */
 export const FORMATS = Object.freeze(wasmFormats().split(','));
 
-// The `formats` option as the module takes it: undefined for every format, else the ids joined.
+// The `formats` option as the module takes it: undefined for every format, else the JSON array
+// of the ids (the module checks them).
 function formatsArg(fn, formats) {
   if (formats === undefined) return undefined;
   if (typeof formats === 'string' || formats === null || typeof formats[Symbol.iterator] !== 'function') {
@@ -200,36 +223,148 @@ function formatsArg(fn, formats) {
   }
   const ids = [...formats];
   for (const id of ids) {
-    if (!FORMATS.includes(id)) {
-      throw new TypeError(
-        `${fn}(): unknown format id ${JSON.stringify(id)}; the format ids are: ${FORMATS.join(', ')}`,
-      );
-    }
+    if (typeof id !== 'string') throw new TypeError(`${fn}(): formats must hold format ids (strings), not ${describe(id)}`);
   }
-  return ids.join(',');
+  return JSON.stringify(ids);
 }
 
-function run(fn, text, all, includeFormat, formats) {
-  if (typeof text !== 'string') {
-    throw new TypeError(`text must be a string, not ${text === null ? 'null' : typeof text}`);
+// ------------------------------------------------------------------------------------------
+// Tools
+
+// Frees a collected Tools' compiled list, when it is still on the instance that compiled it.
+const toolsCleanup = new FinalizationRegistry((state) => {
+  if (state.generation === instanceGeneration && state.handle !== undefined && !trappedInstance) {
+    try {
+      wasmFreeTools(state.handle);
+    } catch {
+      // a trap while freeing: the next call replaces the instance
+    }
   }
-  return callModule(text.length, parse, unicodeText(text), all, includeFormat, formatsArg(fn, formats));
+});
+
+/**
+ * A tool list, read once and reused: pass it as the `tools` option of `parseToolCall`,
+ * `parseToolCalls` and `parseMessage` (a plain array works too, but is read on every call).
+ * Each definition is, in any mix: a bare name, or an OpenAI Chat, OpenAI Responses, Anthropic,
+ * Gemini or MCP tool definition. A malformed one is a `TypeError` (a value of the wrong type) or
+ * a `RangeError` (no name, two tools with one name, a schema beacon cannot use), naming the
+ * entry (`tools[1].function.name`).
+ */
+export class Tools {
+  #json;
+  #state;
+  #names;
+
+  constructor(definitions) {
+    if (!Array.isArray(definitions)) {
+      throw new TypeError(`Tools(): definitions must be an array of tool definitions, not ${describe(definitions)}`);
+    }
+    this.#json = toJson('Tools', definitions, 'tools', false);
+    this.#state = { handle: undefined, generation: -1 };
+    this._handle(); // compile now, so a bad definition throws here
+    toolsCleanup.register(this, this.#state, this);
+  }
+
+  /** The tool names, in the order given. */
+  get names() {
+    return this.#names;
+  }
+
+  /** Not part of the API: the handle of the compiled list on the current instance. */
+  _handle() {
+    const state = this.#state;
+    if (state.generation !== instanceGeneration || state.handle === undefined) {
+      const { handle, names } = callModule(this.#json.length, wasmCompileTools, this.#json);
+      state.handle = handle;
+      state.generation = instanceGeneration;
+      this.#names ??= Object.freeze(names);
+    }
+    return state.handle;
+  }
+
+  /** Not part of the API: frees the compiled list now (a list compiled for one call). */
+  _free() {
+    const state = this.#state;
+    toolsCleanup.unregister(this);
+    if (state.generation === instanceGeneration && state.handle !== undefined && !trappedInstance) {
+      wasmFreeTools(state.handle);
+    }
+    state.handle = undefined;
+  }
+}
+
+/** `new Tools(definitions)`. */
+export function compileTools(definitions) {
+  return new Tools(definitions);
+}
+
+// Calls `run` with the tools options as the module takes them (a handle or undefined, validate,
+// unknown). A plain array is compiled for this call only, and freed after it.
+function withTools(fn, { tools, validate = true, unknown }, run) {
+  if (unknown !== undefined && unknown !== null && typeof unknown !== 'string') {
+    throw new TypeError(`${fn}(): unknown must be 'error', 'keep' or 'drop', not ${describe(unknown)}`);
+  }
+  const u = unknown ?? undefined;
+  if (tools === undefined || tools === null) return run(undefined, Boolean(validate), u);
+  if (tools instanceof Tools) return run(tools._handle(), Boolean(validate), u);
+  if (!Array.isArray(tools)) {
+    throw new TypeError(`${fn}(): tools must be a Tools or an array of tool definitions, not ${describe(tools)}`);
+  }
+  const once = new Tools(tools);
+  try {
+    return run(once._handle(), Boolean(validate), u);
+  } finally {
+    once._free();
+  }
 }
 
 /**
  * The one tool call in `text`, as `{name, arguments}`. Throws `ToolCallError` with code
  * `tool_call.multiple` when there are several, and `NoToolCallFoundError` when there is none.
+ * `tools`, `validate`, `unknown`: see `parseToolCalls`.
  */
-export function parseToolCall(text, { formats } = {}) {
-  return run('parseToolCall', text, false, false, formats);
+export function parseToolCall(text, { formats, ...options } = {}) {
+  const fn = 'parseToolCall';
+  const t = textArg(fn, text);
+  const f = formatsArg(fn, formats);
+  return withTools(fn, options, (...o) => callModule(t.length, wasmParseToolCalls, t, false, false, f, ...o));
 }
 
 /**
  * Every tool call in `text`, in text order, as `[{name, arguments}]` (plus `format` with
  * `{ includeFormat: true }`). Throws `NoToolCallFoundError` when there is none.
+ *
+ * `tools` (a `Tools`, or an array of definitions, read on every call) names, types and validates
+ * the calls (README: "Tools and schemas"): a tagged call to a tool not in the list throws
+ * `tool_call.unknown_tool` (`unknown: 'keep'` returns it, `unknown: 'drop'` leaves it out), a
+ * JSON or call-syntax candidate with an unknown name is prose; arguments that break the schema
+ * throw `tool_call.schema` with `error.path` (`validate: false`: naming and typing only).
  */
-export function parseToolCalls(text, { includeFormat = false, formats } = {}) {
-  return run('parseToolCalls', text, true, Boolean(includeFormat), formats);
+export function parseToolCalls(text, { includeFormat = false, formats, ...options } = {}) {
+  const fn = 'parseToolCalls';
+  const t = textArg(fn, text);
+  const f = formatsArg(fn, formats);
+  const all = Boolean(includeFormat);
+  return withTools(fn, options, (...o) => callModule(t.length, wasmParseToolCalls, t, true, all, f, ...o));
+}
+
+/**
+ * The whole message: `{content, reasoning, tool_calls}` where `content` is the text without the
+ * calls, reasoning blocks and end-of-turn tokens, `reasoning` the reasoning text (or null), and
+ * `tool_calls` every call as `{id, name, arguments, format, span}` (`span`: `[start, end]`,
+ * UTF-16 indices; `id` null when the text wrote none). No call is no error: `tool_calls` is
+ * then empty. `ids: 'generate'` gives every call without an id one (`call_` and 24 letters and
+ * digits, the same for the same text). `tools`, `validate`, `unknown`: as for `parseToolCalls`.
+ */
+export function parseMessage(text, { formats, ids, ...options } = {}) {
+  const fn = 'parseMessage';
+  const t = textArg(fn, text);
+  if (ids !== undefined && ids !== null && typeof ids !== 'string') {
+    throw new TypeError(`${fn}(): ids must be a string or undefined, not ${describe(ids)}`);
+  }
+  const f = formatsArg(fn, formats);
+  const i = ids ?? undefined;
+  return withTools(fn, options, (...o) => callModule(t.length, wasmParseMessage, t, f, i, ...o));
 }
 
 /**
@@ -241,10 +376,8 @@ export function parseToolCalls(text, { includeFormat = false, formats } = {}) {
  * when it ends). `position` is a UTF-16 index.
  */
 export function scanStream(text) {
-  if (typeof text !== 'string') {
-    throw new TypeError(`text must be a string, not ${text === null ? 'null' : typeof text}`);
-  }
-  return callModule(text.length, wasmScanStream, unicodeText(text));
+  const t = textArg('scanStream', text);
+  return callModule(t.length, wasmScanStream, t);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -253,15 +386,11 @@ export function scanStream(text) {
 /** Every provider id, in the core's order. */
 export const PROVIDERS = Object.freeze(wasmProviders().split(','));
 
-function providerArg(fn, provider, autoOk) {
+function providerArg(fn, provider) {
   if (typeof provider !== 'string') {
     throw new TypeError(`${fn}(): provider must be a string, not ${describe(provider)}`);
   }
-  if ((autoOk && provider === 'auto') || PROVIDERS.includes(provider)) return provider;
-  const ids = PROVIDERS.map((p) => `'${p}'`).join(', ');
-  throw new RangeError(
-    `${fn}(): provider must be ${autoOk ? "'auto' or " : ''}one of ${ids}, not ${JSON.stringify(provider)}`,
-  );
+  return provider;
 }
 
 // Decoded values (a response, the results for formatResults) go to the core as JSON text: the
@@ -306,9 +435,7 @@ class JsonWriter {
   }
 
   invalidNumber(value) {
-    const at = this.positioned ? this.out.length : 0;
-    return codedError('json.invalid_number', this.positioned ? this.out : '', at,
-      `${this.pathText()} is ${value}, which is not a JSON number`);
+    return moduleError(wasmNonFiniteNumber, this.pathText(), String(value), this.positioned ? this.out : '');
   }
 
   value(v, key, depth) {
@@ -421,23 +548,27 @@ function toJson(fn, value, root, positioned) {
   return writer.out;
 }
 
-// The response as text: a string is JSON text (or plain text) as given; any other value is a
-// decoded JSON value, read as its JSON.stringify text (so error positions refer to that text).
-function responseText(fn, response) {
+// The response: a string is JSON text (or plain text) as given; bytes (an ArrayBuffer or a view
+// of one, such as a Uint8Array) are UTF-8 JSON, positions in bytes; any other value is a decoded
+// JSON value, read as its JSON text (so error positions refer to that text).
+function responseArg(fn, response) {
   if (typeof response === 'string') return unicodeText(response);
-  if (response instanceof ArrayBuffer || ArrayBuffer.isView(response)) {
-    throw new TypeError(
-      `${fn}(): response must be a string of JSON or a decoded JSON value, not bytes; `
-      + 'decode them first (new TextDecoder().decode(bytes))',
-    );
-  }
+  if (response instanceof ArrayBuffer) return new Uint8Array(response);
+  if (ArrayBuffer.isView(response)) return new Uint8Array(response.buffer, response.byteOffset, response.byteLength);
   if (response === undefined || typeof response === 'function' || typeof response === 'symbol') {
     throw new TypeError(
-      `${fn}(): response must be a string of JSON or a decoded JSON value (object, array, number, `
-      + `boolean or null), not ${describe(response)}`,
+      `${fn}(): response must be a string of JSON, bytes of UTF-8 JSON or a decoded JSON value (object, `
+      + `array, number, boolean or null), not ${describe(response)}`,
     );
   }
   return toJson(fn, response, 'response', true);
+}
+
+function readResponse(fn, response, provider, textFallback, query) {
+  const id = providerArg(fn, provider);
+  const input = responseArg(fn, response);
+  const wasmFunction = typeof input === 'string' ? wasmReadResponse : wasmReadResponseBytes;
+  return callModule(input.length, wasmFunction, fn, input, id, Boolean(textFallback), query);
 }
 
 /**
@@ -448,70 +579,49 @@ function responseText(fn, response) {
  * like `parseToolCalls` (those calls have `id` null).
  */
 export function parseResponse(response, { provider = 'auto', textFallback = false } = {}) {
-  const id = providerArg('parseResponse', provider, true);
-  const text = responseText('parseResponse', response);
-  return callModule(text.length, wasmParseResponse, text, id, Boolean(textFallback));
-}
-
-/** Which API `response` came from (one of `PROVIDERS`), or null. */
-export function detectProvider(response) {
-  const text = responseText('detectProvider', response);
-  return callModule(text.length, wasmDetectProvider, text);
+  return readResponse('parseResponse', response, provider, textFallback, 0);
 }
 
 /** Whether `response` has tool calls: exactly `parseResponse(...).length > 0`, same errors. */
 export function hasToolCalls(response, { provider = 'auto', textFallback = false } = {}) {
-  const id = providerArg('hasToolCalls', provider, true);
-  const text = responseText('hasToolCalls', response);
-  return callModule(text.length, wasmHasToolCalls, text, id, Boolean(textFallback));
+  return readResponse('hasToolCalls', response, provider, textFallback, 1);
 }
 
-const RESULT_KEYS = 'id, name, content and isError (or is_error)';
-
-// One `results` item, checked and normalised to the module's {id, name, content, is_error}.
-function toolResult(result, i) {
-  const at = `formatResults(): results[${i}]`;
-  if (result === null || typeof result !== 'object' || Array.isArray(result)) {
-    throw new TypeError(`${at} must be an object with ${RESULT_KEYS}, not ${describe(result)}`);
-  }
-  for (const key of Object.keys(result)) {
-    if (!['id', 'name', 'content', 'isError', 'is_error'].includes(key)) {
-      throw new TypeError(`${at} has an unknown key ${JSON.stringify(key)}; a result has ${RESULT_KEYS}`);
-    }
-  }
-  const { id = null, name = null, content } = result;
-  for (const [key, value] of [['id', id], ['name', name]]) {
-    if (value !== null && typeof value !== 'string') {
-      throw new TypeError(`${at}.${key} must be a string, null or missing, not ${describe(value)}`);
-    }
-  }
-  if (content === undefined) throw new TypeError(`${at} has no content`);
-  if (typeof content === 'function' || typeof content === 'symbol') {
-    throw new TypeError(`${at}.content must be a string or a JSON value, not ${typeof content}`);
-  }
-  if (result.isError !== undefined && result.is_error !== undefined) {
-    throw new TypeError(`${at} has both isError and is_error; give one`);
-  }
-  const key = result.is_error !== undefined ? 'is_error' : 'isError';
-  const isError = result[key] ?? false;
-  if (typeof isError !== 'boolean') {
-    throw new TypeError(`${at}.${key} must be a boolean, not ${describe(isError)}`);
-  }
-  return { id, name, content, is_error: isError };
+/** Which API `response` came from (one of `PROVIDERS`), or null. */
+export function detectProvider(response) {
+  return readResponse('detectProvider', response, 'auto', false, 2);
 }
 
 /**
  * The messages (or content blocks, or parts) that carry `results` back to `provider`, in the
  * order given, ready to append to the conversation. Each result is `{id, name, content,
- * isError}`; `content` is a string or any JSON value.
+ * isError}` (or `is_error`); `content` is a string or any JSON value.
  */
 export function formatResults(results, provider) {
-  const id = providerArg('formatResults', provider, false);
+  const id = providerArg('formatResults', provider);
   if (!Array.isArray(results)) {
     throw new TypeError(`formatResults(): results must be an array of objects, not ${describe(results)}`);
   }
-  const json = toJson('formatResults', Array.from(results, toolResult), 'results', false);
+  const json = toJson('formatResults', results, 'results', false);
   return callModule(json.length, wasmFormatResults, json, id);
+}
+
+/**
+ * The assistant message that carries `calls` (and `content` as its text) in `provider`'s wire
+ * shape: one message object, or for `openai_responses` and `gemini_interactions` the list of
+ * input items. Each call is `{id, name, arguments}` (the calls of `parseMessage` may be passed as
+ * they are). A call without an id where the provider needs one is `result.missing_field`.
+ */
+export function formatCalls(calls, provider, { content } = {}) {
+  const id = providerArg('formatCalls', provider);
+  if (!Array.isArray(calls)) {
+    throw new TypeError(`formatCalls(): calls must be an array of objects, not ${describe(calls)}`);
+  }
+  if (content !== undefined && content !== null && typeof content !== 'string') {
+    throw new TypeError(`formatCalls(): content must be a string, not ${describe(content)}`);
+  }
+  const json = toJson('formatCalls', calls, 'calls', false);
+  return callModule(json.length, wasmFormatCalls, json, id, content == null ? undefined : unicodeText(content));
 }
 
 /**

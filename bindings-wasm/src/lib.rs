@@ -1,9 +1,10 @@
 //! WebAssembly binding of beacon-core, wrapped by the npm package `beacon-toolcall`.
 //!
-//! This module only converts. The public JavaScript API (`parseToolCall`, `parseToolCalls`,
-//! `parseResponse`, `detectProvider`, `hasToolCalls`, `formatResults`, the `ToolCallError`
-//! classes, `TypeError`/`RangeError` for bad arguments) lives in the hand-written `js/index.js`,
-//! which calls the exports below and turns their answers into plain objects or an `Error`.
+//! This module hands its arguments to the core's host boundary (`beacon_core::host`: the
+//! options, the operation, the error text and positions, the shape of every answer) and writes
+//! the answer through its [`sink::JsonSink`]. The public JavaScript API lives in the hand-written
+//! `js/index.js`, which keeps only what JavaScript itself needs: argument types, decoded values
+//! as JSON text (`BigInt`s, cycles), `BigInt`s back, the `Error` classes, trap recovery.
 //!
 //! # Performance notes
 //!
@@ -18,17 +19,17 @@
 //!
 //! Floats are formatted by JavaScript's `String(number)` (an import, one call per float) rather
 //! than Rust's `{:?}`: the same shortest round-trip text, and Rust's float formatting code is
-//! 23 KB of the module (134 KB → 111 KB before wasm-opt; 66 KB → 57 KB gzipped). Integers, the
-//! common case, are written here.
+//! 23 KB of the module. Integers, the common case, are written here.
 //!
-//! Values go the other way (a decoded response, the results for `format_results`) as JSON text
-//! too: `index.js` serialises them (`BigInt`s as their digits) and the core's own strict JSON
-//! reader decodes them, so a decoded value means exactly what its JSON text means.
+//! Values go the other way (a decoded response, the results for `format_results`, the
+//! `formats` list) as JSON text too: `index.js` serialises them (`BigInt`s as their digits) and
+//! the core's own strict JSON reader decodes them, so a decoded value means exactly what its JSON
+//! text means.
 //!
 //! # Wire format (private to this package)
 //!
-//! Every export but [`panic_for_testing`], [`providers`] and the [memory](#memory) ones answers
-//! with a string whose first character says what follows:
+//! Every export but the [memory](#memory) ones, [`formats`], [`providers`] and
+//! [`panic_for_testing`] answers with a string whose first character says what follows:
 //!
 //! - `o` + JSON: the result (an object, an array, a string, `null` or a boolean), plain JSON;
 //! - `b` + JSON: the same, but some values need a reviver: a string value that starts with
@@ -36,11 +37,20 @@
 //!   `Number.MAX_SAFE_INTEGER` (the digits follow, for `BigInt`) or `s` for a string that itself
 //!   starts with U+0000 (the string follows). Keys are never tagged. Only used when needed, so the
 //!   common case pays nothing;
-//! - `e` + JSON: an error, `{"code", "message", "position", "line", "column"}`, the position a
-//!   0-based UTF-16 offset and the column counted in UTF-16 units too (JavaScript's own units).
+//! - `e` + JSON: a `ToolCallError`, `{"code", "message", "position", "line", "column", "path"?}`
+//!   (the message is the error's whole text; positions in UTF-16 units, JavaScript's own; `path`
+//!   only for `tool_call.schema`);
+//! - `t` + text: a `TypeError` with this message; `r` + text: a `RangeError`. An unknown format
+//!   id or `ids` or `unknown` value is a `TypeError`, an unknown provider id a `RangeError` (the
+//!   JavaScript API's choice; the core calls both "a wrong value"), and a malformed tool
+//!   definition a `TypeError` (a value of the wrong type) or `RangeError` (any other).
 //!
-//! A provider argument is `"auto"` (detect; where allowed) or a provider id; `index.js` checks it
-//! against [`providers`] first, so an unknown id here is an `internal` error.
+//! # Tools
+//!
+//! A tool list is compiled once ([`compile_tools`]) and kept here under a handle that
+//! `index.js`'s `Tools` object holds; the parse functions take the handle. `index.js` frees it
+//! when the object is collected, and compiles again on a fresh instance (after a trap or a
+//! memory recycle, when this table starts empty).
 //!
 //! # Memory
 //!
@@ -53,49 +63,264 @@
 //! [`set_memory_limit_for_testing`].
 #![cfg(target_family = "wasm")]
 
-use std::fmt::Write as _;
+mod memory;
+mod sink;
 
-use beacon_core::{
-    locate, ErrorCode, Number, Object, ParseError, Provider, ProviderCall, ToolCall, ToolResult, Unit, Value,
-};
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use beacon_core::host::{self, ArgError, Failure, Host, Input, Located, Op, Query, ToolOptions};
+use beacon_core::{ErrorCode, Number, ParseError, Tools, Unit, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
 
-#[wasm_bindgen]
-extern "C" {
-    /// JavaScript's `String(number)`.
-    #[wasm_bindgen(js_name = String)]
-    fn js_number_to_string(number: f64) -> String;
+const HOST: Host = Host::JavaScript;
+
+thread_local! {
+    /// The compiled tool lists `index.js`'s `Tools` objects hold, by handle (a freed slot is
+    /// `None` and is reused). A fresh instance starts empty: `index.js` compiles again after one.
+    static TOOLS: RefCell<Vec<Option<Arc<Tools>>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Largest integer a JavaScript `number` holds exactly (`Number.MAX_SAFE_INTEGER`).
-const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
-
-/// Parses `text`: every call when `all`, else exactly one. See the module docs for the answer.
+/// `new Tools(definitions)`: compiles the JSON text of the definitions (`index.js` checked it is
+/// an array) and answers `{"handle", "names"}` (the tool names in order), or the error naming
+/// the bad entry (`TypeError` for a value of the wrong type, else `RangeError`).
 #[wasm_bindgen]
 #[must_use]
-pub fn parse(text: &str, all: bool, include_format: bool, formats: Option<String>) -> String {
-    answer(text, 64 + text.len() / 2, |w| {
-        let formats = match formats.as_deref() {
-            None => beacon_core::FormatSet::ALL,
-            Some("") => beacon_core::FormatSet::EMPTY,
-            Some(ids) => beacon_core::FormatSet::from_ids(ids.split(','))
-                .map_err(|_| internal("unknown format id (index.js checks it first)"))?,
-        };
-        if all {
-            let calls = beacon_core::parse_tool_calls_in(text, formats)?;
-            w.out.push('[');
-            for (i, call) in calls.iter().enumerate() {
-                if i > 0 {
-                    w.out.push(',');
+pub fn compile_tools(definitions: &str) -> String {
+    answer(
+        32,
+        (|| {
+            let tools = host::tools("Tools", &json_arg(definitions)?)?;
+            let names = tools.iter().map(|t| Value::String(t.name().to_owned())).collect();
+            let handle = TOOLS.with_borrow_mut(|slots| {
+                let free = slots.iter().position(Option::is_none);
+                let tools = Some(Arc::new(tools));
+                match free {
+                    Some(i) => {
+                        slots[i] = tools;
+                        i
+                    }
+                    None => {
+                        slots.push(tools);
+                        slots.len() - 1
+                    }
                 }
-                w.call(call, include_format);
-            }
-            w.out.push(']');
-        } else {
-            w.call(&beacon_core::parse_tool_call_in(text, formats)?, include_format);
+            });
+            let handle = i64::try_from(handle).unwrap_or(i64::MAX);
+            Ok(host::Output::Value(Value::Object(vec![
+                ("handle".to_owned(), Value::Number(Number::Int(handle))),
+                ("names".to_owned(), Value::Array(names)),
+            ])))
+        })(),
+    )
+}
+
+/// Frees the tool list of `handle` (a `Tools` object was collected).
+#[wasm_bindgen]
+pub fn free_tools(handle: u32) {
+    TOOLS.with_borrow_mut(|slots| {
+        if let Some(slot) = slots.get_mut(handle as usize) {
+            *slot = None;
         }
-        Ok(())
+    });
+}
+
+/// The tools options: `tools` is a handle from [`compile_tools`] (none: no tools), `unknown`
+/// `"error"`, `"keep"` or `"drop"` (none: `"error"`).
+fn tool_options(
+    func: &str,
+    tools: Option<u32>,
+    validate: bool,
+    unknown: Option<&str>,
+) -> Result<ToolOptions, ArgError> {
+    let tools = match tools {
+        None => None,
+        Some(handle) => Some(
+            TOOLS
+                .with_borrow(|slots| slots.get(handle as usize).cloned().flatten())
+                .ok_or_else(|| ArgError::Type(format!("{func}(): tools is a freed Tools")))?,
+        ),
+    };
+    Ok(ToolOptions {
+        tools,
+        validate,
+        unknown: host::unknown(func, unknown).map_err(type_error)?,
     })
+}
+
+/// `parseToolCalls` (`all`) or `parseToolCall`. `formats`: the JSON array of format ids, or
+/// none for every format; `tools`, `validate`, `unknown`: see [`tool_options`].
+#[wasm_bindgen]
+#[must_use]
+#[allow(clippy::fn_params_excessive_bools)]
+pub fn parse_tool_calls(
+    text: &str,
+    all: bool,
+    include_format: bool,
+    formats: Option<String>,
+    tools: Option<u32>,
+    validate: bool,
+    unknown: Option<String>,
+) -> String {
+    let func = if all { "parseToolCalls" } else { "parseToolCall" };
+    run(Input::Text(text), 64 + text.len() / 2, || {
+        let formats = formats_arg(func, formats.as_deref())?;
+        let tools = tool_options(func, tools, validate, unknown.as_deref())?;
+        Ok(if all {
+            Op::ToolCalls {
+                formats,
+                include_format,
+                tools,
+            }
+        } else {
+            Op::ToolCall { formats, tools }
+        })
+    })
+}
+
+/// `parseMessage`. `ids`: `"generate"`, or none to keep the ids the text has; `tools`,
+/// `validate`, `unknown`: see [`tool_options`].
+#[wasm_bindgen]
+#[must_use]
+pub fn parse_message(
+    text: &str,
+    formats: Option<String>,
+    ids: Option<String>,
+    tools: Option<u32>,
+    validate: bool,
+    unknown: Option<String>,
+) -> String {
+    const FUNC: &str = "parseMessage";
+    run(Input::Text(text), 96 + text.len(), || {
+        let formats = formats_arg(FUNC, formats.as_deref())?;
+        let ids = host::ids(FUNC, ids.as_deref(), HOST).map_err(type_error)?;
+        let tools = tool_options(FUNC, tools, validate, unknown.as_deref())?;
+        Ok(Op::Message { formats, ids, tools })
+    })
+}
+
+/// `scanStream`.
+#[wasm_bindgen]
+#[must_use]
+pub fn scan_stream(text: &str) -> String {
+    run(Input::Text(text), 40, || Ok(Op::ScanStream))
+}
+
+/// `parseResponse` (`query` 0), `hasToolCalls` (1) or `detectProvider` (2), called `func`, on
+/// the response's JSON text. `provider`: `"auto"` or a provider id.
+#[wasm_bindgen]
+#[must_use]
+pub fn read_response(func: &str, text: &str, provider: &str, text_fallback: bool, query: u8) -> String {
+    response(func, Input::Text(text), provider, text_fallback, query)
+}
+
+fn response(func: &str, input: Input<'_>, provider: &str, text_fallback: bool, query: u8) -> String {
+    let query = match query {
+        0 => Query::Calls,
+        1 => Query::Has,
+        _ => Query::Detect,
+    };
+    let capacity = 64 + input.len() / 4;
+    run(input, capacity, || {
+        Ok(Op::Response {
+            provider: host::provider(func, provider)?,
+            text_fallback,
+            query,
+        })
+    })
+}
+
+/// [`read_response`] on a response given as UTF-8 bytes (positions in bytes).
+#[wasm_bindgen]
+#[must_use]
+pub fn read_response_bytes(func: &str, bytes: &[u8], provider: &str, text_fallback: bool, query: u8) -> String {
+    response(func, Input::Bytes(bytes.into()), provider, text_fallback, query)
+}
+
+/// `formatResults`: `results` is the JSON text of the caller's results (`index.js` checked it is
+/// an array); `provider` a provider id.
+#[wasm_bindgen]
+#[must_use]
+pub fn format_results(results: &str, provider: &str) -> String {
+    const FUNC: &str = "formatResults";
+    answer(
+        64 + results.len(),
+        (|| {
+            let provider = host::provider_id(FUNC, provider)?;
+            let results = host::read_results(FUNC, json_arg(results)?, HOST)?;
+            host::run(&Input::Text(""), Op::FormatResults { results, provider }, HOST).map_err(Failure::Parse)
+        })(),
+    )
+}
+
+/// `formatCalls`: `calls` is the JSON text of the caller's calls (`index.js` checked it is an
+/// array); `provider` a provider id; `content` the message's text, if any.
+#[wasm_bindgen]
+#[must_use]
+pub fn format_calls(calls: &str, provider: &str, content: Option<String>) -> String {
+    const FUNC: &str = "formatCalls";
+    answer(
+        64 + calls.len(),
+        (|| {
+            let provider = host::provider_id(FUNC, provider)?;
+            let calls = host::read_calls(FUNC, json_arg(calls)?, HOST)?;
+            let op = Op::FormatCalls {
+                calls,
+                provider,
+                content,
+            };
+            host::run(&Input::Text(""), op, HOST).map_err(Failure::Parse)
+        })(),
+    )
+}
+
+/// `json.invalid_number` for a number JSON cannot write (`value`: `NaN`, `Infinity`,
+/// `-Infinity`) at `path` of a decoded value; `before` is its JSON text up to that number.
+#[wasm_bindgen]
+#[must_use]
+pub fn non_finite_number(path: &str, value: &str, before: &str) -> String {
+    answer(
+        0,
+        Err(Failure::Parse(host::non_finite_number(
+            path,
+            value,
+            before,
+            HOST.unit(),
+        ))),
+    )
+}
+
+/// `json.invalid_unicode` for a text holding a lone surrogate (`unit`) at UTF-16 `index`;
+/// `before` is the text before it.
+#[wasm_bindgen]
+#[must_use]
+pub fn lone_surrogate(before: &str, unit: u32, index: u32) -> String {
+    let err = host::lone_surrogate_in_text(before, unit, index as usize, HOST.unit());
+    answer(0, Err(Failure::Parse(err)))
+}
+
+/// The `ToolCallError` for a trap of the instance before this one: `input.too_large` when it ran
+/// out of memory (or JavaScript could not hold a string that long), else `internal` (a panic, a
+/// bug in beacon) with the engine's `detail`.
+#[wasm_bindgen]
+#[must_use]
+pub fn trap_error(out_of_memory: bool, detail: &str) -> String {
+    let err = if out_of_memory {
+        ParseError::new(
+            ErrorCode::InputTooLarge,
+            0,
+            "the input needs more memory than beacon can have (WebAssembly memory is at most 4 GiB, and a \
+             JavaScript string at most the engine's limit); split it, or parse it where memory allows (the \
+             Python package)",
+        )
+    } else {
+        ParseError::new(
+            ErrorCode::Internal,
+            0,
+            format!("beacon's WebAssembly module trapped ({detail}); this is a bug in beacon, please report it with the input"),
+        )
+    };
+    answer(0, Err(Failure::Parse(Located::new(&err, "", Unit::Utf16))))
 }
 
 /// The format ids, comma-separated, in the core's order (`hermes,…,python`).
@@ -109,86 +334,10 @@ pub fn formats() -> String {
 #[wasm_bindgen]
 #[must_use]
 pub fn providers() -> String {
-    Provider::ALL.map(Provider::as_str).join(",")
+    beacon_core::Provider::ALL.map(beacon_core::Provider::as_str).join(",")
 }
 
-/// The tool calls in the provider response `text`, as `[{"id", "name", "arguments"}]`.
-#[wasm_bindgen]
-#[must_use]
-pub fn parse_response(text: &str, provider: &str, text_fallback: bool) -> String {
-    answer(text, 64 + text.len() / 4, |w| {
-        let calls = beacon_core::parse_response(text, provider_arg(provider)?, text_fallback)?;
-        w.out.push('[');
-        for (i, call) in calls.iter().enumerate() {
-            if i > 0 {
-                w.out.push(',');
-            }
-            w.provider_call(call);
-        }
-        w.out.push(']');
-        Ok(())
-    })
-}
-
-/// Whether the provider response `text` has tool calls: `true` or `false`.
-#[wasm_bindgen]
-#[must_use]
-pub fn has_tool_calls(text: &str, provider: &str, text_fallback: bool) -> String {
-    answer(text, 8, |w| {
-        let has = beacon_core::has_tool_calls(text, provider_arg(provider)?, text_fallback)?;
-        w.out.push_str(if has { "true" } else { "false" });
-        Ok(())
-    })
-}
-
-/// What the text streamed so far holds: `{"state": "none"|"partial"|"found", "position": N}`,
-/// the position in UTF-16 units.
-#[wasm_bindgen]
-#[must_use]
-pub fn scan_stream(text: &str) -> String {
-    answer(text, 40, |w| {
-        let scan = beacon_core::scan_stream(text);
-        let position = locate(text, scan.offset, Unit::Utf16).offset;
-        let _ = write!(
-            w.out,
-            "{{\"state\":\"{}\",\"position\":{position}}}",
-            scan.state.as_str()
-        );
-        Ok(())
-    })
-}
-
-/// Which API the response `text` came from: a provider id as a JSON string, or `null`.
-#[wasm_bindgen]
-#[must_use]
-pub fn detect_provider(text: &str) -> String {
-    answer(text, 24, |w| {
-        match beacon_core::detect_provider(text)? {
-            Some(p) => string(p.as_str(), &mut w.out),
-            None => w.out.push_str("null"),
-        }
-        Ok(())
-    })
-}
-
-/// The messages that carry tool results back to `provider` (a provider id), as a JSON array.
-/// `results` is the JSON text of an array of `{"id": string|null, "name": string|null,
-/// "content": any, "is_error": bool}`, all four keys present (`index.js` checks and normalises
-/// the caller's results). Errors are at position 0, as in every binding.
-#[wasm_bindgen]
-#[must_use]
-pub fn format_results(results: &str, provider: &str) -> String {
-    answer("", 64 + results.len(), |w| {
-        let Some(provider) = provider_arg(provider)? else {
-            return Err(internal("format_results needs a provider id, not \"auto\""));
-        };
-        let results = tool_results(results)?;
-        w.value(&beacon_core::format_results(&results, provider)?);
-        Ok(())
-    })
-}
-
-/// Whether an allocation failed on this instance (it then trapped: see the module docs).
+/// Whether an allocation failed on this instance (it then trapped: see the crate docs).
 #[wasm_bindgen]
 #[must_use]
 pub fn out_of_memory() -> bool {
@@ -220,93 +369,6 @@ pub fn set_memory_limit_for_testing(bytes: f64) {
 #[global_allocator]
 static ALLOCATOR: memory::Watched = memory::Watched;
 
-mod memory {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-
-    /// [`System`] (the default allocator), plus: a failed allocation is recorded ([`failed`])
-    /// before Rust aborts on it, and a limit on the bytes allocated at a time can be set for
-    /// tests ([`set_limit`]). The bookkeeping is two relaxed atomics (plain loads and stores on
-    /// single-threaded wasm).
-    pub(super) struct Watched;
-
-    static FAILED: AtomicBool = AtomicBool::new(false);
-    static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
-    static LIVE: AtomicUsize = AtomicUsize::new(0);
-
-    pub(super) fn failed() -> bool {
-        FAILED.load(Relaxed)
-    }
-
-    pub(super) fn set_limit(bytes: usize) {
-        LIMIT.store(bytes, Relaxed);
-    }
-
-    /// Whether `more` bytes may be allocated on top of those allocated now.
-    fn fits(more: usize) -> bool {
-        LIVE.load(Relaxed)
-            .checked_add(more)
-            .is_some_and(|total| total <= LIMIT.load(Relaxed))
-    }
-
-    /// Records the outcome of allocating `size` bytes at `ptr`.
-    fn allocated(ptr: *mut u8, size: usize) -> *mut u8 {
-        if ptr.is_null() {
-            FAILED.store(true, Relaxed);
-        } else {
-            LIVE.fetch_add(size, Relaxed);
-        }
-        ptr
-    }
-
-    fn refuse() -> *mut u8 {
-        FAILED.store(true, Relaxed);
-        std::ptr::null_mut()
-    }
-
-    // SAFETY: every method forwards to `System` with the caller's own arguments, so `System`'s
-    // guarantees hold; besides that they only update the counters (or return null, which
-    // `GlobalAlloc` allows for any allocation that cannot be satisfied).
-    unsafe impl GlobalAlloc for Watched {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            if !fits(layout.size()) {
-                return refuse();
-            }
-            // SAFETY: forwarded as is (see the impl).
-            allocated(unsafe { System.alloc(layout) }, layout.size())
-        }
-
-        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-            if !fits(layout.size()) {
-                return refuse();
-            }
-            // SAFETY: forwarded as is (see the impl).
-            allocated(unsafe { System.alloc_zeroed(layout) }, layout.size())
-        }
-
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            LIVE.fetch_sub(layout.size(), Relaxed);
-            // SAFETY: forwarded as is (see the impl).
-            unsafe { System.dealloc(ptr, layout) }
-        }
-
-        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            let old = layout.size();
-            if new_size > old && !fits(new_size - old) {
-                return refuse();
-            }
-            // SAFETY: forwarded as is (see the impl).
-            let new = unsafe { System.realloc(ptr, layout, new_size) };
-            if new.is_null() {
-                return refuse();
-            }
-            LIVE.fetch_sub(old, Relaxed);
-            LIVE.fetch_add(new_size, Relaxed);
-            new
-        }
-    }
-}
-
 /// For the tests only (`_panicForTesting` in `index.js`): counts its calls on this instance and
 /// returns the count, after panicking first when `panic`. The panic traps the module, which
 /// `index.js` reports as `ToolCallError` code `internal` before it replaces the instance; the
@@ -323,241 +385,60 @@ pub fn panic_for_testing(panic: bool) -> u32 {
     CALLS.fetch_add(1, Ordering::Relaxed) + 1
 }
 
-/// Runs `write` on a fresh `o` answer and finishes it (`b` when a value was tagged), or answers
-/// with its error located in `text`.
-fn answer(text: &str, capacity: usize, write: impl FnOnce(&mut Writer) -> Result<(), ParseError>) -> String {
-    let mut w = Writer {
+/// Reads the options (`op`), runs them on `input` and answers.
+fn run(input: Input<'_>, capacity: usize, op: impl FnOnce() -> Result<Op, ArgError>) -> String {
+    let output = op()
+        .map_err(Failure::Arg)
+        .and_then(|op| host::run(&input, op, HOST).map_err(Failure::Parse));
+    answer(capacity, output)
+}
+
+/// The answer for `output` (see the crate docs).
+fn answer(capacity: usize, output: Result<host::Output, Failure>) -> String {
+    let mut sink = sink::JsonSink {
         out: String::with_capacity(capacity),
         tagged: false,
     };
-    w.out.push('o');
-    match write(&mut w) {
-        Ok(()) => {
-            if w.tagged {
-                // Both tags are one ASCII byte, so this is a one-byte overwrite.
-                w.out.replace_range(0..1, "b");
-            }
-            w.out
+    sink.out.push('o');
+    let written = match output {
+        Ok(output) => host::emit(&mut sink, output),
+        Err(Failure::Parse(err)) => {
+            sink.out.replace_range(0..1, "e");
+            host::emit_error(&mut sink, &err)
         }
-        Err(err) => error(text, &err),
-    }
-}
-
-fn internal(message: &str) -> ParseError {
-    ParseError::new(ErrorCode::Internal, 0, message)
-}
-
-/// `"auto"` (detect) or a provider id.
-fn provider_arg(id: &str) -> Result<Option<Provider>, ParseError> {
-    if id == "auto" {
-        return Ok(None);
-    }
-    match Provider::parse(id) {
-        Some(p) => Ok(Some(p)),
-        None => Err(internal("unknown provider id (index.js checks it first)")),
-    }
-}
-
-/// The `results` argument of [`format_results`] decoded.
-fn tool_results(json: &str) -> Result<Vec<ToolResult>, ParseError> {
-    let Value::Array(items) = json_value(json)? else {
-        return Err(internal("results must be a JSON array"));
+        Err(Failure::Arg(ArgError::Type(message))) => return format!("t{message}"),
+        Err(Failure::Arg(ArgError::Value(message))) => return format!("r{message}"),
     };
-    items
-        .into_iter()
-        .map(|item| {
-            let Value::Object(fields) = item else {
-                return Err(internal("a result must be a JSON object"));
-            };
-            let mut result = ToolResult {
-                id: None,
-                name: None,
-                content: Value::Null,
-                is_error: false,
-            };
-            for (key, value) in fields {
-                match (key.as_str(), value) {
-                    ("id", Value::String(s)) => result.id = Some(s),
-                    ("name", Value::String(s)) => result.name = Some(s),
-                    ("id" | "name", Value::Null) => {}
-                    ("content", v) => result.content = v,
-                    ("is_error", Value::Bool(b)) => result.is_error = b,
-                    _ => {
-                        return Err(internal(
-                            "a result has id, name (string or null), content and is_error (bool)",
-                        ))
-                    }
-                }
-            }
-            Ok(result)
-        })
-        .collect()
+    let Ok(()) = written;
+    if sink.tagged {
+        // Both tags are one ASCII byte, so this is a one-byte overwrite.
+        sink.out.replace_range(0..1, "b");
+    }
+    sink.out
 }
 
-/// Decodes one JSON value with the core's strict reader (exact integers, `BigInt`s, duplicate keys
-/// and depth checked). Errors are at offset 0: the text is `index.js`'s own serialisation.
-fn json_value(json: &str) -> Result<Value, ParseError> {
-    beacon_core::parse_json(json).map_err(|e| ParseError::new(e.code, 0, e.message))
+/// An unknown format id or `ids` value is a `TypeError` in JavaScript.
+fn type_error(err: ArgError) -> ArgError {
+    ArgError::Type(err.to_string())
 }
 
-/// The `e` answer: the error with its position in UTF-16 units.
-fn error(text: &str, err: &ParseError) -> String {
-    let at = locate(text, err.offset, Unit::Utf16);
-    let mut out = String::with_capacity(96 + err.message.len());
-    out.push_str("e{\"code\":\"");
-    out.push_str(err.code.as_str());
-    out.push_str("\",\"message\":");
-    string(&err.message, &mut out);
-    let _ = write!(
-        out,
-        ",\"position\":{},\"line\":{},\"column\":{}}}",
-        at.offset, at.line, at.column
-    );
-    out
+/// The `formats` option: the JSON array of ids `index.js` wrote (it checked they are strings),
+/// or none for every format.
+fn formats_arg(func: &str, formats: Option<&str>) -> Result<beacon_core::FormatSet, ArgError> {
+    let Some(json) = formats else {
+        return host::formats(func, None::<[&str; 0]>);
+    };
+    let Ok(Value::Array(ids)) = beacon_core::parse_json(json) else {
+        return Err(ArgError::Type(format!(
+            "{func}(): formats must be an array of format ids"
+        )));
+    };
+    let ids = ids.iter().map(|id| id.as_str().unwrap_or_default());
+    host::formats(func, Some(ids)).map_err(type_error)
 }
 
-struct Writer {
-    out: String,
-    /// Whether a tagged string (see the module docs) was written.
-    tagged: bool,
-}
-
-impl Writer {
-    fn call(&mut self, call: &ToolCall, include_format: bool) {
-        self.out.push('{');
-        if let Some(id) = &call.id {
-            self.out.push_str("\"id\":");
-            self.string_value(id);
-            self.out.push(',');
-        }
-        self.out.push_str("\"name\":");
-        self.string_value(&call.name);
-        self.out.push_str(",\"arguments\":");
-        self.object(&call.arguments);
-        if include_format {
-            self.out.push_str(",\"format\":\"");
-            self.out.push_str(call.format.as_str());
-            self.out.push('"');
-        }
-        self.out.push('}');
-    }
-
-    fn provider_call(&mut self, call: &ProviderCall) {
-        self.out.push_str("{\"id\":");
-        match &call.id {
-            Some(id) => self.string_value(id),
-            None => self.out.push_str("null"),
-        }
-        self.out.push_str(",\"name\":");
-        self.string_value(&call.name);
-        self.out.push_str(",\"arguments\":");
-        self.object(&call.arguments);
-        self.out.push('}');
-    }
-
-    fn float(&mut self, f: f64) {
-        if f == 0.0 && f.is_sign_negative() {
-            // JavaScript's String(-0) is "0".
-            self.out.push_str("-0.0");
-        } else if f.is_finite() {
-            // JavaScript's own shortest round-trip text (valid JSON for every finite value): a
-            // call per float, but it keeps Rust's float formatting (~23 KB) out of the module.
-            self.out.push_str(&js_number_to_string(f));
-        } else {
-            // The core never produces these (1e400 is `json.invalid_number`); JSON has no NaN.
-            self.out.push_str("null");
-        }
-    }
-
-    /// A string in value position (where the reviver looks), tagged when it starts with U+0000.
-    fn string_value(&mut self, s: &str) {
-        if s.starts_with('\0') {
-            self.tagged = true;
-            self.out.push_str("\"\\u0000s");
-            escaped(s, &mut self.out);
-            self.out.push('"');
-        } else {
-            string(s, &mut self.out);
-        }
-    }
-
-    fn object(&mut self, object: &Object) {
-        self.out.push('{');
-        for (i, (key, value)) in object.iter().enumerate() {
-            if i > 0 {
-                self.out.push(',');
-            }
-            string(key, &mut self.out);
-            self.out.push(':');
-            self.value(value);
-        }
-        self.out.push('}');
-    }
-
-    fn value(&mut self, value: &Value) {
-        match value {
-            Value::Null => self.out.push_str("null"),
-            Value::Bool(true) => self.out.push_str("true"),
-            Value::Bool(false) => self.out.push_str("false"),
-            Value::Number(Number::Int(i)) if i.unsigned_abs() <= MAX_SAFE_INTEGER => {
-                let _ = write!(self.out, "{i}");
-            }
-            Value::Number(Number::Int(i)) => {
-                self.tagged = true;
-                let _ = write!(self.out, "\"\\u0000n{i}\"");
-            }
-            Value::Number(Number::BigInt(digits)) => {
-                self.tagged = true;
-                self.out.push_str("\"\\u0000n");
-                self.out.push_str(digits);
-                self.out.push('"');
-            }
-            Value::Number(Number::Float(f)) => self.float(*f),
-            Value::String(s) => self.string_value(s),
-            Value::Array(items) => {
-                self.out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push(',');
-                    }
-                    self.value(item);
-                }
-                self.out.push(']');
-            }
-            Value::Object(object) => self.object(object),
-        }
-    }
-}
-
-/// Writes `s` as a JSON string literal.
-fn string(s: &str, out: &mut String) {
-    out.push('"');
-    escaped(s, out);
-    out.push('"');
-}
-
-/// Writes the JSON-escaped contents of `s`: copies unescaped runs in one go (most strings have
-/// nothing to escape).
-fn escaped(s: &str, out: &mut String) {
-    let bytes = s.as_bytes();
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let escape: &str = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0..=0x1f => "",
-            _ => continue,
-        };
-        out.push_str(&s[start..i]);
-        if escape.is_empty() {
-            let _ = write!(out, "\\u{b:04x}");
-        } else {
-            out.push_str(escape);
-        }
-        start = i + 1;
-    }
-    out.push_str(&s[start..]);
+/// A value `index.js` serialised: decoded by the core's strict reader. Its errors are at
+/// position 0 (the text is `index.js`'s own; the message says what is wrong).
+fn json_arg(json: &str) -> Result<Value, Failure> {
+    beacon_core::parse_json(json).map_err(|e| Failure::Parse(Located::new(&e, "", Unit::Utf16)))
 }

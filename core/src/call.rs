@@ -202,7 +202,7 @@ impl FromIterator<Format> for FormatSet {
 }
 
 /// One tool call.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone)]
 pub struct ToolCall {
     /// The call's id as the model wrote it (Kimi K2's `functions.NAME:IDX`, Mistral's
     /// `[CALL_ID]`, Command R7B's `tool_call_id`), or `None` where the format has none.
@@ -213,6 +213,9 @@ pub struct ToolCall {
     pub format: Format,
     /// The byte range of the call in the input.
     pub span: std::ops::Range<usize>,
+    /// Where the name and arguments are written, for typing by a tool schema and for error
+    /// positions. Not part of the call's value: equality and `Debug` leave it out.
+    pub(crate) origin: crate::tools::Origin,
 }
 
 impl ToolCall {
@@ -229,7 +232,43 @@ impl ToolCall {
             arguments,
             format,
             span,
+            origin: crate::tools::Origin::default(),
         }
+    }
+
+    /// The call with where its name and arguments are written.
+    pub(crate) fn with_origin(mut self, origin: crate::tools::Origin) -> Self {
+        self.origin = origin;
+        self
+    }
+
+    /// Moves the call's offsets `by` bytes later: it was parsed from a text that starts at `by`
+    /// in the caller's.
+    pub(crate) fn shift(&mut self, by: usize) {
+        self.span = self.span.start + by..self.span.end + by;
+        self.origin.shift(by);
+    }
+}
+
+impl PartialEq for ToolCall {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+            && self.name == other.name
+            && self.arguments == other.arguments
+            && self.format == other.format
+            && self.span == other.span
+    }
+}
+
+impl std::fmt::Debug for ToolCall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolCall")
+            .field("id", &self.id)
+            .field("name", &self.name)
+            .field("arguments", &self.arguments)
+            .field("format", &self.format)
+            .field("span", &self.span)
+            .finish()
     }
 }
 

@@ -20,8 +20,9 @@
 use crate::error::{ErrorCode, ParseError};
 use crate::json::{ends_in_escape, number_value, quote, show_char};
 use crate::scan::{ident_end, is_ident_continue, skip_ws};
+use crate::tools::Seg;
+use crate::value::MAX_DEPTH;
 use crate::value::{Object, Value};
-use crate::MAX_DEPTH;
 
 /// Python's keywords: not identifiers, so neither a call's name nor an argument's. (The soft
 /// keywords `match`, `case`, `type` and `_` are identifiers.)
@@ -64,6 +65,65 @@ pub(crate) fn parse_arguments(src: &str, open: usize) -> Result<(Object, usize),
     Ok((args, p.pos))
 }
 
+/// The one Python (or JSON) literal that is the whole of `src` (whitespace around it allowed), or
+/// `None` when it is not one.
+pub(crate) fn literal_complete(src: &str) -> Option<Value> {
+    let mut p = Parser {
+        src,
+        bytes: src.as_bytes(),
+        pos: skip_ws(src.as_bytes(), 0),
+        depth: 0,
+    };
+    let value = p.literal().ok()?;
+    (skip_ws(src.as_bytes(), p.pos) == src.len()).then_some(value)
+}
+
+/// The offset reached by `path` from the argument list whose `(` is at `open` (a well-formed
+/// one: the call parsed). The first step names an argument; the others go into its literal.
+pub(crate) fn locate(src: &str, open: usize, path: &[Seg]) -> usize {
+    let bytes = src.as_bytes();
+    let mut p = Parser {
+        src,
+        bytes,
+        pos: open + 1,
+        depth: 0,
+    };
+    let Some((Seg::Key(want), rest)) = path.split_first() else {
+        return open;
+    };
+    loop {
+        p.ws();
+        let name_at = p.pos;
+        let name_end = ident_end(bytes, name_at);
+        if name_end == name_at {
+            return open;
+        }
+        p.pos = skip_ws(bytes, skip_ws(bytes, name_end) + 1);
+        if src[name_at..name_end] == **want {
+            return p.locate_in(rest);
+        }
+        if p.literal().is_err() {
+            return open;
+        }
+        p.ws();
+        if p.peek() != Some(b',') {
+            return open;
+        }
+        p.pos += 1;
+    }
+}
+
+/// The offset reached by `path` from the (well-formed) literal at `at`.
+pub(crate) fn locate_literal(src: &str, at: usize, path: &[Seg]) -> usize {
+    let mut p = Parser {
+        src,
+        bytes: src.as_bytes(),
+        pos: at,
+        depth: 0,
+    };
+    p.locate_in(path)
+}
+
 struct Parser<'a> {
     src: &'a str,
     bytes: &'a [u8],
@@ -72,6 +132,56 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
+    /// Follows `path` from the literal at `pos`; stops where a step cannot be followed.
+    fn locate_in(&mut self, path: &[Seg]) -> usize {
+        for seg in path {
+            self.ws();
+            let found = match (seg, self.peek()) {
+                (Seg::Index(n), Some(b'[' | b'(')) => self.find_index(*n),
+                (Seg::Key(want), Some(b'{')) => self.find_key(want),
+                _ => None,
+            };
+            if found.is_none() {
+                break;
+            }
+        }
+        skip_ws(self.bytes, self.pos)
+    }
+
+    /// Moves from a list's or tuple's opening bracket to its element `n`.
+    fn find_index(&mut self, n: usize) -> Option<()> {
+        self.pos += 1;
+        for _ in 0..n {
+            self.ws();
+            self.literal().ok()?;
+            self.ws();
+            (self.peek() == Some(b',')).then_some(())?;
+            self.pos += 1;
+        }
+        Some(())
+    }
+
+    /// Moves from a dict's `{` to the value of the key `want`.
+    fn find_key(&mut self, want: &str) -> Option<()> {
+        self.pos += 1;
+        loop {
+            self.ws();
+            matches!(self.peek(), Some(b'"' | b'\'')).then_some(())?;
+            let key = self.string().ok()?;
+            self.ws();
+            (self.peek() == Some(b':')).then_some(())?;
+            self.pos += 1;
+            self.ws();
+            if key == want {
+                return Some(());
+            }
+            self.literal().ok()?;
+            self.ws();
+            (self.peek() == Some(b',')).then_some(())?;
+            self.pos += 1;
+        }
+    }
+
     fn ws(&mut self) {
         self.pos = skip_ws(self.bytes, self.pos);
     }

@@ -14,10 +14,11 @@ use std::sync::OnceLock;
 
 use memchr::{memchr2, memchr3, memmem};
 
-use crate::error::{ErrorCode, ParseError};
-use crate::formats::{json, python, Family, FAMILIES};
+use crate::call::{Format, FormatSet, ToolCall};
+use crate::error::ParseError;
+use crate::formats::{json_shapes, python, Family, FAMILIES};
 use crate::reasoning::{self, Block, BLOCKS};
-use crate::{Format, FormatSet, ToolCall};
+use crate::tools::Tools;
 
 /// What tier 1 found.
 #[derive(Debug, Default)]
@@ -41,18 +42,6 @@ pub(crate) struct Reasoning {
     pub inner: Range<usize>,
 }
 
-pub(crate) fn parse_all(text: &str, formats: FormatSet) -> Result<Vec<ToolCall>, ParseError> {
-    let (calls, _) = detect(text, formats)?;
-    if calls.is_empty() {
-        return Err(ParseError::new(
-            ErrorCode::NotFound,
-            0,
-            "no tool call found in any format",
-        ));
-    }
-    Ok(calls)
-}
-
 /// Where the calls of a text stand: which tier found them (tier 1 outside reasoning, tier 2 or
 /// 3 outside reasoning, tier 1 inside reasoning, in that order of precedence).
 pub(crate) enum Found {
@@ -65,26 +54,31 @@ pub(crate) enum Found {
 }
 
 /// The calls of `text` (empty when there is none), where they were found, and tier 1's view
-/// of the text.
-pub(crate) fn detect(text: &str, formats: FormatSet) -> Result<(Vec<ToolCall>, (Found, Tagged)), ParseError> {
+/// of the text. With `known`, a tier-2 or tier-3 candidate or a tagged call inside reasoning
+/// whose name is not among its tools is not a call.
+pub(crate) fn detect(
+    text: &str,
+    formats: FormatSet,
+    known: Option<&Tools>,
+) -> Result<(Vec<ToolCall>, (Found, Tagged)), ParseError> {
+    let is_known = |c: &ToolCall| known.is_none_or(|t| t.contains(&c.name));
     let mut tagged = tagged(text, formats)?;
+    tagged.inside.retain(is_known);
     if !tagged.outside.is_empty() {
         return Ok((std::mem::take(&mut tagged.outside), (Found::Tagged, tagged)));
     }
     let outer: Vec<Range<usize>> = tagged.reasoning.iter().map(|r| r.outer.clone()).collect();
-    let tiers: [(_, &[Format]); 2] = [
-        (
-            json::scan as fn(&str) -> Result<Vec<ToolCall>, ParseError>,
-            &[Format::Json],
-        ),
-        (python::scan, &[Format::Python, Format::Pythonic]),
+    let call_syntax = |t: &str| python::calls(t, known);
+    let tiers: [(&Tier<'_>, &[Format]); 2] = [
+        (&json_shapes::calls, &[Format::Json]),
+        (&call_syntax, &[Format::Python, Format::Pythonic]),
     ];
     for (tier, produces) in tiers {
         if !formats.any(produces) {
             continue;
         }
         let mut calls = outside_reasoning(text, &outer, tier)?;
-        calls.retain(|c| formats.contains(c.format));
+        calls.retain(|c| formats.contains(c.format) && is_known(c));
         if !calls.is_empty() {
             return Ok((calls, (Found::Scanned, tagged)));
         }
@@ -92,12 +86,11 @@ pub(crate) fn detect(text: &str, formats: FormatSet) -> Result<(Vec<ToolCall>, (
     Ok((std::mem::take(&mut tagged.inside), (Found::Inside, tagged)))
 }
 
+/// A tier-2 or tier-3 scan.
+type Tier<'a> = dyn Fn(&str) -> Result<Vec<ToolCall>, ParseError> + 'a;
+
 /// Runs a tier-2 or tier-3 scan over the text between the reasoning blocks.
-fn outside_reasoning(
-    text: &str,
-    reasoning: &[Range<usize>],
-    tier: fn(&str) -> Result<Vec<ToolCall>, ParseError>,
-) -> Result<Vec<ToolCall>, ParseError> {
+fn outside_reasoning(text: &str, reasoning: &[Range<usize>], tier: &Tier<'_>) -> Result<Vec<ToolCall>, ParseError> {
     if reasoning.is_empty() {
         return tier(text);
     }
@@ -110,7 +103,7 @@ fn outside_reasoning(
             e
         })?;
         out.extend(calls.into_iter().map(|mut call| {
-            call.span = call.span.start + from..call.span.end + from;
+            call.shift(from);
             call
         }));
         from = block.end;
@@ -354,7 +347,7 @@ impl Shield {
     /// What the marker at `at` stands inside, if anything.
     fn covering(&mut self, text: &str, at: usize) -> Option<Cover> {
         if self.spans.is_none() {
-            let (mut spans, json_open) = json::spans(text);
+            let (mut spans, json_open) = json_shapes::spans(text);
             let (python_spans, python_open) = python::spans(text);
             spans.extend(python_spans);
             spans.sort_by_key(|s| s.start);

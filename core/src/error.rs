@@ -37,6 +37,13 @@ pub enum ErrorCode {
     InvalidLiteral,
     /// `tool_call.too_deep`: call-syntax literals nested deeper than [`crate::MAX_DEPTH`].
     CallTooDeep,
+    /// `tool_call.unknown_tool`: with a tool list, a tagged call names a tool that is not in it
+    /// (at the name).
+    UnknownTool,
+    /// `tool_call.schema`: with a tool list, an argument fits none of the types its schema allows,
+    /// or the arguments violate the tool's schema; [`ParseError::path`] is the JSON pointer of the
+    /// offending value in the arguments, and the message names the schema keyword that failed.
+    Schema,
     /// `json.unexpected_token`: a character that cannot start or continue the JSON value here.
     JsonUnexpectedToken,
     /// `json.unexpected_end`: the input ends inside a JSON value.
@@ -76,7 +83,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in documentation order.
-    pub const ALL: [ErrorCode; 26] = [
+    pub const ALL: [ErrorCode; 28] = [
         ErrorCode::NotFound,
         ErrorCode::Multiple,
         ErrorCode::Unrecognized,
@@ -89,6 +96,8 @@ impl ErrorCode {
         ErrorCode::Syntax,
         ErrorCode::InvalidLiteral,
         ErrorCode::CallTooDeep,
+        ErrorCode::UnknownTool,
+        ErrorCode::Schema,
         ErrorCode::JsonUnexpectedToken,
         ErrorCode::JsonUnexpectedEnd,
         ErrorCode::JsonInvalidString,
@@ -120,6 +129,8 @@ impl ErrorCode {
             ErrorCode::Syntax => "tool_call.syntax",
             ErrorCode::InvalidLiteral => "tool_call.invalid_literal",
             ErrorCode::CallTooDeep => "tool_call.too_deep",
+            ErrorCode::UnknownTool => "tool_call.unknown_tool",
+            ErrorCode::Schema => "tool_call.schema",
             ErrorCode::JsonUnexpectedToken => "json.unexpected_token",
             ErrorCode::JsonUnexpectedEnd => "json.unexpected_end",
             ErrorCode::JsonInvalidString => "json.invalid_string",
@@ -154,6 +165,10 @@ pub struct ParseError {
     pub code: ErrorCode,
     pub message: String,
     pub offset: usize,
+    /// For `tool_call.schema`: the JSON pointer (RFC 6901) of the offending value inside the
+    /// call's arguments (`""` for the arguments object itself, `/todos/1/status` deeper). `None`
+    /// for every other error.
+    pub path: Option<String>,
 }
 
 impl ParseError {
@@ -162,7 +177,14 @@ impl ParseError {
             code,
             message: message.into(),
             offset,
+            path: None,
         }
+    }
+
+    /// The error with a JSON pointer into the call's arguments (see [`ParseError::path`]).
+    pub fn with_path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
     }
 
     /// The error as `code at line L, column C: message`, with columns counted in `unit`.

@@ -5,16 +5,20 @@
 //! `f64` is an error. Every error carries the byte offset of the offending character in the text
 //! being parsed, so parsing starts at an offset into the caller's input rather than at a slice.
 //!
+//! Errors are data ([`JsonError`]): a message is written only for an error that is reported, so
+//! probing text that may not be JSON costs no formatting.
+//!
 //! Performance notes: one forward pass, no backtracking; strings are copied in runs between
 //! escapes; keys are checked for duplicates by linear search in small objects and by a hash set
 //! once an object grows past [`SMALL_OBJECT`] keys, so a huge object stays linear.
 
 use std::collections::HashSet;
+use std::fmt;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::skip_ws;
+use crate::value::MAX_DEPTH;
 use crate::value::{Number, Object, Value};
-use crate::MAX_DEPTH;
 
 const SMALL_OBJECT: usize = 16;
 
@@ -31,22 +35,80 @@ const STRING_STOP: [bool; 256] = {
     table
 };
 
+/// A JSON error as data: the message is written only when the error becomes a [`ParseError`]
+/// (or is shown), so a probe that only asks where parsing failed formats nothing.
+#[derive(Debug)]
+struct JsonError {
+    code: ErrorCode,
+    offset: usize,
+    detail: Detail,
+}
+
+impl JsonError {
+    fn new(code: ErrorCode, offset: usize, detail: Detail) -> Self {
+        JsonError { code, offset, detail }
+    }
+}
+
+/// What a [`JsonError`] says.
+#[derive(Debug)]
+enum Detail {
+    /// The text ends inside this (`a string`, `an object`, …).
+    EndInside(&'static str),
+    Expected {
+        expected: &'static str,
+        found: char,
+    },
+    Text(&'static str),
+    ControlCharacter(u8),
+    Escape(u8),
+    TooDeep,
+    DuplicateKey(String),
+}
+
+impl fmt::Display for Detail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Detail::EndInside(what) => write!(f, "the text ends inside {what}"),
+            Detail::Expected { expected, found } => write!(f, "expected {expected}, found {}", show_char(*found)),
+            Detail::Text(text) => f.write_str(text),
+            Detail::ControlCharacter(b) => write!(f, "a raw control character (U+{b:04X}) in a string must be escaped"),
+            Detail::Escape(b) => write!(f, "`\\{}` is not a JSON escape", show_byte(*b)),
+            Detail::TooDeep => write!(f, "arrays and objects are nested deeper than {MAX_DEPTH} levels"),
+            Detail::DuplicateKey(key) => write!(f, "the key {} appears twice in one object", quote(key)),
+        }
+    }
+}
+
+impl From<JsonError> for ParseError {
+    fn from(err: JsonError) -> Self {
+        ParseError::new(err.code, err.offset, err.detail.to_string())
+    }
+}
+
 /// Parses one JSON value starting at byte `start` of `src` (leading whitespace is skipped).
 /// Returns the value and the offset just past it.
 pub(crate) fn parse_value_at(src: &str, start: usize) -> Result<(Value, usize), ParseError> {
-    Parser::new(src, start, false).value_at()
+    Parser::new(src, start).value_at().map_err(ParseError::from)
 }
 
 /// Like [`parse_value_at`], for a caller that only needs to know where a failure happened (text
-/// that may or may not be JSON): the error's message is left empty instead of being formatted.
+/// that may or may not be JSON): no message is written.
 pub(crate) fn probe_value_at(src: &str, start: usize) -> Result<(Value, usize), usize> {
-    Parser::new(src, start, true).value_at().map_err(|e| e.offset)
+    Parser::new(src, start).value_at().map_err(|e| e.offset)
 }
 
 /// `src` as exactly one JSON value (whitespace around it allowed), or `None` when it is not.
 pub(crate) fn probe_complete(src: &str) -> Option<Value> {
     let (value, end) = probe_value_at(src, 0).ok()?;
     (skip_ws(src.as_bytes(), end) == src.len()).then_some(value)
+}
+
+/// Parses `text` as exactly one strict JSON value (RFC 8259; repeated keys, nesting deeper than
+/// [`MAX_DEPTH`], lone surrogates and numbers beyond `f64` are errors), as beacon reads
+/// arguments.
+pub fn parse_json(text: &str) -> Result<Value, ParseError> {
+    parse_complete(text)
 }
 
 /// Parses `src` as exactly one JSON value, optionally surrounded by whitespace.
@@ -74,54 +136,45 @@ struct Parser<'a> {
     bytes: &'a [u8],
     pos: usize,
     depth: usize,
-    /// Leave error messages empty: the caller only uses the offset (see [`probe_value_at`]).
-    quiet: bool,
 }
 
 impl<'a> Parser<'a> {
-    fn new(src: &'a str, start: usize, quiet: bool) -> Self {
+    fn new(src: &'a str, start: usize) -> Self {
         Parser {
             src,
             bytes: src.as_bytes(),
             pos: start,
             depth: 0,
-            quiet,
         }
     }
 
-    fn value_at(mut self) -> Result<(Value, usize), ParseError> {
+    fn value_at(mut self) -> Result<(Value, usize), JsonError> {
         self.pos = skip_ws(self.bytes, self.pos);
         let value = self.value()?;
         Ok((value, self.pos))
     }
 
-    fn err(&self, code: ErrorCode, at: usize, message: impl Into<String>) -> ParseError {
-        ParseError::new(code, at, if self.quiet { String::new() } else { message.into() })
-    }
-
-    fn end_err(&self, what: &str) -> ParseError {
-        let message = if self.quiet {
-            String::new()
-        } else {
-            format!("the text ends inside {what}")
-        };
-        ParseError::new(ErrorCode::JsonUnexpectedEnd, self.bytes.len(), message)
+    fn end_err(&self, inside: &'static str) -> JsonError {
+        JsonError::new(
+            ErrorCode::JsonUnexpectedEnd,
+            self.bytes.len(),
+            Detail::EndInside(inside),
+        )
     }
 
     /// An unexpected character at `self.pos`, or the end of the text.
-    fn unexpected(&self, expected: &str, inside: &str) -> ParseError {
+    fn unexpected(&self, expected: &'static str, inside: &'static str) -> JsonError {
         match self.src[self.pos..].chars().next() {
             None => self.end_err(inside),
-            Some(_) if self.quiet => ParseError::new(ErrorCode::JsonUnexpectedToken, self.pos, String::new()),
-            Some(c) => self.err(
+            Some(found) => JsonError::new(
                 ErrorCode::JsonUnexpectedToken,
                 self.pos,
-                format!("expected {expected}, found {}", show_char(c)),
+                Detail::Expected { expected, found },
             ),
         }
     }
 
-    fn value(&mut self) -> Result<Value, ParseError> {
+    fn value(&mut self) -> Result<Value, JsonError> {
         let Some(&b) = self.bytes.get(self.pos) else {
             return Err(self.end_err("a JSON value"));
         };
@@ -133,16 +186,16 @@ impl<'a> Parser<'a> {
             b't' => self.keyword("true", Value::Bool(true)),
             b'f' => self.keyword("false", Value::Bool(false)),
             b'n' => self.keyword("null", Value::Null),
-            b'+' | b'.' => Err(self.err(
+            b'+' | b'.' => Err(JsonError::new(
                 ErrorCode::JsonInvalidNumber,
                 self.pos,
-                "a JSON number starts with `-` or a digit",
+                Detail::Text("a JSON number starts with `-` or a digit"),
             )),
             _ => Err(self.unexpected("a JSON value", "a JSON value")),
         }
     }
 
-    fn keyword(&mut self, word: &'static str, value: Value) -> Result<Value, ParseError> {
+    fn keyword(&mut self, word: &'static str, value: Value) -> Result<Value, JsonError> {
         let rest = &self.bytes[self.pos..];
         if rest.starts_with(word.as_bytes()) {
             self.pos += word.len();
@@ -154,19 +207,15 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn enter(&mut self) -> Result<(), ParseError> {
+    fn enter(&mut self) -> Result<(), JsonError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(self.err(
-                ErrorCode::JsonTooDeep,
-                self.pos,
-                format!("arrays and objects are nested deeper than {MAX_DEPTH} levels"),
-            ));
+            return Err(JsonError::new(ErrorCode::JsonTooDeep, self.pos, Detail::TooDeep));
         }
         Ok(())
     }
 
-    fn array(&mut self) -> Result<Value, ParseError> {
+    fn array(&mut self) -> Result<Value, JsonError> {
         self.enter()?;
         self.pos = skip_ws(self.bytes, self.pos + 1);
         if self.bytes.get(self.pos) == Some(&b']') {
@@ -182,10 +231,10 @@ impl<'a> Parser<'a> {
                 Some(b',') => {
                     self.pos = skip_ws(self.bytes, self.pos + 1);
                     if self.bytes.get(self.pos) == Some(&b']') {
-                        return Err(self.err(
+                        return Err(JsonError::new(
                             ErrorCode::JsonUnexpectedToken,
                             self.pos,
-                            "expected a value after `,` (JSON allows no trailing comma)",
+                            Detail::Text("expected a value after `,` (JSON allows no trailing comma)"),
                         ));
                     }
                 }
@@ -199,7 +248,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn object(&mut self) -> Result<Value, ParseError> {
+    fn object(&mut self) -> Result<Value, JsonError> {
         self.enter()?;
         self.pos = skip_ws(self.bytes, self.pos + 1);
         let mut seen: Option<HashSet<String>> = None;
@@ -215,10 +264,10 @@ impl<'a> Parser<'a> {
                 return Err(if trailing {
                     self.unexpected("a string key", "an object")
                 } else {
-                    self.err(
+                    JsonError::new(
                         ErrorCode::JsonUnexpectedToken,
                         self.pos,
-                        "expected a key after `,` (JSON allows no trailing comma)",
+                        Detail::Text("expected a key after `,` (JSON allows no trailing comma)"),
                     )
                 });
             }
@@ -229,10 +278,10 @@ impl<'a> Parser<'a> {
                 None => entries.iter().any(|(k, _)| *k == key),
             };
             if duplicate {
-                return Err(self.err(
+                return Err(JsonError::new(
                     ErrorCode::JsonDuplicateKey,
                     key_at,
-                    format!("the key {} appears twice in one object", quote(&key)),
+                    Detail::DuplicateKey(key),
                 ));
             }
             self.pos = skip_ws(self.bytes, self.pos);
@@ -260,7 +309,7 @@ impl<'a> Parser<'a> {
 
     /// Parses a string literal at `self.pos` (which is `"`). Strings without escapes (most of
     /// them) are copied once, at their exact size.
-    fn string(&mut self) -> Result<String, ParseError> {
+    fn string(&mut self) -> Result<String, JsonError> {
         let start = self.pos + 1;
         let mut i = start;
         while let Some(&b) = self.bytes.get(i) {
@@ -293,10 +342,10 @@ impl<'a> Parser<'a> {
                     run = i;
                 }
                 0..=0x1f => {
-                    return Err(self.err(
+                    return Err(JsonError::new(
                         ErrorCode::JsonInvalidString,
                         i,
-                        format!("a raw control character (U+{b:04X}) in a string must be escaped"),
+                        Detail::ControlCharacter(b),
                     ))
                 }
                 _ => i += 1,
@@ -304,7 +353,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn number(&mut self) -> Result<Value, ParseError> {
+    fn number(&mut self) -> Result<Value, JsonError> {
         let start = self.pos;
         let b = self.bytes;
         let mut i = start;
@@ -317,7 +366,8 @@ impl<'a> Parser<'a> {
             }
             i
         };
-        let invalid = |at: usize, message: &str| ParseError::new(ErrorCode::JsonInvalidNumber, at, message);
+        let invalid =
+            |at: usize, message: &'static str| JsonError::new(ErrorCode::JsonInvalidNumber, at, Detail::Text(message));
         match b.get(i) {
             Some(b'0') => {
                 i += 1;
@@ -377,12 +427,12 @@ pub(crate) fn number_value(text: &str, float: bool) -> Option<Value> {
 
 /// Decodes the escape at `bytes[at]` (a backslash) inside a JSON string. Returns the character
 /// and the offset after the escape.
-fn decode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), ParseError> {
+fn decode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), JsonError> {
     let Some(&e) = bytes.get(at + 1) else {
-        return Err(ParseError::new(
+        return Err(JsonError::new(
             ErrorCode::JsonUnexpectedEnd,
             bytes.len(),
-            "the text ends inside a string",
+            Detail::EndInside("a string"),
         ));
     };
     let c = match e {
@@ -395,13 +445,7 @@ fn decode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), ParseError> {
         b'r' => '\r',
         b't' => '\t',
         b'u' => return decode_unicode_escape(bytes, at),
-        _ => {
-            return Err(ParseError::new(
-                ErrorCode::JsonInvalidEscape,
-                at,
-                format!("`\\{}` is not a JSON escape", show_byte(e)),
-            ))
-        }
+        _ => return Err(JsonError::new(ErrorCode::JsonInvalidEscape, at, Detail::Escape(e))),
     };
     Ok((c, at + 2))
 }
@@ -421,15 +465,12 @@ pub(crate) fn ends_in_escape(rest: &[u8]) -> bool {
 }
 
 /// A `\u` escape (four hex digits), combining a surrogate pair written as two escapes.
-fn decode_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), ParseError> {
-    let bad = |message: &str| ParseError::new(ErrorCode::JsonInvalidUnicode, at, message);
+fn decode_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), JsonError> {
+    let bad = |message: &'static str| JsonError::new(ErrorCode::JsonInvalidUnicode, at, Detail::Text(message));
+    let end_inside = || JsonError::new(ErrorCode::JsonUnexpectedEnd, bytes.len(), Detail::EndInside("a string"));
     let Some(first) = hex4(bytes, at + 2) else {
         if bytes.len() < at + 6 && bytes[at + 2..].iter().all(u8::is_ascii_hexdigit) {
-            return Err(ParseError::new(
-                ErrorCode::JsonUnexpectedEnd,
-                bytes.len(),
-                "the text ends inside a string",
-            ));
+            return Err(end_inside());
         }
         return Err(bad("`\\u` must be followed by four hex digits"));
     };
@@ -443,11 +484,7 @@ fn decode_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Parse
             }
             if ends_in_escape(&bytes[at + 6..]) {
                 // The low surrogate's escape may not have arrived yet.
-                return Err(ParseError::new(
-                    ErrorCode::JsonUnexpectedEnd,
-                    bytes.len(),
-                    "the text ends inside a string",
-                ));
+                return Err(end_inside());
             }
             Err(bad(
                 "a high surrogate escape must be followed by a low surrogate escape",
@@ -504,7 +541,7 @@ pub(crate) fn locate_path(src: &str, start: usize, path: &[Step<'_>]) -> usize {
                 pos = skip_ws(bytes, pos + 1);
                 loop {
                     let key_at = pos;
-                    let mut p = Parser::new(src, pos, true);
+                    let mut p = Parser::new(src, pos);
                     let Ok(key) = p.string() else { return key_at };
                     pos = skip_ws(bytes, skip_ws(bytes, p.pos) + 1); // past ws `:` ws
                     if key == want {

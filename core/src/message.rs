@@ -12,9 +12,10 @@
 
 use std::ops::Range;
 
+use crate::call::{FormatSet, ToolCall};
 use crate::detect::{detect, Found};
 use crate::error::ParseError;
-use crate::{FormatSet, ToolCall};
+use crate::tools::{Tools, UnknownTools};
 
 /// A parsed model message.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,8 +31,9 @@ pub enum Ids {
     /// Invent nothing: a call has the id its format wrote, or none.
     #[default]
     Keep,
-    /// Give every call without an id one derived from the whole text and the call's index:
-    /// `call_` and 24 letters and digits, the same for the same text every time.
+    /// Give every call without an id one derived from the whole text and the call's index (its
+    /// position among all the message's calls): `call_` and 24 letters and digits, the same for
+    /// the same text on every target, and practically never the same for two different texts.
     Generate,
 }
 
@@ -60,6 +62,16 @@ pub(crate) const END_TOKENS: &[&str] = &[
     "<|user|>",
 ];
 
+/// Headers of messages whose text is content (gpt-oss Harmony's final channel and its
+/// commentary preambles): taken out of the content wherever they stand, their text kept.
+const CONTENT_HEADERS: &[&str] = &[
+    "<|start|>assistant<|channel|>final<|message|>",
+    "<|start|>assistant<|channel|>commentary<|message|>",
+    "<|channel|>final<|message|>",
+    "<|channel|>commentary<|message|>",
+    "<|start|>assistant",
+];
+
 /// Wrapper tags that some families put around their calls without the call parser consuming
 /// them (it starts at the inner marker). They are taken out of the content when the message has
 /// calls.
@@ -74,19 +86,38 @@ const WRAPPERS: &[&str] = &[
     "</tool_calls>",
 ];
 
-/// What [`parse_message`] recognises and fills in.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct MessageOptions {
+/// What [`parse_message`] recognises, checks and fills in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MessageOptions<'a> {
     /// The formats recognised; every other format's text is content.
     pub formats: FormatSet,
     pub ids: Ids,
+    /// The caller's tools: calls are named, typed and validated (see [`crate::Tools`]).
+    pub tools: Option<&'a Tools>,
+    /// With `tools`, check arguments against the schemas; when false, only names and typing.
+    pub validate: bool,
+    /// With `tools`, what a call to a tool not in the list is.
+    pub unknown: UnknownTools,
+}
+
+impl Default for MessageOptions<'_> {
+    fn default() -> Self {
+        MessageOptions {
+            formats: FormatSet::ALL,
+            ids: Ids::default(),
+            tools: None,
+            validate: true,
+            unknown: UnknownTools::Error,
+        }
+    }
 }
 
 /// Parses the whole message. Never fails with `tool_call.not_found`: a text without calls has
 /// no `tool_calls`. A broken call fails as in [`crate::parse_tool_calls`].
-pub fn parse_message(text: &str, options: MessageOptions) -> Result<Message, ParseError> {
+pub fn parse_message(text: &str, options: MessageOptions<'_>) -> Result<Message, ParseError> {
     let ids = options.ids;
-    let (mut calls, (found, tagged)) = detect(text, options.formats)?;
+    let names = options.tools.filter(|_| options.unknown != UnknownTools::Keep);
+    let (calls, (found, tagged)) = detect(text, options.formats, names)?;
     let mut removed: Vec<Range<usize>> = match found {
         Found::Tagged => tagged.consumed.clone(),
         Found::Scanned => calls.iter().map(|c| c.span.clone()).collect(),
@@ -100,6 +131,10 @@ pub fn parse_message(text: &str, options: MessageOptions) -> Result<Message, Par
             .map(|r| &text[r.inner.clone()])
             .collect::<String>()
     });
+    let mut calls = match options.tools {
+        Some(tools) => crate::tools::apply(text, calls, tools, options.validate, options.unknown)?,
+        None => calls,
+    };
     let content = content(text, removed, !calls.is_empty());
     if ids == Ids::Generate {
         for (index, call) in calls.iter_mut().enumerate() {
@@ -183,6 +218,7 @@ fn token_ranges(text: &str, removed: &[Range<usize>], has_calls: bool) -> Vec<Ra
         }
         if let Some(t) = END_TOKENS
             .iter()
+            .chain(CONTENT_HEADERS)
             .chain(wrappers)
             .find(|t| bytes[at..].starts_with(t.as_bytes()))
         {
@@ -193,20 +229,39 @@ fn token_ranges(text: &str, removed: &[Range<usize>], has_calls: bool) -> Vec<Ra
     out
 }
 
-/// `call_` and 24 base-62 digits of a 128-bit FNV-1a hash of the text and the call's index.
+/// `call_` and 24 base-62 digits derived from the whole text and the call's index: 12 digits from
+/// a 128-bit FNV-1a hash of the index, the text's length (both as 64-bit little-endian numbers, so
+/// every target agrees) and the text, and 12 from that hash carried on over the index and length
+/// again, so that every digit varies (24 digits of one 128-bit number would start with zeros).
 fn generated_id(text: &str, index: usize) -> String {
+    const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    let mut head = [0u8; 16];
+    head[..8].copy_from_slice(&(index as u64).to_le_bytes());
+    head[8..].copy_from_slice(&(text.len() as u64).to_le_bytes());
+    let first = fnv1a(fnv1a(OFFSET, &head), text.as_bytes());
+    let second = fnv1a(first, &head);
+    let mut id = String::with_capacity(29);
+    id.push_str("call_");
+    push_base62(&mut id, first, 12);
+    push_base62(&mut id, second, 12);
+    id
+}
+
+/// FNV-1a over `bytes`, from `hash`.
+fn fnv1a(mut hash: u128, bytes: &[u8]) -> u128 {
     const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013B;
-    let mut hash: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-    for &b in text.as_bytes().iter().chain(b"\0").chain(index.to_le_bytes().iter()) {
+    for &b in bytes {
         hash ^= u128::from(b);
         hash = hash.wrapping_mul(PRIME);
     }
+    hash
+}
+
+/// The `count` lowest base-62 digits of `n`, least significant first.
+fn push_base62(out: &mut String, mut n: u128, count: usize) {
     const DIGITS: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    let mut id = String::with_capacity(29);
-    id.push_str("call_");
-    for _ in 0..24 {
-        id.push(DIGITS[(hash % 62) as usize] as char);
-        hash /= 62;
+    for _ in 0..count {
+        out.push(char::from(DIGITS[(n % 62) as usize]));
+        n /= 62;
     }
-    id
 }

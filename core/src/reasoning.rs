@@ -77,13 +77,26 @@ pub(crate) const BLOCKS: &[Block] = &[
 /// of a `prompt_may_open` block that comes before every open tag of its kind.
 pub(crate) fn opened_by_prompt(text: &str) -> Option<(&'static Block, usize)> {
     let bytes = text.as_bytes();
-    BLOCKS
+    prompt_blocks()
         .iter()
-        .filter(|b| b.prompt_may_open)
-        .filter_map(|b| {
-            let close = memmem::find(bytes, b.close.as_bytes())?;
-            let opened = memmem::find(&bytes[..close], b.open.as_bytes()).is_some();
-            (!opened).then_some((b, close))
+        .filter_map(|(b, open, close)| {
+            let close = close.find(bytes)?;
+            let opened = open.find(&bytes[..close]).is_some();
+            (!opened).then_some((*b, close))
         })
         .min_by_key(|&(_, close)| close)
+}
+
+/// The blocks a prompt may open, with searchers for their open and close tags, built once
+/// (building a searcher costs more than searching a short text).
+fn prompt_blocks() -> &'static [(&'static Block, memmem::Finder<'static>, memmem::Finder<'static>)] {
+    static FINDERS: std::sync::OnceLock<Vec<(&'static Block, memmem::Finder<'static>, memmem::Finder<'static>)>> =
+        std::sync::OnceLock::new();
+    FINDERS.get_or_init(|| {
+        BLOCKS
+            .iter()
+            .filter(|b| b.prompt_may_open)
+            .map(|b| (b, memmem::Finder::new(b.open), memmem::Finder::new(b.close)))
+            .collect()
+    })
 }

@@ -30,8 +30,28 @@ pub(crate) enum Mode {
     Bare,
 }
 
-/// A name and arguments read from a call shape.
-pub(crate) type NamedArgs = (String, Object);
+/// A call read from a call shape.
+pub(crate) struct NamedArgs {
+    pub name: String,
+    pub arguments: Object,
+    /// The call object is the `"function"` member of the value it was read from.
+    pub wrapped: bool,
+    /// The key its arguments were read from (`None`: none written).
+    pub key: Option<&'static str>,
+}
+
+impl NamedArgs {
+    /// The call, found in the value that spans `span` (its own object, see [`call_spans`]).
+    pub(crate) fn into_call(self, format: crate::Format, span: Range<usize>) -> crate::ToolCall {
+        let origin = crate::tools::Origin::Object {
+            at: span.start,
+            wrapped: self.wrapped,
+            name: "name",
+            args: self.key,
+        };
+        crate::ToolCall::new(self.name, self.arguments, format, span).with_origin(origin)
+    }
+}
 
 /// The calls in `value` (parsed from `src[start..]`), or `None` when it is not a call shape.
 pub(crate) fn calls_in(
@@ -45,8 +65,8 @@ pub(crate) fn calls_in(
     }
     let mut out = Vec::new();
     let mut path = Vec::new();
-    let ctx = Ctx { src, start, mode };
-    ctx.extract(value, &mut path, &mut out)?;
+    let extractor = Extractor { src, start, mode };
+    extractor.extract(value, &mut path, &mut out)?;
     Ok(Some(out))
 }
 
@@ -149,13 +169,14 @@ fn next_member(bytes: &[u8], end: usize) -> usize {
     }
 }
 
-struct Ctx<'a> {
+/// Reads the calls out of a value classified as a call shape, pointing errors into `src`.
+struct Extractor<'a> {
     src: &'a str,
     start: usize,
     mode: Mode,
 }
 
-impl Ctx<'_> {
+impl Extractor<'_> {
     fn at(&self, path: &[Step<'_>]) -> usize {
         locate_path(self.src, self.start, path)
     }
@@ -184,7 +205,9 @@ impl Ctx<'_> {
                     unreachable!("classified as a function object")
                 };
                 path.push(Step::Key("function"));
-                out.push(self.call_object(inner, path)?);
+                let mut call = self.call_object(inner, path)?;
+                call.wrapped = true;
+                out.push(call);
                 path.pop();
                 Ok(())
             }
@@ -281,12 +304,22 @@ impl Ctx<'_> {
         };
         path.pop();
         let Some((key, value)) = args else {
-            return Ok((name, Object::new()));
+            return Ok(NamedArgs {
+                name,
+                arguments: Object::new(),
+                wrapped: false,
+                key: None,
+            });
         };
         path.push(Step::Key(key));
         let arguments = self.arguments(&name, key, value, path)?;
         path.pop();
-        Ok((name, arguments))
+        Ok(NamedArgs {
+            name,
+            arguments,
+            wrapped: false,
+            key: Some(key),
+        })
     }
 
     fn arguments(&self, name: &str, key: &str, value: Value, path: &[Step<'_>]) -> Result<Object, ParseError> {

@@ -90,10 +90,10 @@ pub fn scan_stream(text: &str) -> StreamScan {
 
 /// Whether the text ends inside a tagged call (partial) or after complete or broken ones (found).
 fn state_at_end(text: &str) -> StreamState {
-    match tagged(text, crate::FormatSet::ALL) {
+    match tagged(text, crate::call::FormatSet::ALL) {
         // Complete only because the text ends here (a closing tag or `<|eom_id|>` may follow)?
         // Then more of the call is to come: with any character after it, it would not parse.
-        Ok(_) => match tagged(&format!("{text}\u{1}"), crate::FormatSet::ALL) {
+        Ok(_) => match tagged(&format!("{text}\u{1}"), crate::call::FormatSet::ALL) {
             Err(e) if e.offset >= text.len() => StreamState::Partial,
             _ => StreamState::Found,
         },

@@ -1,5 +1,9 @@
 //! Argument values: what JSON and call-syntax literals decode to.
 
+/// The deepest nesting of arrays and objects (JSON) or lists, tuples and dicts (call syntax)
+/// that beacon accepts; deeper input is an error, not a stack overflow.
+pub const MAX_DEPTH: usize = 128;
+
 /// A decoded argument value. Objects keep their keys in the order written.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {

@@ -1,5 +1,7 @@
 //! parse_message beyond the shared fixtures: generated ids.
 
+use std::collections::HashSet;
+
 use beacon_core::{parse_message, Ids, MessageOptions};
 
 const TWO: &str = "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call><tool_call>{\"name\": \"b\", \"arguments\": {}}</tool_call>";
@@ -44,4 +46,60 @@ fn native_ids_are_kept_when_generating() {
     if kept[0].is_some() {
         assert_eq!(ids(text, Ids::Generate), kept);
     }
+}
+
+/// The ids are pinned: computed by an independent implementation of the documented derivation
+/// (FNV-1a 128 over index and length as u64 little-endian, then the text; 12 base-62 digits from
+/// it and 12 from it carried on over index and length), so every target must give these.
+#[test]
+fn generated_ids_are_the_same_on_every_target() {
+    assert_eq!(
+        ids(TWO, Ids::Generate),
+        vec![
+            Some("call_kqr3HRDkvvvZshOzcTiLYOFz".to_string()),
+            Some("call_9TmhTmyJqRyMGEkuqKNq00Qc".to_string())
+        ]
+    );
+    let text = "Checking.<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>";
+    assert_eq!(
+        ids(text, Ids::Generate),
+        vec![Some("call_7l4UxX7IuhSjeZ7ooDAquvuD".to_string())]
+    );
+}
+
+/// Different messages, even ones that differ in one character or only in where they stop, never
+/// share an id here, and every one of the 24 digits varies.
+#[test]
+fn generated_ids_differ_across_messages() {
+    let mut seen = HashSet::new();
+    let mut digits: Vec<HashSet<u8>> = vec![HashSet::new(); 24];
+    for i in 0..2000 {
+        let text = format!("<tool_call>{{\"name\": \"f\", \"arguments\": {{\"n\": {i}}}}}</tool_call>");
+        for id in [ids(&text, Ids::Generate), ids(&format!("{text} "), Ids::Generate)]
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            for (d, b) in id.bytes().skip(5).enumerate() {
+                digits[d].insert(b);
+            }
+            assert!(seen.insert(id.clone()), "{id} repeats");
+        }
+    }
+    for (d, seen_digits) in digits.iter().enumerate() {
+        assert!(
+            seen_digits.len() > 40,
+            "digit {d} takes only {} values",
+            seen_digits.len()
+        );
+    }
+}
+
+/// Native ids are kept, and the calls around them get generated ones by their index.
+#[test]
+fn a_native_id_is_kept_beside_generated_ones() {
+    let text = "<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>";
+    let kept = ids(text, Ids::Keep);
+    assert_eq!(kept, vec![Some("functions.a:0".to_string())]);
+    assert_eq!(ids(text, Ids::Generate), kept);
 }

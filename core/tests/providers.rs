@@ -1,6 +1,7 @@
 //! Runs the shared provider-response fixtures (`tests/fixtures/providers/`, schema in its
 //! README): `parse_response` (text and value variants), `detect_provider`, `has_tool_calls`
-//! agreement on every case, and `format_results`. Prints every failure, then fails once.
+//! agreement on every case, `format_results`, and `format_calls` (with the round trip of its
+//! output through `parse_response`). Prints every failure, then fails once.
 
 mod common;
 
@@ -8,7 +9,7 @@ use common::from_serde;
 use std::path::PathBuf;
 
 use beacon_core::{
-    detect_provider, detect_provider_value, format_results, has_tool_calls, has_tool_calls_value, locate,
+    detect_provider, detect_provider_value, format_calls, format_results, has_tool_calls, has_tool_calls_value, locate,
     parse_response, parse_response_value, ErrorCode, ParseError, Provider, ProviderCall, ToolResult, Unit, Value,
 };
 use serde_json::Value as J;
@@ -227,6 +228,91 @@ fn check_results_case(case: &J, failures: &mut Vec<String>) {
     }
 }
 
+/// The calls of a `format_calls.json` case (`id` may be missing or null).
+fn calls_of(j: &J) -> Vec<ProviderCall> {
+    j.as_array()
+        .expect("`calls` is an array")
+        .iter()
+        .map(|c| ProviderCall {
+            id: c.get("id").and_then(J::as_str).map(str::to_string),
+            name: c["name"].as_str().expect("`name` is a string").to_string(),
+            arguments: match from_serde(&c["arguments"]) {
+                Value::Object(o) => o,
+                other => panic!("`arguments` must be an object, found {other:?}"),
+            },
+        })
+        .collect()
+}
+
+/// What `parse_response` must read back from `format_calls(calls, provider)`: the calls, without
+/// their ids where the provider's wire has none (Cohere v1).
+fn read_back(calls: &[ProviderCall], provider: Provider) -> Vec<ProviderCall> {
+    calls
+        .iter()
+        .map(|c| ProviderCall {
+            id: if provider == Provider::CohereV1 {
+                None
+            } else {
+                c.id.clone()
+            },
+            ..c.clone()
+        })
+        .collect()
+}
+
+fn check_calls_case(case: &J, failures: &mut Vec<String>) {
+    let id = case["id"].as_str().unwrap_or("?");
+    let label = format!("format_calls.json:{id}");
+    let provider = match provider_of(case.get("provider")) {
+        Ok(Some(p)) => p,
+        Ok(None) => return failures.push(format!("{label}: format_calls needs a provider")),
+        Err(e) => return failures.push(format!("{label}: {e}")),
+    };
+    let calls = calls_of(&case["calls"]);
+    let content = case.get("content").and_then(J::as_str);
+    let got = format_calls(&calls, provider, content);
+    match (case.get("expected"), case.get("error"), got) {
+        (Some(exp), None, Ok(v)) => {
+            let want = from_serde(exp);
+            if v != want {
+                failures.push(format!(
+                    "{label}: output differs\n   got: {}\n  want: {}",
+                    v.to_json(),
+                    want.to_json()
+                ));
+            }
+            // The round trip, with the provider given and detected, as a value and as text.
+            let back = read_back(&calls, provider);
+            for (how, given) in [("given", Some(provider)), ("detected", None)] {
+                let as_value = parse_response_value(&v, given, false);
+                let as_text = parse_response(&v.to_json(), given, false);
+                for (kind, read) in [("value", as_value), ("text", as_text)] {
+                    if read.as_ref() != Ok(&back) {
+                        failures.push(format!(
+                            "{label}: parse_response ({kind}, provider {how}) reads {read:?}, not the calls {back:?}"
+                        ));
+                    }
+                }
+            }
+        }
+        (Some(_), None, Err(e)) => failures.push(format!("{label}: unexpected error {e}")),
+        (None, Some(err), Ok(v)) => {
+            failures.push(format!("{label}: expected error {}, got {}", err["code"], v.to_json()))
+        }
+        (None, Some(err), Err(e)) => {
+            if Some(e.code.as_str()) != err["code"].as_str() || e.offset != 0 {
+                failures.push(format!("{label}: expected {} at 0, got {e}", err["code"]));
+            }
+            if let Some(want) = err.get("message_contains").and_then(J::as_str) {
+                if !e.message.contains(want) {
+                    failures.push(format!("{label}: message {:?} does not contain {want:?}", e.message));
+                }
+            }
+        }
+        _ => failures.push(format!("{label}: a case has exactly one of `expected` and `error`")),
+    }
+}
+
 #[test]
 fn provider_fixtures() {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir())
@@ -253,6 +339,8 @@ fn provider_fixtures() {
             }
             if file == "format_results.json" {
                 check_results_case(case, &mut failures);
+            } else if file == "format_calls.json" {
+                check_calls_case(case, &mut failures);
             } else {
                 check_response_case(&file, case, &mut failures);
             }

@@ -26,6 +26,7 @@ from typing import Any, Dict, Iterable, List, Literal, Optional, Tuple, TypedDic
 
 from . import _core
 from ._errors import NoToolCallFoundError, ToolCallError
+from ._tools import Tools, check_as_models, compiled, to_model, tools_arg
 from ._batch import ArrowArray, parse_arrow, parse_many
 
 __all__ = [
@@ -41,12 +42,19 @@ __all__ = [
     "ToolCallError",
     "ToolCallWithFormat",
     "ToolResult",
+    "Tools",
+    "ToolDefinitions",
+    "UnknownTools",
+    "Message",
+    "MessageToolCall",
     "__version__",
     "detect_provider",
+    "format_calls",
     "format_results",
     "has_tool_calls",
     "parse_arrow",
     "parse_many",
+    "parse_message",
     "parse_response",
     "parse_tool_call",
     "parse_tool_calls",
@@ -59,6 +67,17 @@ __version__: str = _core.__version__
 # Shown (and pickled) as beacon.ToolCallError rather than beacon._errors.ToolCallError.
 ToolCallError.__module__ = __name__
 NoToolCallFoundError.__module__ = __name__
+Tools.__module__ = __name__
+
+#: The ``tools`` option: a :class:`Tools`, or a list of definitions (read on every call).
+ToolDefinitions = Union[Tools, List[Any], Tuple[Any, ...]]
+
+#: The ``unknown`` option: what a call to a tool not in the list is. ``"error"`` (the default):
+#: a tagged call raises ``tool_call.unknown_tool``; ``"keep"``: every call is returned (unknown
+#: ones untyped and unchecked); ``"drop"``: tagged calls to unknown tools are left out. Either
+#: way a JSON or call-syntax candidate with an unknown name is content, not a call (except with
+#: ``"keep"``).
+UnknownTools = Literal["error", "keep", "drop"]
 
 #: A format id: which format a call was written in (see ``include_format``).
 Format = Literal[
@@ -133,7 +152,15 @@ def _format_ids(formats: Optional[Iterable[str]]) -> Optional[List[str]]:
     return ids
 
 
-def parse_tool_call(text: str, *, formats: Optional[Iterable[Format]] = None) -> ToolCall:
+def parse_tool_call(
+    text: str,
+    *,
+    formats: Optional[Iterable[Format]] = None,
+    tools: Optional[ToolDefinitions] = None,
+    validate: bool = True,
+    unknown: UnknownTools = "error",
+    as_models: bool = False,
+) -> ToolCall:
     """Parse the one tool call in ``text``.
 
     Returns ``{"name": str, "arguments": dict}``. Formats are tried in three tiers (tagged, then
@@ -156,8 +183,87 @@ def parse_tool_call(text: str, *, formats: Optional[Iterable[Format]] = None) ->
 
     ``formats`` (a collection of ids from :data:`FORMATS`) recognises only those formats;
     everything else is prose.
+
+    ``tools`` (a :class:`Tools`, or a list of definitions), ``validate``, ``unknown`` and
+    ``as_models``: see :func:`parse_tool_calls`.
     """
-    return _core.parse_tool_call(text, formats=_format_ids(formats))
+    t = tools_arg(tools)
+    check_as_models("parse_tool_call", as_models, t)
+    call = _core.parse_tool_call(
+        text, formats=_format_ids(formats), tools=compiled(t), validate=validate, unknown=unknown
+    )
+    return to_model(call, t) if as_models and t is not None else call
+
+
+class MessageToolCall(TypedDict):
+    """One call of a :class:`Message`: its ``id`` (the one the text wrote, one generated with
+    ``ids="generate"``, or ``None``), ``name``, ``arguments``, the ``format`` it was written in, and
+    its ``span``: ``[start, end]``, code-point offsets in the text (``text[start:end]`` is the call)."""
+
+    id: Optional[str]
+    name: str
+    arguments: Dict[str, Any]
+    format: Format
+    span: List[int]
+
+
+class Message(TypedDict):
+    """A whole model message: the ``content`` (the text without the calls, the reasoning blocks
+    and the end-of-turn tokens), the ``reasoning`` (the text inside the reasoning blocks, or
+    ``None`` when there is none) and the ``tool_calls``, in text order."""
+
+    content: str
+    reasoning: Optional[str]
+    tool_calls: List[MessageToolCall]
+
+
+def parse_message(
+    text: str,
+    *,
+    formats: Optional[Iterable[Format]] = None,
+    ids: Optional[Literal["generate"]] = None,
+    tools: Optional[ToolDefinitions] = None,
+    validate: bool = True,
+    unknown: UnknownTools = "error",
+    as_models: bool = False,
+) -> Message:
+    """Parse a whole model message: the text around the calls, the reasoning, and every call with
+    its id, format and span.
+
+    >>> text = '<think>Weather first.</think>Let me check.\\n<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+    >>> message = parse_message(text)
+    >>> message["content"], message["reasoning"]
+    ('Let me check.', 'Weather first.')
+    >>> message["tool_calls"]
+    [{'id': None, 'name': 'get_weather', 'arguments': {'city': 'Paris'}, 'format': 'hermes', 'span': [43, 121]}]
+    >>> parse_message(text, ids="generate")["tool_calls"][0]["id"][:5]
+    'call_'
+
+    No call is no error: ``tool_calls`` is then ``[]`` and ``content`` the text less any
+    reasoning. ``ids="generate"`` gives every call without an id one (``call_`` and 24 letters
+    and digits), the same for the same text every time; by default (``ids=None``) nothing is
+    invented. ``formats`` recognises only those formats, and ``tools``, ``validate``,
+    ``unknown`` and ``as_models`` check the calls against the caller's tools, as for
+    :func:`parse_tool_calls` (a JSON or call-syntax candidate with an unknown name stays in
+    ``content``).
+
+    Raises:
+        ToolCallError: a call is broken (as :func:`parse_tool_calls` raises it), or ``text``
+            holds a lone surrogate (``json.invalid_unicode``).
+        TypeError: ``text`` is not a ``str``, ``formats`` is not a collection of ids, or ``ids``
+            is not a ``str`` or ``None``.
+        ValueError: ``formats`` holds an unknown id, or ``ids`` is a ``str`` other than
+            ``"generate"``.
+    """
+    t = tools_arg(tools)
+    check_as_models("parse_message", as_models, t)
+    message = _core.parse_message(
+        text, formats=_format_ids(formats), ids=ids, tools=compiled(t), validate=validate, unknown=unknown
+    )
+    if as_models and t is not None:
+        for call in message["tool_calls"]:
+            to_model(call, t)  # type: ignore[arg-type]
+    return message
 
 
 class StreamScan(TypedDict):
@@ -198,20 +304,48 @@ def scan_stream(text: str) -> StreamScan:
 
 @overload
 def parse_tool_calls(
-    text: str, *, include_format: Literal[False] = ..., formats: Optional[Iterable[Format]] = ...
+    text: str,
+    *,
+    include_format: Literal[False] = ...,
+    formats: Optional[Iterable[Format]] = ...,
+    tools: Optional[ToolDefinitions] = ...,
+    validate: bool = ...,
+    unknown: UnknownTools = ...,
+    as_models: bool = ...,
 ) -> List[ToolCall]: ...
 @overload
 def parse_tool_calls(
-    text: str, *, include_format: Literal[True], formats: Optional[Iterable[Format]] = ...
+    text: str,
+    *,
+    include_format: Literal[True],
+    formats: Optional[Iterable[Format]] = ...,
+    tools: Optional[ToolDefinitions] = ...,
+    validate: bool = ...,
+    unknown: UnknownTools = ...,
+    as_models: bool = ...,
 ) -> List[ToolCallWithFormat]: ...
 @overload
 def parse_tool_calls(
-    text: str, *, include_format: bool = ..., formats: Optional[Iterable[Format]] = ...
+    text: str,
+    *,
+    include_format: bool = ...,
+    formats: Optional[Iterable[Format]] = ...,
+    tools: Optional[ToolDefinitions] = ...,
+    validate: bool = ...,
+    unknown: UnknownTools = ...,
+    as_models: bool = ...,
 ) -> Union[List[ToolCall], List[ToolCallWithFormat]]: ...
 
 
 def parse_tool_calls(
-    text: str, *, include_format: bool = False, formats: Optional[Iterable[Format]] = None
+    text: str,
+    *,
+    include_format: bool = False,
+    formats: Optional[Iterable[Format]] = None,
+    tools: Optional[ToolDefinitions] = None,
+    validate: bool = True,
+    unknown: UnknownTools = "error",
+    as_models: bool = False,
 ) -> Union[List[ToolCall], List[ToolCallWithFormat]]:
     """Parse every tool call in ``text``, in text order.
 
@@ -234,8 +368,35 @@ def parse_tool_calls(
 
     ``formats`` (a collection of ids from :data:`FORMATS`) recognises only those formats;
     everything else is prose (so a marker of another format claims nothing).
+
+    ``tools`` (a :class:`Tools`, or a list of definitions, read on every call) names, types and
+    validates the calls (README: "Tools and schemas"): a tagged call to a tool not in the list
+    raises ``tool_call.unknown_tool`` (``unknown="keep"`` returns it, ``unknown="drop"`` leaves
+    it out), a JSON or call-syntax candidate with an unknown name is prose; values a format writes
+    as text are typed by the schema; arguments that break the schema raise ``tool_call.schema``
+    with ``err.path``, the JSON pointer of the offending value (``validate=False``: naming and
+    typing only). ``as_models=True`` returns the arguments of a call to a pydantic-model tool as a
+    validated instance of the model (other calls keep a ``dict``); a model's own validators that
+    reject them raise pydantic's ``ValidationError``.
+
+    >>> parse_tool_calls('<function=lookup_zip><parameter=zip>10001</parameter></function>',
+    ...                  tools=[{"name": "lookup_zip", "input_schema": {"properties": {"zip": {"type": "string"}}}}])
+    [{'name': 'lookup_zip', 'arguments': {'zip': '10001'}}]
     """
-    return _core.parse_tool_calls(text, include_format=include_format, formats=_format_ids(formats))
+    t = tools_arg(tools)
+    check_as_models("parse_tool_calls", as_models, t)
+    calls = _core.parse_tool_calls(
+        text,
+        include_format=include_format,
+        formats=_format_ids(formats),
+        tools=compiled(t),
+        validate=validate,
+        unknown=unknown,
+    )
+    if as_models and t is not None:
+        for call in calls:
+            to_model(call, t)  # type: ignore[arg-type]
+    return calls
 
 
 # --------------------------------------------------------------------------- provider responses
@@ -417,3 +578,28 @@ def format_results(
         ValueError: ``provider`` is not one of :data:`PROVIDERS` (``"auto"`` is not accepted).
     """
     return _core.format_results(results, provider)
+
+
+def format_calls(
+    calls: Union[List[Any], Tuple[Any, ...]], provider: Provider, *, content: Optional[str] = None
+) -> Any:
+    """The assistant message that carries ``calls`` (and ``content`` as its text) in
+    ``provider``'s wire shape: one message object, or for ``openai_responses`` and
+    ``gemini_interactions`` the list of input items. Together with :func:`format_results`, a
+    whole agent turn can be written back.
+
+    Each call is ``{"id", "name", "arguments"}`` (as :func:`parse_response` returns them);
+    the calls of :func:`parse_message` may be passed as they are (their ``format`` and ``span`` are
+    ignored). ``parse_response(format_calls(calls, p), provider=p)`` gives ``calls`` back.
+
+    >>> format_calls([{"id": "call_1", "name": "f", "arguments": {"x": 1}}], "openai_chat")
+    {'role': 'assistant', 'content': None, 'tool_calls': [{'id': 'call_1', 'type': 'function', 'function': {'name': 'f', 'arguments': '{"x":1}'}}]}
+
+    Raises:
+        ToolCallError: ``result.missing_field`` when a call lacks an id the provider requires
+            (``parse_message(text, ids="generate")`` gives every call one): never invented.
+        TypeError: ``calls`` is not a list or tuple of dicts with ``name`` (str), ``arguments``
+            (dict) and optionally ``id`` (str or None), or ``content`` is not a ``str``.
+        ValueError: ``provider`` is not one of :data:`PROVIDERS`.
+    """
+    return _core.format_calls(calls, provider, content=content)

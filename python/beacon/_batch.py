@@ -11,6 +11,7 @@ from typing import Any, Dict, Iterable, List, Optional, Union
 
 from . import _core
 from ._errors import ToolCallError
+from ._tools import compiled, tools_arg
 
 __all__ = ["ArrowArray", "parse_arrow", "parse_many"]
 
@@ -32,14 +33,18 @@ def parse_many(
     *,
     include_format: bool = False,
     formats: Optional[Iterable[str]] = None,
+    tools: Any = None,
+    validate: bool = True,
+    unknown: str = "error",
     threads: Optional[int] = None,
 ) -> List[Union[List[Dict[str, Any]], ToolCallError, None]]:
     """Parse every text of ``texts`` in parallel; errors are returned, never raised.
 
     Returns a list with one entry per input, in input order:
 
-    - the row's calls, exactly as :func:`parse_tool_calls` returns them (``{"name", "arguments"}``,
-      ``"id"`` first when the format writes one, ``"format"`` with ``include_format=True``);
+    - the row's calls, exactly as :func:`parse_tool_calls` returns them with the same options
+      (``{"name", "arguments"}``, ``"id"`` first when the format writes one, ``"format"`` with
+      ``include_format=True``);
     - ``[]`` for a row with no tool call (where :func:`parse_tool_calls` raises
       :class:`NoToolCallFoundError`);
     - the :class:`ToolCallError` itself for a broken row (code, message, code-point position,
@@ -58,19 +63,37 @@ def parse_many(
     (``texts`` may be a generator). The cyclic garbage collector is paused while a chunk's
     objects are built (they hold no cycles) and restored before the GIL is released.
 
+    ``formats``, ``tools``, ``validate`` and ``unknown`` mean what they mean for
+    :func:`parse_tool_calls` (a list of definitions is compiled once for the whole batch; a
+    ``tool_call.schema`` error has its ``path``). ``as_models`` is not offered: build the models
+    from the rows you keep.
+
     Raises:
         TypeError: ``texts`` is a single ``str`` (pass a list of texts), or holds something other
             than ``str`` and ``None`` (the message names its index); ``formats`` is not a
-            collection of ids.
-        ValueError: ``formats`` holds an unknown id, or ``threads`` is 0.
+            collection of ids; ``tools`` is malformed.
+        ValueError: ``formats`` holds an unknown id, ``unknown`` is not an option, or ``threads``
+            is 0.
     """
-    return _core.parse_many(texts, include_format=include_format, formats=_format_ids(formats), threads=threads)
+    t = compiled(tools_arg(tools))
+    return _core.parse_many(
+        texts,
+        include_format=include_format,
+        formats=_format_ids(formats),
+        tools=t,
+        validate=validate,
+        unknown=unknown,
+        threads=threads,
+    )
 
 
 def parse_arrow(
     array: Any,
     *,
     formats: Optional[Iterable[str]] = None,
+    tools: Any = None,
+    validate: bool = True,
+    unknown: str = "error",
     threads: Optional[int] = None,
 ) -> ArrowArray:
     """Parse every row of an Arrow string array; the result is an Arrow struct array.
@@ -109,10 +132,18 @@ def parse_arrow(
     result as a struct column; ``pl.from_arrow(beacon.parse_arrow(...))`` gives it as a
     DataFrame.
 
+    ``formats``, ``tools``, ``validate`` and ``unknown`` mean what they mean for
+    :func:`parse_message` (a list of definitions is compiled once for the whole array; with
+    ``unknown="drop"`` a dropped call is in no row's ``calls``).
+
     Raises:
         TypeError: ``array`` holds something other than strings (e.g. a whole table: pass one
-            column), or is neither Arrow data nor an iterable of ``str``.
-        ValueError: ``formats`` holds an unknown id, ``threads`` is 0, the Arrow data is
-            malformed, or a result column would pass 2 GiB in one array (pass smaller chunks).
+            column), or is neither Arrow data nor an iterable of ``str``; ``tools`` is malformed.
+        ValueError: ``formats`` holds an unknown id, ``unknown`` is not an option, ``threads`` is
+            0, the Arrow data is malformed, or a result column would pass 2 GiB in one array (pass
+            smaller chunks).
     """
-    return _core.parse_arrow(array, formats=_format_ids(formats), threads=threads)
+    t = compiled(tools_arg(tools))
+    return _core.parse_arrow(
+        array, formats=_format_ids(formats), tools=t, validate=validate, unknown=unknown, threads=threads
+    )

@@ -1,8 +1,25 @@
-"""The ``beacon`` command (also ``python -m beacon``): parse the tool call in a file or stdin.
+"""The ``beacon`` command (also ``python -m beacon``): parse the tool calls in a file or stdin.
 
-Exit status: 0 when a call was found (printed as JSON on stdout), 1 when there is none
-(``tool_call.not_found``), 2 for any other error. Errors go to stderr as
-``code at line L, column C: message``, then the offending line with a caret under the column.
+Two modes:
+
+- text (the default): the input is model output; the call is printed as JSON (with ``--all``,
+  the list of calls), as ``parse_tool_call`` / ``parse_tool_calls`` return them.
+- ``--message``: the whole message is printed (``parse_message``: content, reasoning and the
+  calls with ids, formats and spans); a text without calls is then a message like any other (0).
+- ``--response``: the input is a model API's response (``parse_response``: a JSON response body,
+  an assistant message as stored, or a JSON array of streamed chunks); its calls are printed as a
+  JSON list of ``{"id", "name", "arguments"}``. ``--provider`` and ``--text-fallback`` are
+  ``parse_response``'s options. The body's framing is recognised from the input itself: JSON is
+  read; a server-sent event stream (``data:`` lines) or NDJSON (one JSON value per line) is
+  refused with ``input.unsupported`` for now, and is to be read by this same flag once the core
+  reads streams (see ``_framing``).
+
+Exit status: 0 when calls were found (printed as JSON on stdout), 1 when there is none
+(``tool_call.not_found``; a response without calls), 2 for any other error. Errors go to stderr
+as ``code at line L, column C: message``, then (for an error inside the text) the offending line
+with a caret under the column. Errors of the input itself use the same form: ``input.unreadable``
+(a missing file, a directory, no permission), ``json.invalid_utf8`` (at the first byte that is not
+UTF-8; its line and column count bytes) and ``input.unsupported``.
 """
 
 from __future__ import annotations
@@ -10,11 +27,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import unicodedata
-from typing import Any, List, Optional, Sequence
+from typing import Any, List, Optional, Sequence, Tuple
 
-from . import __version__, parse_tool_call, parse_tool_calls
+from . import PROVIDERS, __version__, detect_provider, parse_response, parse_tool_call, parse_tool_calls
 from ._errors import NoToolCallFoundError, ToolCallError
 
 EXIT_FOUND = 0
@@ -28,8 +46,10 @@ _SNIPPET_WIDTH = 100
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="beacon",
-        description="Parse the tool call in LLM output and print it as JSON.",
+        description="Parse the tool calls in LLM output (or, with --response, in a model API's response) "
+        "and print them as JSON.",
         epilog="Exit status: 0 found, 1 no tool call (tool_call.not_found), 2 any other error. "
+        "Errors are printed as `code at line L, column C: message`. "
         "For a Parquet or JSON Lines file of outputs, see `beacon batch --help`.",
     )
     parser.add_argument(
@@ -48,26 +68,109 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help='add "format" (the id of the format each call was written in)',
     )
+    parser.add_argument(
+        "--message",
+        action="store_true",
+        help="print the whole message as JSON (parse_message): content, reasoning, and the calls "
+        "with id, format and span; no call is not an error",
+    )
+    parser.add_argument(
+        "--generate-ids",
+        action="store_true",
+        help='with --message: give calls without an id a generated one (ids="generate")',
+    )
+    api = parser.add_argument_group("model API responses")
+    api.add_argument(
+        "--response",
+        action="store_true",
+        help="the input is a model API's response (JSON: OpenAI, Anthropic, Gemini, Cohere, Bedrock, Ollama, "
+        "OpenAI-compatible servers; or a JSON array of streamed chunks): print its calls as a JSON array of "
+        '{"id", "name", "arguments"} (parse_response)',
+    )
+    api.add_argument(
+        "--provider",
+        metavar="P",
+        choices=("auto",) + PROVIDERS,
+        help="with --response: read the paths of this API only: " + ", ".join(PROVIDERS) + " (default: auto, "
+        "detected from the response's keys)",
+    )
+    api.add_argument(
+        "--text-fallback",
+        action="store_true",
+        help="with --response: when the response has no structured calls, parse its assistant text as model output",
+    )
     parser.add_argument("--version", action="version", version=f"beacon {__version__}")
     return parser
 
 
-def _read(path: str) -> str:
-    if path == "-":
-        data = sys.stdin.buffer.read()
-        source = "<stdin>"
-    else:
+class _InputError(Exception):
+    """An error of the input itself (not of the text in it), printed like a ``ToolCallError``."""
+
+    def __init__(self, code: str, message: str, line: int = 1, column: int = 1) -> None:
+        super().__init__(f"{code} at line {line}, column {column}: {message}")
+
+
+def _read(path: str) -> Tuple[bytes, str]:
+    """The input's bytes and its name for messages."""
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read(), "<stdin>"
         with open(path, "rb") as f:
-            data = f.read()
-        source = path
+            return f.read(), path
+    except OSError as e:
+        detail = f"{e.strerror}: {e.filename}" if e.strerror and e.filename else e.strerror or str(e)
+        raise _InputError("input.unreadable", f"cannot read the input: {detail}") from None
+
+
+def _decode(data: bytes, source: str) -> str:
     try:
         return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise _InputError(f"{source} is not valid UTF-8 (byte {e.start})") from e
+    except UnicodeDecodeError:
+        pass
+    # The core's reading of bytes reports the first invalid sequence (detect_provider validates
+    # UTF-8 before anything else): the same error parse_response(bytes) gives.
+    try:
+        detect_provider(data)
+    except ToolCallError as err:
+        if err.code == "json.invalid_utf8":
+            raise _InputError(err.code, f"{source}: {err.message}", err.line, err.column) from None
+    raise _InputError("json.invalid_utf8", f"{source} is not valid UTF-8")  # pragma: no cover
 
 
-class _InputError(Exception):
-    pass
+# A server-sent event stream's first line: a field (`data:`, `event:`, `id:`, `retry:`) or a comment.
+_SSE_LINE = re.compile(r"\A(?:\ufeff)?[ \t\r\n]*(?:(?:data|event|id|retry)[ \t]*:|:)")
+
+
+def _framing(text: str) -> str:
+    """How a response body is framed: ``"json"`` (one JSON value), ``"sse"`` (server-sent events)
+    or ``"ndjson"`` (one JSON value per line; told apart from JSON only when the text is not one
+    JSON value, see :func:`_ndjson_error`). The core reads JSON only for now; the other framings
+    are refused with ``input.unsupported`` until it reads streams, when they will be passed on
+    from here."""
+    return "sse" if _SSE_LINE.match(text) else "json"
+
+
+def _ndjson_error(text: str, err: ToolCallError) -> Optional[_InputError]:
+    """``input.unsupported`` when the JSON error ``err`` is where a second line of NDJSON starts:
+    the text before that line is one JSON object or array."""
+    if not err.code.startswith("json.") or err.line < 2:
+        return None
+    lines = text.split("\n")
+    if lines[err.line - 1][: err.column - 1].strip():
+        return None
+    try:
+        first = json.loads("\n".join(lines[: err.line - 1]))
+    except ValueError:
+        return None
+    if not isinstance(first, (dict, list)):
+        return None
+    return _InputError(
+        "input.unsupported",
+        "one JSON value per line (NDJSON): --response reads one JSON response, or a JSON array of streamed "
+        "chunks ([chunk, chunk, ...]); NDJSON streams are not read yet",
+        err.line,
+        err.column,
+    )
 
 
 def _display_width(s: str) -> int:
@@ -125,12 +228,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from ._batch_cli import main as batch_main
 
         return batch_main(argv[1:])
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.message and (args.all or args.include_format):
+        parser.error("--message prints every call with its format; it takes neither --all nor --include-format")
+    if args.generate_ids and not args.message:
+        parser.error("--generate-ids needs --message")
+    if args.message and args.response:
+        parser.error("--message reads model output; --response reads an API response: use one")
+    if not args.response and (args.provider is not None or args.text_fallback):
+        parser.error("--provider and --text-fallback read API responses: add --response")
+    if args.response and args.include_format:
+        parser.error("--include-format: calls read from an API response have no format (they come from its fields)")
     try:
-        text = _read(args.file)
-    except (OSError, _InputError) as e:
-        detail = f"{e.strerror}: {e.filename}" if isinstance(e, OSError) and e.strerror else str(e)
-        _write(sys.stderr, f"beacon: cannot read input: {detail}\n")
+        text = _decode(*_read(args.file))
+    except _InputError as e:
+        _write(sys.stderr, f"{e}\n")
         return EXIT_ERROR
 
     # Integers are exact at any size: lift Python's limit on int <-> str conversion (3.11+)
@@ -139,10 +252,48 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if digits_limit is not None:
         sys.set_int_max_str_digits(0)
     try:
+        if args.message:
+            return _run_message(text, args.generate_ids)
+        if args.response:
+            return _run_response(text, args.provider or "auto", args.text_fallback)
         return _run(text, args.all, args.include_format)
     finally:
         if digits_limit is not None:
             sys.set_int_max_str_digits(digits_limit)
+
+
+def _report(text: str, err: ToolCallError, hint: Optional[str] = None) -> int:
+    """Prints ``err`` (with the offending line and a caret, for an error in the text) and returns
+    the exit status."""
+    none = isinstance(err, NoToolCallFoundError)
+    lines = [str(err)]
+    if not none:
+        lines += snippet(text, err.line, err.column)
+    if hint:
+        lines.append(f"hint: {hint}")
+    _write(sys.stderr, "\n".join(lines) + "\n")
+    return EXIT_NOT_FOUND if none else EXIT_ERROR
+
+
+def _response_hint(text: str) -> Optional[str]:
+    """For text mode's not-found: a suggestion of --response when ``text`` is an API response."""
+    try:
+        provider = detect_provider(text)
+    except ToolCallError:
+        return None
+    if provider is None:
+        return None
+    return f"the input is a model API response ({provider}): read its calls with `beacon --response`"
+
+
+def _run_message(text: str, generate_ids: bool) -> int:
+    from . import parse_message
+
+    try:
+        result = parse_message(text, ids="generate" if generate_ids else None)
+    except ToolCallError as err:
+        return _report(text, err)
+    return _print(result)
 
 
 def _run(text: str, all_calls: bool, include_format: bool) -> int:
@@ -156,13 +307,65 @@ def _run(text: str, all_calls: bool, include_format: bool) -> int:
             result = parse_tool_call(text) if len(calls) > 1 else calls[0]
         else:
             result = parse_tool_call(text)
+    except NoToolCallFoundError as err:
+        return _report(text, err, _response_hint(text))
     except ToolCallError as err:
-        lines = [str(err)]
-        if not isinstance(err, NoToolCallFoundError):
-            lines += snippet(text, err.line, err.column)
-        _write(sys.stderr, "\n".join(lines) + "\n")
-        return EXIT_NOT_FOUND if isinstance(err, NoToolCallFoundError) else EXIT_ERROR
+        return _report(text, err)
+    return _print(result)
 
+
+def _run_response(text: str, provider: str, text_fallback: bool) -> int:
+    if _framing(text) == "sse":
+        start = len(text) - len(text.lstrip("\ufeff \t\r\n"))
+        line = text.count("\n", 0, start) + 1
+        column = start - (text.rfind("\n", 0, start) + 1) + 1
+        err = ToolCallError(
+            "input.unsupported",
+            "a server-sent event stream (`data:` lines): --response reads one JSON response, or a JSON array of "
+            "streamed chunks ([chunk, chunk, ...]); event streams are not read yet",
+            start,
+            line,
+            column,
+        )
+        return _report(text, err)
+    try:
+        calls = parse_response(text, provider=provider, text_fallback=text_fallback)
+    except ToolCallError as err:
+        ndjson = _ndjson_error(text, err)
+        if ndjson is not None:
+            _write(sys.stderr, f"{ndjson}\n")
+            return EXIT_ERROR
+        return _report(text, err)
+    if calls:
+        return _print(calls)
+    return _report(text, _no_calls(text, provider, text_fallback))
+
+
+def _no_calls(text: str, provider: str, text_fallback: bool) -> NoToolCallFoundError:
+    """The not-found error for a response without calls, saying what was read."""
+    detected = detect_provider(text)
+    if provider == "auto" and detected is None:
+        message = "the input is not the response of a known API (plain text, or JSON of no known shape)"
+        if not text.lstrip("\ufeff \t\r\n").startswith(("{", "[")):
+            message += "; for model output, run `beacon` without --response"
+        return NoToolCallFoundError("tool_call.not_found", message)
+    if provider != "auto" and detected != provider:
+        looks = f"it looks like {detected}'s" if detected else "it is no known API's response"
+        message = f"no tool calls where {provider} puts them ({looks}; --provider auto detects the API)"
+        return NoToolCallFoundError("tool_call.not_found", message)
+    message = f"the {detected} response has no tool calls"
+    if not text_fallback:
+        try:
+            n = len(parse_response(text, provider=provider, text_fallback=True))
+        except ToolCallError:
+            n = 0
+        if n:
+            calls = "1 tool call: add --text-fallback to read it" if n == 1 else f"{n} tool calls: add --text-fallback to read them"
+            message += f"; its assistant text has {calls}"
+    return NoToolCallFoundError("tool_call.not_found", message)
+
+
+def _print(result: Any) -> int:
     try:
         _write(sys.stdout, json.dumps(result, ensure_ascii=False, indent=2) + "\n")
     except BrokenPipeError:

@@ -2,16 +2,45 @@
 # functions document these.
 from typing import Any, List, Literal, Optional, Tuple, Union
 
-from . import Format, Provider, ProviderCall, Response, StreamScan, ToolCall, ToolCallWithFormat, ToolResult
+from . import Format, Message, Provider, ProviderCall, Response, StreamScan, ToolCall, ToolCallWithFormat, ToolResult
 
 __version__: str
 FORMATS: List[Format]
 PROVIDERS: List[Provider]
 
-def parse_tool_call(text: str, *, formats: Optional[List[str]] = None) -> ToolCall: ...
+class Tools:
+    def __init__(self, definitions: Union[List[Any], Tuple[Any, ...]]) -> None: ...
+    def __len__(self) -> int: ...
+    @property
+    def names(self) -> List[str]: ...
+    def unchecked(self) -> List[Tuple[str, str, str]]: ...
+
+def parse_tool_call(
+    text: str,
+    *,
+    formats: Optional[List[str]] = None,
+    tools: Optional[Tools] = None,
+    validate: bool = True,
+    unknown: Optional[str] = None,
+) -> ToolCall: ...
+def parse_message(
+    text: str,
+    *,
+    formats: Optional[List[str]] = None,
+    ids: Optional[str] = None,
+    tools: Optional[Tools] = None,
+    validate: bool = True,
+    unknown: Optional[str] = None,
+) -> Message: ...
 def scan_stream(text: str) -> StreamScan: ...
 def parse_tool_calls(
-    text: str, *, include_format: bool = False, formats: Optional[List[str]] = None
+    text: str,
+    *,
+    include_format: bool = False,
+    formats: Optional[List[str]] = None,
+    tools: Optional[Tools] = None,
+    validate: bool = True,
+    unknown: Optional[str] = None,
 ) -> Union[List[ToolCall], List[ToolCallWithFormat]]: ...
 
 # `provider` defaults to None here, which means "auto"; `beacon` always passes it.
@@ -31,6 +60,8 @@ def has_tool_calls(
 def format_results(
     results: Union[List[ToolResult], Tuple[ToolResult, ...]], provider: Provider
 ) -> List[Any]: ...
+def format_calls(calls: Any, provider: Provider, *, content: Optional[str] = None) -> Any: ...
+def describe_error(code: str, line: int, column: int, message: str) -> str: ...
 def _panic_for_testing() -> None: ...  # raises ToolCallError("internal", ...); tests only
 
 # Dataset scale (beacon/_batch.py documents them).
@@ -43,9 +74,20 @@ def parse_many(
     *,
     include_format: bool = False,
     formats: Optional[List[str]] = None,
+    tools: Optional[Tools] = None,
+    validate: bool = True,
+    unknown: Optional[str] = None,
     threads: Optional[int] = None,
 ) -> List[Union[List[ToolCall], List[ToolCallWithFormat], ToolCallError, None]]: ...
-def parse_arrow(array: Any, *, formats: Optional[List[str]] = None, threads: Optional[int] = None) -> ArrowArray: ...
+def parse_arrow(
+    array: Any,
+    *,
+    formats: Optional[List[str]] = None,
+    tools: Optional[Tools] = None,
+    validate: bool = True,
+    unknown: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> ArrowArray: ...
 
 class ArrowArray:
     def __len__(self) -> int: ...

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 __all__ = ["ToolCallError", "NoToolCallFoundError"]
 
 
@@ -19,6 +21,9 @@ class ToolCallError(ValueError):
             and the message names the path.
         line: 1-based line of ``position`` (lines end at ``"\\n"``).
         column: 1-based column of ``position`` on its line, in the same unit as ``position``.
+        path: for ``tool_call.schema`` (with ``tools=``), the JSON pointer of the offending value
+            in the call's arguments (``""`` for the arguments themselves, ``"/todos/1/status"``
+            deeper); ``None`` for every other error.
 
     ``str(err)`` is ``"<code> at line <line>, column <column>: <message>"``.
 
@@ -35,18 +40,25 @@ class ToolCallError(ValueError):
     position: int
     line: int
     column: int
+    path: Optional[str]
 
-    def __init__(self, code: str, message: str, position: int = 0, line: int = 1, column: int = 1) -> None:
+    def __init__(
+        self, code: str, message: str, position: int = 0, line: int = 1, column: int = 1, path: Optional[str] = None
+    ) -> None:
         # Every field is in ``args``, so the default pickling (``cls(*args)``) round-trips.
-        super().__init__(code, message, position, line, column)
+        super().__init__(code, message, position, line, column, path)
         self.code = code
         self.message = message
         self.position = position
         self.line = line
         self.column = column
+        self.path = path
 
     def __str__(self) -> str:
-        return f"{self.code} at line {self.line}, column {self.column}: {self.message}"
+        # The core writes the one text of a beacon error (the JavaScript package shows the same).
+        from ._core import describe_error
+
+        return describe_error(self.code, self.line, self.column, self.message)
 
 
 class NoToolCallFoundError(ToolCallError):

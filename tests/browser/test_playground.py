@@ -1,8 +1,7 @@
 """Browser tests of the playground (playground/), in Debian's Chromium driven by Playwright.
 
-The page loads the beacon-toolcall package from playground/pkg, which scripts/serve.sh and
-scripts/test.sh copy there from build/pkg-web; when it is missing, the fixture below copies it
-itself (and fails loudly when there is no build). Every test fails on any console error.
+The fixtures (the server, Chromium, a loaded page) are in conftest.py. Every test fails on any
+console error.
 The shared fixtures (tests/fixtures/*.json and tests/fixtures/providers/*.json) also run inside
 the page, through the module the page loaded, with the same checks as the Node tests
 (tests/js/fixture-lib.mjs and tests/js/provider-fixture-lib.mjs).
@@ -10,35 +9,17 @@ the page, through the module the page loaded, with the same checks as the Node t
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
-import os
 import re
-import shutil
-import threading
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import ConsoleMessage, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 ROOT = Path(__file__).resolve().parents[2]
-PLAYGROUND = ROOT / "playground"
-PKG = PLAYGROUND / "pkg"
-BUILT_PKG = ROOT / "build" / "pkg-web"
-TESTS_JS = ROOT / "tests" / "js"
 FIXTURES = ROOT / "tests" / "fixtures"
 PROVIDER_FIXTURES = FIXTURES / "providers"
 SCREENSHOTS = ROOT / "build" / "screenshots"
-CHROMIUM = os.environ.get("BEACON_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 LOADING = "Loading beacon's Rust core (WebAssembly)…"
 
 # (preset button, first call's name, format, number of calls); None for an error.
@@ -68,102 +49,11 @@ PROVIDER_PRESETS = [
     ("Bedrock response", "bedrock", [("tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", "get_stock_price")]),
 ]
 
-# The test modules the page may import from /__tests__/ (tests/js).
-TEST_MODULES = {"fixture-lib.mjs", "provider-fixture-lib.mjs"}
-
-
 def utf16_len(s: str) -> int:
     return len(s.encode("utf-16-le")) // 2
 
 
-# ------------------------------------------------------------------------------- fixtures
-
-
-def _package_ready(d: Path) -> bool:
-    return (d / "index.js").is_file() and (d / "beacon_wasm_bg.wasm").is_file()
-
-
-@pytest.fixture(scope="session")
-def playground_pkg() -> Path:
-    """playground/pkg, copied from build/pkg-web when it is missing."""
-    if not _package_ready(PKG):
-        if not _package_ready(BUILT_PKG):
-            pytest.fail(
-                f"no wasm package: neither {PKG} nor {BUILT_PKG} has index.js and "
-                "beacon_wasm_bg.wasm; build it with `bash bindings-wasm/build.sh`",
-                pytrace=False,
-            )
-        shutil.rmtree(PKG, ignore_errors=True)
-        shutil.copytree(BUILT_PKG, PKG)
-    return PKG
-
-
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    """Serves playground/, plus the shared fixture checks of tests/js under /__tests__/."""
-
-    extensions_map = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".wasm": "application/wasm",
-        ".mjs": "text/javascript",
-        ".js": "text/javascript",
-    }
-
-    def translate_path(self, path: str) -> str:
-        route = path.split("?", 1)[0]
-        if route.startswith("/__tests__/") and route[len("/__tests__/") :] in TEST_MODULES:
-            return str(TESTS_JS / route[len("/__tests__/") :])
-        return super().translate_path(path)
-
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-store")
-        super().end_headers()
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-
-@pytest.fixture(scope="session")
-def base_url(playground_pkg: Path):
-    handler = functools.partial(_Handler, directory=str(PLAYGROUND))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture
-def page(browser, base_url):
-    """The playground, loaded and Idle. Fails the test on any console error or page error."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, device_scale_factor=1)
-    pg = context.new_page()
-    errors: list[str] = []
-
-    def on_console(msg: ConsoleMessage) -> None:
-        if msg.type == "error":
-            errors.append(f"console.error: {msg.text} ({msg.location})")
-
-    pg.on("console", on_console)
-    pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-    pg.on("requestfailed", lambda req: errors.append(f"request failed: {req.url} {req.failure}"))
-    pg.goto(base_url)
-    expect(pg.locator("#status")).to_have_text("Idle", timeout=15_000)
-    yield pg
-    context.close()
-    assert not errors, "\n".join(errors)
+# ------------------------------------------------------------------------------- helpers
 
 
 def output_calls(page: Page) -> list[dict]:
@@ -451,7 +341,8 @@ def test_shared_fixtures_pass_in_the_browser(page: Page):
 
 
 def test_provider_fixtures_pass_in_the_browser(page: Page):
-    files = sorted(PROVIDER_FIXTURES.glob("*.json"))
+    # format_calls.json is run by the Rust runner until formatCalls reaches the package.
+    files = sorted(f for f in PROVIDER_FIXTURES.glob("*.json") if f.name != "format_calls.json")
     assert files, "no tests/fixtures/providers/*.json"
     texts = {f.name: f.read_text(encoding="utf-8") for f in files}
     result = _run_fixture_files_in_page(page, texts, "provider")

@@ -14,10 +14,11 @@ test('exports exactly the documented API, and index.d.ts declares all of it', ()
   assert.deepEqual(
     Object.keys(beacon).sort(),
     [
-      'FORMATS', 'NoToolCallFoundError', 'PROVIDERS', 'ToolCallError',
+      'FORMATS', 'NoToolCallFoundError', 'PROVIDERS', 'ToolCallError', 'Tools',
       // not part of the API: for the tests (providers.test.mjs, limits.test.mjs)
       '_memoryBytesForTesting', '_panicForTesting', '_setMemoryLimitForTesting',
-      'detectProvider', 'formatResults', 'hasToolCalls', 'parseResponse', 'parseToolCall', 'parseToolCalls', 'scanStream',
+      'compileTools', 'detectProvider', 'formatCalls', 'formatResults', 'hasToolCalls', 'parseMessage', 'parseResponse', 'parseToolCall', 'parseToolCalls',
+      'scanStream',
     ],
   );
   const dts = readFileSync(join(PKG_DIR, 'index.d.ts'), 'utf8');
@@ -227,4 +228,56 @@ test('large input', () => {
   const items = Array.from({ length: 2000 }, (_, k) => ({ id: k, title: `item ${k}`, score: k / 8 }));
   const text = `prose ${'x'.repeat(100000)} <tool_call>${JSON.stringify({ name: 'bulk', arguments: { items } })}</tool_call>`;
   assertExact(parseToolCall(text), { name: 'bulk', arguments: { items } });
+});
+
+test('parseMessage: content, reasoning, calls with ids, formats and UTF-16 spans', () => {
+  const call = '<tool_call>{"name": "get_weather", "arguments": {"city": "Zürich"}}</tool_call>';
+  const text = `<think>Plan 😀.</think>Checking 😀.\n${call}<|im_end|>`;
+  const message = beacon.parseMessage(text);
+  assertExact(message, {
+    content: 'Checking 😀.',
+    reasoning: 'Plan 😀.',
+    tool_calls: [{
+      id: null, name: 'get_weather', arguments: { city: 'Zürich' }, format: 'hermes',
+      span: [text.indexOf('<tool_call>'), text.indexOf('<|im_end|>')],
+    }],
+  });
+  assert.equal(text.slice(...message.tool_calls[0].span), call);
+  assertExact(beacon.parseMessage('Just prose.'), { content: 'Just prose.', reasoning: null, tool_calls: [] });
+  const big = beacon.parseMessage('f(n=123456789012345678901234567890)').tool_calls[0].arguments.n;
+  assert.equal(big, 123456789012345678901234567890n);
+});
+
+test('parseMessage: ids and formats options, and their errors', () => {
+  const two = 'a(x=1) b(y=2)';
+  assert.deepEqual(beacon.parseMessage(two).tool_calls.map((c) => c.id), [null, null]);
+  const ids = beacon.parseMessage(two, { ids: 'generate' }).tool_calls.map((c) => c.id);
+  assert.deepEqual(ids, beacon.parseMessage(two, { ids: 'generate' }).tool_calls.map((c) => c.id));
+  assert.equal(new Set(ids).size, 2);
+  for (const id of ids) assert.match(id, /^call_[A-Za-z0-9]{24}$/);
+  assert.deepEqual(beacon.parseMessage(two, { ids: null }).tool_calls.map((c) => c.id), [null, null]);
+  assert.deepEqual(beacon.parseMessage(two, { formats: ['hermes'] }).tool_calls, []);
+  assert.throws(() => beacon.parseMessage(two, { ids: 'uuid' }), (e) => e instanceof TypeError && /"generate"/.test(e.message));
+  assert.throws(() => beacon.parseMessage(two, { ids: true }), TypeError);
+  assert.throws(() => beacon.parseMessage(two, { formats: ['nope'] }), (e) => e instanceof TypeError && /hermes, bracket/.test(e.message));
+  assert.throws(() => beacon.parseMessage(42), TypeError);
+  const e = thrown(() => beacon.parseMessage('😀 f(q=1, 2)'));
+  assert.deepEqual([e.code, e.position, e.line, e.column], ['tool_call.positional_argument', 10, 1, 11]);
+  assert.match(e.message, /^tool_call\.positional_argument at line 1, column 11: /);
+});
+
+test('formatCalls: the assistant message, read back by parseResponse', () => {
+  const calls = [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris', n: 123456789012345678901234567890n } }];
+  for (const provider of beacon.PROVIDERS) {
+    if (provider === 'cohere_v1') continue;
+    const message = beacon.formatCalls(calls, provider, { content: 'Checking.' });
+    assertExact(beacon.parseResponse(message, { provider }), calls);
+  }
+  const m = beacon.parseMessage('get_weather(city="Paris")', { ids: 'generate' });
+  assert.equal(beacon.formatCalls(m.tool_calls, 'openai_chat').tool_calls[0].id, m.tool_calls[0].id);
+  const e = thrown(() => beacon.formatCalls([{ name: 'f', arguments: {} }], 'openai_chat'));
+  assert.equal(e.code, 'result.missing_field');
+  assert.throws(() => beacon.formatCalls([{ name: 'f' }], 'openai_chat'), (err) => err instanceof TypeError && /has no 'arguments'/.test(err.message));
+  assert.throws(() => beacon.formatCalls([], 'nope'), RangeError);
+  assert.throws(() => beacon.formatCalls({}, 'anthropic'), TypeError);
 });

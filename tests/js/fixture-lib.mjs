@@ -153,20 +153,99 @@ export function diffExact(actual, expected, path = '$') {
 const withoutFormat = ({ id, name, arguments: args }) => (id === undefined ? { name, arguments: args } : { id, name, arguments: args });
 
 /**
+ * The options case `c` gives, for every function: `formats`, and `tools` (compiled once into a
+ * `beacon.Tools`) with `validate` and `unknown`.
+ */
+export function caseOptions(beacon, c) {
+  const o = c.formats === undefined ? {} : { formats: c.formats };
+  if (c.tools !== undefined) {
+    o.tools = new beacon.Tools(c.tools);
+    if (c.validate !== undefined) o.validate = c.validate;
+    if (c.unknown !== undefined) o.unknown = c.unknown;
+  }
+  return o;
+}
+
+/** An error's fields that a fixture states (`path` is compared always: absent means none). */
+function errorFields(e) {
+  return { code: e.code, position: e.position, line: e.line, column: e.column, path: e.path };
+}
+
+function expectedError(c) {
+  return { ...expectedErrorUtf16(c.input, c.error), path: c.error.path };
+}
+
+/**
  * Runs one fixture case against `beacon` (the module's exports) and returns the problems found,
  * as sentences; an empty array means the case passes.
  */
 export function runCase(beacon, c) {
+  let f;
+  try {
+    f = caseOptions(beacon, c);
+  } catch (e) {
+    return [`the case's options threw ${e && e.name}: ${e && e.message}`];
+  }
+  return [...runCallsCase(beacon, c, f), ...runMessageCase(beacon, c, f)];
+}
+
+/**
+ * The message counterpart of a case, through `parseMessage` (the rule of core/tests/fixtures.rs
+ * `check_message`): the same calls with ids and formats, spans in UTF-16 units that slice the
+ * input in order, or the same error; no call (`tool_call.not_found`) is an empty `tool_calls`;
+ * and the content and reasoning the case states.
+ */
+export function runMessageCase(beacon, c, f = caseOptions(beacon, c)) {
+  const code = c.error?.code;
+  let message;
+  try {
+    message = beacon.parseMessage(c.input, f);
+  } catch (e) {
+    if (code === undefined || code === 'tool_call.not_found' || code === 'tool_call.multiple') {
+      return [`parseMessage threw ${e && e.name}: ${e && e.message}`];
+    }
+    const d = diffExact(errorFields(e), expectedError(c), 'parseMessage error');
+    return d ? [d] : [];
+  }
+  if (code !== undefined && code !== 'tool_call.not_found' && code !== 'tool_call.multiple') {
+    return [`parseMessage did not throw ${code}: ${show(message)}`];
+  }
+  const problems = [];
+  const keys = Object.keys(message);
+  if (show(keys) !== show(['content', 'reasoning', 'tool_calls'])) problems.push(`parseMessage keys ${show(keys)}`);
+  const calls = message.tool_calls;
+  if (code === 'tool_call.not_found' && calls.length !== 0) problems.push(`parseMessage found ${show(calls)}`);
+  if (code === undefined) {
+    const want = c.calls.map((x) => ({
+      id: x.id ?? null, name: x.name, arguments: x.arguments, format: x.format ?? calls[c.calls.indexOf(x)]?.format,
+    }));
+    const got = calls.map(({ span: _span, ...rest }) => rest);
+    const d = diffExact(got, want, 'parseMessage.tool_calls');
+    if (d) problems.push(d);
+  }
+  let last = 0;
+  for (const call of calls) {
+    const [start, end] = call.span;
+    if (!(last <= start && start < end && end <= c.input.length)) problems.push(`span ${show(call.span)} of ${call.name}`);
+    last = end;
+  }
+  if ('content' in c && message.content !== c.content) problems.push(`content: got ${show(message.content)}, want ${show(c.content)}`);
+  if ('reasoning' in c && message.reasoning !== c.reasoning) {
+    problems.push(`reasoning: got ${show(message.reasoning)}, want ${show(c.reasoning)}`);
+  }
+  return problems;
+}
+
+function runCallsCase(beacon, c, f) {
   const { parseToolCall, parseToolCalls, ToolCallError, NoToolCallFoundError } = beacon;
   const fn = caseFunction(c);
   if (fn !== 'parse_tool_call' && fn !== 'parse_tool_calls') return [`unknown function ${fn}`];
-  // The case's `formats` option, when it gives one, goes with every call.
-  const f = c.formats === undefined ? {} : { formats: c.formats };
+  // The case's options (`f`: formats, tools, validate, unknown) go with every call.
   const call = (options) => (fn === 'parse_tool_call' ? parseToolCall(c.input, f) : parseToolCalls(c.input, { ...options, ...f }));
   const problems = [];
 
   if (c.error) {
-    const want = expectedErrorUtf16(c.input, c.error);
+    const want = expectedError(c);
     let e;
     try {
       return [`expected ${want.code}, got ${show(call({ includeFormat: true }))}`];
@@ -179,8 +258,7 @@ export function runCase(beacon, c) {
     if ((e instanceof NoToolCallFoundError) !== (want.code === 'tool_call.not_found')) {
       problems.push(`${e.name} for ${e.code}: NoToolCallFoundError must be thrown exactly for tool_call.not_found`);
     }
-    const got = { code: e.code, position: e.position, line: e.line, column: e.column };
-    const d = diffExact(got, want, 'error');
+    const d = diffExact(errorFields(e), want, 'error');
     if (d) problems.push(`${d} (message: ${e.message})`);
     const prefix = `${e.code} at line ${e.line}, column ${e.column}: `;
     if (!e.message.startsWith(prefix)) problems.push(`message ${show(e.message)} does not start with ${show(prefix)}`);

@@ -33,21 +33,31 @@ def all_cases() -> List[Dict[str, Any]]:
 CASES = all_cases()
 
 
-def by_formats() -> Dict[Optional[Tuple[str, ...]], List[Dict[str, Any]]]:
-    """The fixture cases grouped by their `formats` option (a batch has one)."""
-    groups: Dict[Optional[Tuple[str, ...]], List[Dict[str, Any]]] = defaultdict(list)
+def by_options() -> List[Tuple[Dict[str, Any], List[Dict[str, Any]]]]:
+    """The fixture cases grouped by their options (a batch has one set): ``formats``, and
+    ``tools`` (compiled once) with ``validate`` and ``unknown``, as test_fixtures.py passes them."""
+    groups: Dict[str, Tuple[Dict[str, Any], List[Dict[str, Any]]]] = {}
     for case in CASES:
-        formats = case.get("formats")
-        groups[tuple(formats) if formats is not None else None].append(case)
-    return groups
+        key = json.dumps([case.get(k) for k in ("formats", "tools", "validate", "unknown")], sort_keys=True)
+        if key not in groups:
+            options: Dict[str, Any] = {"formats": case.get("formats")}
+            if "tools" in case:
+                options.update(
+                    tools=beacon.Tools(case["tools"]),
+                    validate=case.get("validate", True),
+                    unknown=case.get("unknown", "error"),
+                )
+            groups[key] = (options, [])
+        groups[key][1].append(case)
+    return list(groups.values())
 
 
-def one_by_one(text: Optional[str], formats: Any, include_format: bool) -> Any:
+def one_by_one(text: Optional[str], options: Dict[str, Any], include_format: bool) -> Any:
     """What parse_many promises for one row, from parse_tool_calls."""
     if text is None:
         return None
     try:
-        return beacon.parse_tool_calls(text, include_format=include_format, formats=formats)
+        return beacon.parse_tool_calls(text, include_format=include_format, **options)
     except NoToolCallFoundError:
         return []
     except ToolCallError as err:
@@ -55,7 +65,7 @@ def one_by_one(text: Optional[str], formats: Any, include_format: bool) -> Any:
 
 
 def error_tuple(err: ToolCallError) -> Tuple[Any, ...]:
-    return (type(err), err.code, err.message, err.position, err.line, err.column)
+    return (type(err), err.code, err.message, err.position, err.line, err.column, err.path)
 
 
 def assert_entry(actual: Any, expected: Any) -> None:
@@ -66,22 +76,25 @@ def assert_entry(actual: Any, expected: Any) -> None:
         assert_same(actual, expected)
 
 
-def arrow_row(calls: Any) -> Dict[str, Any]:
-    """The parse_arrow row for `text` (less content and reasoning) built from parse_many's answer."""
-    row: Dict[str, Any] = dict.fromkeys(["calls", "format", "error_code", "error_message", "error_position"])
-    if isinstance(calls, ToolCallError):
-        row.update(error_code=calls.code, error_message=calls.message, error_position=calls.position)
+def message_row(text: str, options: Dict[str, Any]) -> Dict[str, Any]:
+    """The parse_arrow row for `text`, from parse_message (arguments decoded)."""
+    row: Dict[str, Any] = dict.fromkeys(
+        ["calls", "format", "content", "reasoning", "error_code", "error_message", "error_position"]
+    )
+    try:
+        message = beacon.parse_message(text, **options)
+    except ToolCallError as err:
+        row.update(error_code=err.code, error_message=err.message, error_position=err.position)
         return row
-    row["calls"] = [
-        {"id": c.get("id"), "name": c["name"], "arguments": c["arguments"], "format": c["format"]} for c in calls
-    ]
+    calls = [{k: c[k] for k in ("id", "name", "arguments", "format")} for c in message["tool_calls"]]
+    row.update(calls=calls, content=message["content"], reasoning=message["reasoning"])
     row["format"] = calls[0]["format"] if calls else None
     return row
 
 
 def decoded(row: Dict[str, Any]) -> Dict[str, Any]:
-    """`row` with each call's arguments JSON text decoded, content and reasoning left out."""
-    out = {k: v for k, v in row.items() if k not in ("content", "reasoning")}
+    """`row` with each call's arguments JSON text decoded."""
+    out = dict(row)
     if out["calls"] is not None:
         out["calls"] = [dict(c, arguments=json.loads(c["arguments"])) for c in out["calls"]]
     return out
@@ -93,21 +106,23 @@ def decoded(row: Dict[str, Any]) -> Dict[str, Any]:
 @pytest.mark.parametrize("include_format", [False, True])
 def test_parse_many_equals_parse_tool_calls_on_every_fixture(include_format: bool) -> None:
     assert len(CASES) > 1000
-    for formats, cases in by_formats().items():
+    groups = by_options()
+    assert any("tools" in options for options, _ in groups)
+    for options, cases in groups:
         texts = [case["input"] for case in cases]
-        results = beacon.parse_many(texts, include_format=include_format, formats=formats)
+        results = beacon.parse_many(texts, include_format=include_format, **options)
         assert len(results) == len(texts)
         for case, text, result in zip(cases, texts, results):
             try:
-                assert_entry(result, one_by_one(text, formats, include_format))
+                assert_entry(result, one_by_one(text, options, include_format))
             except AssertionError as e:
                 raise AssertionError(f"{case['id']}: {e}") from e
 
 
 def test_parse_many_matches_the_fixture_expectations() -> None:
     """Independently of parse_tool_calls: the calls a case expects, [] for not_found, its code."""
-    for formats, cases in by_formats().items():
-        results = beacon.parse_many([case["input"] for case in cases], include_format=True, formats=formats)
+    for options, cases in by_options():
+        results = beacon.parse_many([case["input"] for case in cases], include_format=True, **options)
         for case, result in zip(cases, results):
             if "calls" in case:
                 assert [(c["name"], c["arguments"]) for c in result] == [
@@ -123,7 +138,7 @@ def test_parse_many_matches_the_fixture_expectations() -> None:
 
 def mixed_texts(n: int) -> List[Optional[str]]:
     """n rows cycling through every fixture input, prose, None and a lone surrogate."""
-    pool: List[Optional[str]] = [case["input"] for case in CASES if "formats" not in case]
+    pool: List[Optional[str]] = [case["input"] for case in CASES if "formats" not in case and "tools" not in case]
     pool += ["Just prose.", None, "bad \ud800 text", ""]
     return [pool[(i * 7919) % len(pool)] for i in range(n)]
 
@@ -138,7 +153,7 @@ def test_parse_many_keeps_input_order_whatever_the_threads(threads: int) -> None
             assert isinstance(result, ToolCallError) and result.code == "json.invalid_unicode"
             assert result.position == text.index("\ud800")
         else:
-            assert_entry(result, one_by_one(text, None, True))
+            assert_entry(result, one_by_one(text, {}, True))
 
 
 def test_parse_many_rows() -> None:
@@ -225,24 +240,53 @@ def test_doctests() -> None:
 # --------------------------------------------------------------------------- parse_arrow
 
 
-def test_parse_arrow_equals_parse_many_on_every_fixture() -> None:
-    for formats, cases in by_formats().items():
+def test_parse_arrow_equals_parse_message_on_every_fixture() -> None:
+    for options, cases in by_options():
         texts = [case["input"] for case in cases]
-        many = beacon.parse_many(texts, include_format=True, formats=formats)
-        result = beacon.parse_arrow(pa.array(texts, pa.string()), formats=formats)
-        rows = pa.array(result).to_pylist()
+        rows = pa.array(beacon.parse_arrow(pa.array(texts, pa.string()), **options)).to_pylist()
         assert len(rows) == len(texts)
-        for case, calls, row in zip(cases, many, rows):
+        for case, text, row in zip(cases, texts, rows):
             try:
-                assert_same(decoded(row), arrow_row(calls))
+                assert_same(decoded(row), message_row(text, options))
             except AssertionError as e:
                 raise AssertionError(f"{case['id']}: {e}") from e
-            if row["error_code"] is None:
-                assert isinstance(row["content"], str), case["id"]
             if "content" in case:
                 assert row["content"] == case["content"], case["id"]
             if "reasoning" in case:
                 assert row["reasoning"] == case["reasoning"], case["id"]
+
+
+def test_parse_arrow_agrees_with_parse_many() -> None:
+    """The calls and errors of the two batch functions are the same on every fixture."""
+    for options, cases in by_options():
+        texts = [case["input"] for case in cases]
+        many = beacon.parse_many(texts, include_format=True, **options)
+        rows = beacon.parse_arrow(texts, **options).to_pylist()
+        for case, calls, row in zip(cases, many, rows):
+            if isinstance(calls, ToolCallError):
+                got = (row["error_code"], row["error_message"], row["error_position"])
+                assert got == (calls.code, calls.message, calls.position), case["id"]
+            else:
+                want = [(c.get("id"), c["name"], c["arguments"], c["format"]) for c in calls]
+                got_calls = [(c["id"], c["name"], json.loads(c["arguments"]), c["format"]) for c in row["calls"]]
+                assert_same(got_calls, want)
+
+
+def test_tools_pass_through() -> None:
+    tools = [{"name": "get_weather", "input_schema": {"properties": {"days": {"type": "integer"}}}}]
+    texts = [
+        "<function=get_weather><parameter=days>3</parameter></function>",
+        '<tool_call>{"name": "rm_rf", "arguments": {}}</tool_call>',
+        '<tool_call>{"name": "get_weather", "arguments": {"days": "x"}}</tool_call>',
+    ]
+    many = beacon.parse_many(texts, tools=tools)
+    assert many[0] == [{"name": "get_weather", "arguments": {"days": 3}}]
+    assert (many[1].code, many[2].code, many[2].path) == ("tool_call.unknown_tool", "tool_call.schema", "/days")
+    assert beacon.parse_many(texts[1:2], tools=tools, unknown="drop") == [[]]
+    rows = beacon.parse_arrow(texts, tools=beacon.Tools(tools)).to_pylist()
+    assert rows[0]["calls"][0]["arguments"] == '{"days":3}'
+    assert [r["error_code"] for r in rows] == [None, "tool_call.unknown_tool", "tool_call.schema"]
+    assert beacon.parse_arrow(texts, tools=tools, validate=False).to_pylist()[2]["error_code"] is None
 
 
 def test_arguments_are_compact_json_with_keys_in_order() -> None:

@@ -146,17 +146,207 @@ def test_non_ascii_output_readable_and_big_ints_exact() -> None:
 
 
 def test_missing_file_exit_2(tmp_path: Path) -> None:
-    proc = run([str(tmp_path / "missing.txt")])
+    path = tmp_path / "missing.txt"
+    proc = run([str(path)])
     assert proc.returncode == 2
-    assert "missing.txt" in err(proc)
+    assert out(proc) == ""
+    assert err(proc) == f"input.unreadable at line 1, column 1: cannot read the input: No such file or directory: {path}\n"
+
+
+def test_directory_exit_2(tmp_path: Path) -> None:
+    for args in ([str(tmp_path)], ["--response", str(tmp_path)]):
+        proc = run(args)
+        assert proc.returncode == 2
+        assert err(proc) == f"input.unreadable at line 1, column 1: cannot read the input: Is a directory: {tmp_path}\n"
+
+
+def test_unreadable_file_in_process(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """No permission to read (the tests may run as root, who may read anything: simulated)."""
+    from beacon import _cli
+
+    def denied(path: str, mode: str = "r") -> None:
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(_cli, "open", denied, raising=False)
+    assert _cli.main(["secret.txt"]) == 2
+    assert capsys.readouterr().err == "input.unreadable at line 1, column 1: cannot read the input: Permission denied: secret.txt\n"
 
 
 def test_invalid_utf8_exit_2(tmp_path: Path) -> None:
     path = tmp_path / "bad.txt"
-    path.write_bytes(b"f(x=1) \xff")
+    path.write_bytes(b"f(x=1)\nab \xff")
     proc = run([str(path)])
     assert proc.returncode == 2
-    assert "UTF-8" in err(proc)
+    assert out(proc) == ""
+    # The first invalid byte, its line and its column (in bytes), as parse_response(bytes) says.
+    assert err(proc) == (
+        f"json.invalid_utf8 at line 2, column 4: {path}: not valid UTF-8: byte 0xFF at offset 10 "
+        "does not begin a valid character\n"
+    )
+    # A character cut short, read as a response from stdin.
+    proc = subprocess.run([sys.executable, "-m", "beacon", "--response"], input=b'{"city": "Z\xc3', capture_output=True)
+    assert proc.returncode == 2
+    assert proc.stderr.decode() == (
+        "json.invalid_utf8 at line 1, column 12: <stdin>: not valid UTF-8: the input ends inside a character "
+        "(the one byte 0xC3 at offset 11 begins)\n"
+    )
+
+
+# --------------------------------------------------------------------------- --response
+
+OPENAI = {
+    "id": "chatcmpl-1",
+    "object": "chat.completion",
+    "model": "gpt-4.1",
+    "choices": [
+        {
+            "index": 0,
+            "message": {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
+                    {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "東京"}'}},
+                ],
+            },
+            "finish_reason": "tool_calls",
+        }
+    ],
+}
+OPENAI_CALLS = [
+    {"id": "call_1", "name": "get_weather", "arguments": {"city": "Paris"}},
+    {"id": "call_2", "name": "get_weather", "arguments": {"city": "東京"}},
+]
+OLLAMA_TEXT = {"model": "qwen3", "message": {"role": "assistant", "content": 'Sure. search(query="rust")'}, "done": True}
+
+
+def test_response_prints_its_calls(tmp_path: Path) -> None:
+    text = json.dumps(OPENAI, ensure_ascii=False, indent=2)
+    proc = run(["--response"], stdin=text)
+    assert proc.returncode == 0, err(proc)
+    assert json.loads(out(proc)) == OPENAI_CALLS
+    assert err(proc) == ""
+    path = tmp_path / "response.json"
+    path.write_text(text, encoding="utf-8")
+    for args in (["--response", str(path)], ["--response", "--provider", "openai_chat", str(path)], ["--response", "--all", str(path)]):
+        proc = run(args)
+        assert proc.returncode == 0, err(proc)
+        assert json.loads(out(proc)) == OPENAI_CALLS
+    # One call is a list too, so the output's shape does not depend on how many there are.
+    one = {**OPENAI, "choices": [{**OPENAI["choices"][0], "message": {**OPENAI["choices"][0]["message"],
+           "tool_calls": OPENAI["choices"][0]["message"]["tool_calls"][:1]}}]}
+    proc = run(["--response"], stdin=json.dumps(one))
+    assert json.loads(out(proc)) == OPENAI_CALLS[:1]
+
+
+def test_response_streamed_chunks_array() -> None:
+    chunks = [
+        {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "id": "call_1", "type": "function", "function": {"name": "f", "arguments": '{"a"'}}]}}]},
+        {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "function": {"arguments": ": 1}"}}]}, "finish_reason": "tool_calls"}]},
+    ]
+    proc = run(["--response"], stdin=json.dumps(chunks))
+    assert proc.returncode == 0, err(proc)
+    assert json.loads(out(proc)) == [{"id": "call_1", "name": "f", "arguments": {"a": 1}}]
+
+
+def test_response_text_fallback() -> None:
+    text = json.dumps(OLLAMA_TEXT)
+    proc = run(["--response", "--text-fallback"], stdin=text)
+    assert proc.returncode == 0, err(proc)
+    assert json.loads(out(proc)) == [{"id": None, "name": "search", "arguments": {"query": "rust"}}]
+    # Without the flag: no calls, and the message says where they are.
+    proc = run(["--response"], stdin=text)
+    assert proc.returncode == 1
+    assert out(proc) == ""
+    assert err(proc) == (
+        "tool_call.not_found at line 1, column 1: the ollama response has no tool calls; its assistant text has "
+        "1 tool call: add --text-fallback to read it\n"
+    )
+
+
+def test_response_without_calls_exit_1() -> None:
+    answer = {"model": "qwen3", "message": {"role": "assistant", "content": "Paris is sunny."}, "done": True}
+    proc = run(["--response"], stdin=json.dumps(answer))
+    assert proc.returncode == 1
+    assert err(proc) == "tool_call.not_found at line 1, column 1: the ollama response has no tool calls\n"
+    # Plain text is no response: said so, with the way to read model output.
+    proc = run(["--response"], stdin=SEED)
+    assert proc.returncode == 1
+    assert "not the response of a known API" in err(proc) and "without --response" in err(proc)
+    proc = run(["--response"], stdin='{"name": "f"}')
+    assert proc.returncode == 1
+    assert "not the response of a known API" in err(proc) and "without --response" not in err(proc)
+    # Another API's paths: nothing there, and which API it looks like.
+    proc = run(["--response", "--provider", "anthropic"], stdin=json.dumps(OPENAI))
+    assert proc.returncode == 1
+    assert err(proc) == (
+        "tool_call.not_found at line 1, column 1: no tool calls where anthropic puts them "
+        "(it looks like openai_chat's; --provider auto detects the API)\n"
+    )
+
+
+def test_response_errors_in_the_documented_form() -> None:
+    text = '{\n  "model": "qwen3 é",\n  "done": true,,\n  "message": {}\n}'
+    proc = run(["--response"], stdin=text)
+    assert proc.returncode == 2
+    lines = err(proc).splitlines()
+    assert lines[0].startswith("json.unexpected_token at line 3, column 16: ")
+    assert lines[1:] == ['  "done": true,,', " " * 15 + "^"]
+    # A broken call: its code, the path in the message, the caret inside the arguments string.
+    broken = json.loads(json.dumps(OPENAI))
+    broken["choices"][0]["message"]["tool_calls"][1]["function"]["arguments"] = '{"city": }'
+    text = json.dumps(broken, ensure_ascii=False)
+    proc = run(["--response"], stdin=text)
+    assert proc.returncode == 2
+    lines = err(proc).splitlines()
+    column = text.index('{\\"city\\": }') + len('{\\"city\\": ') + 1
+    assert lines[0].startswith(f"tool_call.invalid_arguments at line 1, column {column}: ")
+    assert "choices[0].message.tool_calls[1].function.arguments" in lines[0]
+    # An error the API returned.
+    proc = run(["--response"], stdin='{"error": {"message": "Incorrect API key provided.", "type": "invalid_request_error"}}')
+    assert proc.returncode == 2
+    assert err(proc).startswith("response.error at line 1, column 11: ")
+    assert "Incorrect API key provided." in err(proc)
+
+
+def test_response_streams_are_refused_for_now() -> None:
+    sse = 'data: {"object": "chat.completion.chunk", "choices": []}\n\ndata: [DONE]\n'
+    proc = run(["--response"], stdin=sse)
+    assert proc.returncode == 2
+    lines = err(proc).splitlines()
+    assert lines[0].startswith("input.unsupported at line 1, column 1: a server-sent event stream")
+    ndjson = json.dumps(OLLAMA_TEXT) + "\n" + json.dumps(OLLAMA_TEXT) + "\n"
+    proc = run(["--response"], stdin=ndjson)
+    assert proc.returncode == 2
+    assert err(proc).startswith("input.unsupported at line 2, column 1: one JSON value per line (NDJSON)")
+    # Text after a JSON value on its own line is NDJSON only when it starts a line.
+    proc = run(["--response"], stdin=json.dumps(OLLAMA_TEXT) + " x")
+    assert err(proc).startswith("json.")
+
+
+def test_text_mode_suggests_response_for_a_response() -> None:
+    proc = run([], stdin=json.dumps(OPENAI))
+    assert proc.returncode == 1
+    assert err(proc).splitlines() == [
+        "tool_call.not_found at line 1, column 1: no tool call found in any format",
+        "hint: the input is a model API response (openai_chat): read its calls with `beacon --response`",
+    ]
+    # Plain text gets no hint.
+    proc = run([], stdin="Nothing to call here.")
+    assert "hint" not in err(proc)
+
+
+def test_response_options_need_response() -> None:
+    for args in (["--provider", "gemini"], ["--text-fallback"]):
+        proc = run(args, stdin=SEED)
+        assert proc.returncode == 2
+        assert "add --response" in err(proc)
+    proc = run(["--response", "--include-format"], stdin=json.dumps(OPENAI))
+    assert proc.returncode == 2 and "--include-format" in err(proc)
+    proc = run(["--response", "--provider", "openai"], stdin=json.dumps(OPENAI))
+    assert proc.returncode == 2 and "invalid choice" in err(proc)
 
 
 def test_usage_error_exit_2() -> None:
@@ -168,6 +358,7 @@ def test_help() -> None:
     proc = run(["--help"])
     assert proc.returncode == 0
     assert "--all" in out(proc) and "--include-format" in out(proc)
+    assert "--response" in out(proc) and "--provider" in out(proc) and "--text-fallback" in out(proc)
 
 
 def test_console_script() -> None:
@@ -185,3 +376,92 @@ def test_main_in_process(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     path.write_text(SEED, encoding="utf-8")
     assert main([str(path), "--include-format"]) == 0
     assert json.loads(capsys.readouterr().out) == {**SEED_CALL, "format": "python"}
+
+
+# --------------------------------------------------------------------------- --message
+
+MESSAGE = (
+    "<think>The user wants the weather.</think>Let me check.\n"
+    '<tool_call>{"name": "get_weather", "arguments": {"city": "Zürich"}}</tool_call><|im_end|>'
+)
+
+
+def test_message_prints_content_reasoning_and_calls() -> None:
+    proc = run(["--message"], stdin=MESSAGE)
+    assert proc.returncode == 0, err(proc)
+    start = MESSAGE.index("<tool_call>")
+    end = MESSAGE.index("<|im_end|>")
+    assert json.loads(out(proc)) == {
+        "content": "Let me check.",
+        "reasoning": "The user wants the weather.",
+        "tool_calls": [
+            {
+                "id": None,
+                "name": "get_weather",
+                "arguments": {"city": "Zürich"},
+                "format": "hermes",
+                "span": [start, end],
+            }
+        ],
+    }
+    assert "Zürich" in out(proc), "non-ASCII is printed as is"
+
+
+def test_message_without_calls_is_not_an_error() -> None:
+    proc = run(["--message"], stdin="Paris is sunny today.")
+    assert proc.returncode == 0, err(proc)
+    assert json.loads(out(proc)) == {"content": "Paris is sunny today.", "reasoning": None, "tool_calls": []}
+
+
+def test_message_generate_ids() -> None:
+    first = json.loads(out(run(["--message", "--generate-ids"], stdin=MESSAGE)))
+    again = json.loads(out(run(["--message", "--generate-ids"], stdin=MESSAGE)))
+    [call] = first["tool_calls"]
+    assert call["id"].startswith("call_") and len(call["id"]) == 29 and call["id"][5:].isalnum(), call["id"]
+    assert first == again, "the same text gives the same ids"
+    other = json.loads(out(run(["--message", "--generate-ids"], stdin=MESSAGE.replace("Zürich", "Bern"))))
+    assert other["tool_calls"][0]["id"] != call["id"]
+
+
+def test_message_broken_call_exit_2_with_caret() -> None:
+    text = 'Sure.\n<tool_call>{"name": "f", "arguments": {"a": 1,}}</tool_call>'
+    proc = run(["--message"], stdin=text)
+    assert proc.returncode == 2
+    assert out(proc) == ""
+    lines = err(proc).splitlines()
+    assert lines[0].startswith("json."), lines
+    assert lines[-1].endswith("^")
+
+
+@pytest.mark.parametrize("extra", [["--all"], ["--include-format"]])
+def test_message_takes_no_all_or_include_format(extra: List[str]) -> None:
+    proc = run(["--message", *extra], stdin=MESSAGE)
+    assert proc.returncode == 2
+    assert "--message" in err(proc)
+
+
+def test_generate_ids_needs_message() -> None:
+    proc = run(["--generate-ids"], stdin=MESSAGE)
+    assert proc.returncode == 2
+    assert "--generate-ids needs --message" in err(proc)
+
+
+def test_message_and_response_exclude_each_other() -> None:
+    proc = run(["--message", "--response"], stdin=MESSAGE)
+    assert proc.returncode == 2
+    assert "use one" in err(proc)
+
+
+def test_readme_console_examples() -> None:
+    """The README's ```console blocks: `$ COMMAND` (run by bash, with this venv's `beacon` first
+    on PATH), then exactly what it prints."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    blocks = [b.split("\n```", 1)[0] for b in readme.split("```console\n")[1:]]
+    assert len(blocks) >= 2, "the README lost its command-line examples"
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    for block in blocks:
+        command, _, expected = block.partition("\n")
+        assert command.startswith("$ "), block
+        proc = subprocess.run(["bash", "-c", command[2:]], capture_output=True, env=env, timeout=60)
+        assert proc.returncode == 0, (command, proc.stderr.decode())
+        assert proc.stdout.decode("utf-8") == expected + "\n", command

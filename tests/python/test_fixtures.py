@@ -1,6 +1,10 @@
 """Every shared fixture (tests/fixtures/*.json, the same cases the Rust and JS suites run),
 checked through the Python API: exact types and key order of the calls, the include_format
-variant, and for errors the code, the exception class and the code-point position."""
+variant, and for errors the code, the exception class and the code-point position; and the
+message counterpart of every case through parse_message (the same calls with ids, formats and
+code-point spans, or the same error; no call is no error; the content and reasoning the case
+states). A case's ``formats``, ``tools``, ``validate`` and ``unknown`` go with every call (its
+tools compiled once into a ``beacon.Tools``), and an error's ``path`` is compared (absent: none)."""
 
 from __future__ import annotations
 
@@ -8,16 +12,27 @@ from typing import Any, Callable, Dict
 
 import pytest
 
-from beacon import NoToolCallFoundError, ToolCallError, parse_tool_call, parse_tool_calls
+from beacon import NoToolCallFoundError, ToolCallError, Tools, parse_message, parse_tool_call, parse_tool_calls
 
 from conftest import assert_same, error_fields, expected_location, fixture_cases, iter_calls
 
 CASES = fixture_cases()
 
-FUNCTIONS: Dict[str, Callable[[str], Any]] = {
+FUNCTIONS: Dict[str, Callable[..., Any]] = {
     "parse_tool_call": parse_tool_call,
     "parse_tool_calls": parse_tool_calls,
 }
+
+
+def options(case: Dict[str, Any]) -> Dict[str, Any]:
+    """The options the case gives: ``formats``, and ``tools`` (compiled once) with ``validate``
+    and ``unknown``."""
+    out: Dict[str, Any] = {"formats": case.get("formats")}
+    if "tools" in case:
+        out["tools"] = Tools(case["tools"])
+        out["validate"] = case.get("validate", True)
+        out["unknown"] = case.get("unknown", "error")
+    return out
 
 
 def test_fixtures_exist() -> None:
@@ -27,15 +42,16 @@ def test_fixtures_exist() -> None:
 @pytest.mark.parametrize("case", CASES)
 def test_fixture(case: Dict[str, Any]) -> None:
     text = case["input"]
-    formats = case.get("formats")
+    opts = options(case)
     function = case.get("function", "parse_tool_calls")
     assert function in FUNCTIONS, f"unknown function {function!r}"
     assert ("calls" in case) != ("error" in case), "a case has exactly one of calls and error"
 
+    check_message(case, opts)
     if "error" in case:
         expected = case["error"]
         with pytest.raises(ToolCallError) as info:
-            FUNCTIONS[function](text, formats=formats)
+            FUNCTIONS[function](text, **opts)
         err = info.value
         assert {k: v for k, v in error_fields(err).items() if k in expected} == {
             k: expected[k] for k in ("code", "position", "line", "column") if k in expected
@@ -50,8 +66,9 @@ def test_fixture(case: Dict[str, Any]) -> None:
         if function == "parse_tool_calls":
             # parse_tool_call finds the calls the same way, so it fails the same way.
             with pytest.raises(ToolCallError) as again:
-                parse_tool_call(text, formats=formats)
+                parse_tool_call(text, **opts)
             assert error_fields(again.value) == error_fields(err)
+            assert again.value.path == err.path
         return
 
     calls = case["calls"]
@@ -59,12 +76,51 @@ def test_fixture(case: Dict[str, Any]) -> None:
     if function == "parse_tool_call":
         assert len(calls) == 1, "a parse_tool_call case expects exactly one call"
     if with_format:
-        assert_same(parse_tool_calls(text, include_format=True, formats=formats), list(iter_calls(calls, True)))
-    assert_same(parse_tool_calls(text, formats=formats), list(iter_calls(calls, False)))
-    assert_same(parse_tool_calls(text, include_format=False, formats=formats), list(iter_calls(calls, False)))
+        assert_same(parse_tool_calls(text, include_format=True, **opts), list(iter_calls(calls, True)))
+    assert_same(parse_tool_calls(text, **opts), list(iter_calls(calls, False)))
+    assert_same(parse_tool_calls(text, include_format=False, **opts), list(iter_calls(calls, False)))
     if len(calls) == 1:
-        assert_same(parse_tool_call(text, formats=formats), next(iter_calls(calls, False)))
+        assert_same(parse_tool_call(text, **opts), next(iter_calls(calls, False)))
     else:
         with pytest.raises(ToolCallError) as info:
-            parse_tool_call(text, formats=formats)
+            parse_tool_call(text, **opts)
         assert info.value.code == "tool_call.multiple"
+
+
+def check_message(case: Dict[str, Any], opts: Dict[str, Any]) -> None:
+    """The message counterpart of a case (the rule of core/tests/fixtures.rs `check_message`)."""
+    text = case["input"]
+    error = case.get("error")
+    if error is not None and error["code"] not in ("tool_call.not_found", "tool_call.multiple"):
+        with pytest.raises(ToolCallError) as info:
+            parse_message(text, **opts)
+        assert error_fields(info.value) == error_fields_of(error)
+        assert info.value.path == error.get("path")
+        return
+    message = parse_message(text, **opts)
+    assert list(message) == ["content", "reasoning", "tool_calls"]
+    calls = message["tool_calls"]
+    if error is not None and error["code"] == "tool_call.not_found":
+        assert calls == []
+    elif error is None:
+        want = case["calls"]
+        assert len(calls) == len(want)
+        for got, exp in zip(calls, want):
+            assert list(got) == ["id", "name", "arguments", "format", "span"]
+            assert (got["id"], got["name"]) == (exp.get("id"), exp["name"])
+            assert_same(got["arguments"], exp["arguments"])
+            if "format" in exp:
+                assert got["format"] == exp["format"]
+    last = 0
+    for call in calls:
+        start, end = call["span"]
+        assert last <= start < end <= len(text), (call["name"], call["span"])
+        last = end
+    if "content" in case:
+        assert message["content"] == case["content"]
+    if "reasoning" in case:
+        assert message["reasoning"] == case["reasoning"]
+
+
+def error_fields_of(expected: Dict[str, Any]) -> Dict[str, Any]:
+    return {k: expected[k] for k in ("code", "position", "line", "column")}

@@ -9,10 +9,11 @@
 //! needs its `[/TOOL_CALL]`.
 
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
-use crate::value::{Object, Value};
-use crate::{Format, ToolCall};
+use crate::tools::{Args, Origin};
+use crate::value::Object;
 
 pub(crate) const MARKER: &str = "[TOOL_CALL]";
 const CLOSE: &str = "[/TOOL_CALL]";
@@ -71,22 +72,20 @@ fn key_value(text: &str, from: usize, out: &mut Vec<ToolCall>) -> Result<usize, 
         // `;args=…` or a longer name may follow: nothing here is a whole call yet.
         return Err(cut(text, "the tool name"));
     }
-    let (arguments, end) = if bytes[p] == b';' {
-        arguments(text, p + 1, name)?
+    let (arguments, args, end) = if bytes[p] == b';' {
+        let (arguments, value_at, end) = arguments(text, p + 1, name)?;
+        (arguments, Args::Json(value_at), end)
     } else {
-        (Object::new(), name_to)
+        (Object::new(), Args::None, name_to)
     };
-    out.push(ToolCall::new(
-        name.to_string(),
-        arguments,
-        Format::Bracket,
-        name_at..end,
-    ));
+    let origin = Origin::At { name: name_at, args };
+    out.push(ToolCall::new(name.to_string(), arguments, Format::Bracket, name_at..end).with_origin(origin));
     Ok(end)
 }
 
-/// `args={...}` after the `;` that ends at `from`; returns the arguments and the offset after them.
-fn arguments(text: &str, from: usize, name: &str) -> Result<(Object, usize), ParseError> {
+/// `args={...}` after the `;` that ends at `from`; returns the arguments, where they start and the
+/// offset after them.
+fn arguments(text: &str, from: usize, name: &str) -> Result<(Object, usize, usize), ParseError> {
     let bytes = text.as_bytes();
     let q = skip_ws(bytes, from);
     let eq = skip_ws(bytes, q + 4);
@@ -106,18 +105,8 @@ fn arguments(text: &str, from: usize, name: &str) -> Result<(Object, usize), Par
     if value_at == bytes.len() {
         return Err(cut(text, "`args=`"));
     }
-    match crate::json::parse_value_at(text, value_at)? {
-        (Value::Object(o), end) => Ok((o, end)),
-        (other, _) => Err(ParseError::new(
-            ErrorCode::InvalidArguments,
-            value_at,
-            format!(
-                "`args` of {} must be a JSON object, found {}",
-                crate::json::quote(name),
-                other.kind()
-            ),
-        )),
-    }
+    let (o, end) = super::object_arguments(text, value_at, name)?;
+    Ok((o, value_at, end))
 }
 
 /// The text ends inside the `name=` form, before a whole call.

@@ -47,17 +47,18 @@
 
 use super::xml_invoke::{self, Dialect};
 use super::{cut_short, expect_token, unclosed_marker, unrecognized, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::json::{parse_complete, parse_value_at, quote, raw_offset_in_string};
 use crate::scan::{at, skip_ws};
+use crate::tools::{offset_of, Args, Origin};
 use crate::value::{Object, Value};
-use crate::{Format, ToolCall};
 
 pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[
-        crate::Format::DeepseekV3,
-        crate::Format::DeepseekV31,
-        crate::Format::DeepseekV32,
+        crate::call::Format::DeepseekV3,
+        crate::call::Format::DeepseekV31,
+        crate::call::Format::DeepseekV32,
     ],
     markers: &[
         "<｜tool▁calls▁begin｜>",
@@ -349,7 +350,11 @@ fn call_body(text: &str, pos: usize, s: &Section) -> Result<(ToolCall, usize), P
 /// `NAME` then `{json}` at `pos`: a V3.1 call, and the offset after the arguments.
 fn v31(text: &str, name: &str, pos: usize) -> Result<(ToolCall, usize), ParseError> {
     let (arguments, end) = object_arguments(text, pos, name)?;
-    let call = ToolCall::new(name.to_string(), arguments, Format::DeepseekV31, pos..end);
+    let origin = Origin::At {
+        name: offset_of(text, name),
+        args: Args::Json(pos),
+    };
+    let call = ToolCall::new(name.to_string(), arguments, Format::DeepseekV31, pos..end).with_origin(origin);
     Ok((call, end))
 }
 
@@ -371,7 +376,11 @@ fn v3(text: &str, pos: usize) -> Result<(ToolCall, usize), ParseError> {
     };
     let (arguments, end) = object_arguments(text, json_at, name)?;
     let end = expect_token(text, skip_ws(bytes, end), FENCE, "after the arguments")?;
-    let call = ToolCall::new(name.to_string(), arguments, Format::DeepseekV3, pos..end);
+    let origin = Origin::At {
+        name: offset_of(text, name),
+        args: Args::Json(json_at),
+    };
+    let call = ToolCall::new(name.to_string(), arguments, Format::DeepseekV3, pos..end).with_origin(origin);
     Ok((call, end))
 }
 

@@ -26,10 +26,11 @@
 
 use memchr::memmem;
 
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
+use crate::tools::{Args, Origin, Param, Text};
 use crate::value::Value;
-use crate::{Format, ToolCall};
 
 const V32_MARKER: &str = ">>>";
 const V32_CONTENT: &str = "all";
@@ -119,12 +120,17 @@ fn v32_code_call(text: &str, start: usize, body_at: usize, out: &mut Vec<ToolCal
         ));
     }
     let arguments = vec![("code".to_string(), Value::String(code.to_string()))];
-    out.push(ToolCall::new(
+    let origin = Origin::At {
+        name: start + V32_MARKER.len(),
+        args: Args::Params(vec![Param::new(body_at..body_end, Text::Typed)]),
+    };
+    let call = ToolCall::new(
         V32_CODE_TOOL.to_string(),
         arguments,
         Format::FunctionaryV32,
         start..body_end,
-    ));
+    );
+    out.push(call.with_origin(origin));
     Ok(end)
 }
 
@@ -167,24 +173,12 @@ fn v32_json_call(
             format!("the text ends before the arguments of {}", crate::json::quote(name)),
         ));
     }
-    let (value, end) = crate::json::parse_value_at(text, value_at)?;
-    let Value::Object(arguments) = value else {
-        return Err(ParseError::new(
-            ErrorCode::InvalidArguments,
-            value_at,
-            format!(
-                "the arguments of {} must be a JSON object, found {}",
-                crate::json::quote(name),
-                value.kind()
-            ),
-        ));
+    let (arguments, end) = super::object_arguments(text, value_at, name)?;
+    let origin = Origin::At {
+        name: start + V32_MARKER.len(),
+        args: Args::Json(value_at),
     };
-    out.push(ToolCall::new(
-        name.to_string(),
-        arguments,
-        Format::FunctionaryV32,
-        start..end,
-    ));
+    out.push(ToolCall::new(name.to_string(), arguments, Format::FunctionaryV32, start..end).with_origin(origin));
     let q = skip_ws(bytes, end);
     if q == bytes.len() || at(bytes, q, V32_MARKER) {
         return Ok(q);

@@ -8,9 +8,9 @@
 //! a marker.
 
 use super::{tagged_json, unclosed_marker, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::error::ParseError;
 use crate::scan::{is_ident_continue, skip_ws};
-use crate::{Format, ToolCall};
 
 const MARKER: &str = "functools[";
 

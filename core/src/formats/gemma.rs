@@ -24,11 +24,13 @@ use std::collections::HashSet;
 
 use memchr::memmem;
 
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::json::{quote, show_char};
 use crate::scan::{at, skip_ws};
+use crate::tools::{Args, Origin, Seg};
+use crate::value::MAX_DEPTH;
 use crate::value::{Object, Value};
-use crate::{Format, ToolCall, MAX_DEPTH};
 
 /// One of the two dialects of the grammar.
 struct Dialect {
@@ -122,7 +124,14 @@ fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, Par
     let arguments = literal.object(true)?;
     let end = close(text, literal.pos, d)?;
     let name = text[name_at..name_end].to_string();
-    out.push(ToolCall::new(name, arguments, d.format, start..end));
+    let origin = Origin::At {
+        name: name_at,
+        args: Args::Gemma {
+            at: name_end,
+            delimiter: d.delimiter,
+        },
+    };
+    out.push(ToolCall::new(name, arguments, d.format, start..end).with_origin(origin));
     let next = skip_ws(bytes, end);
     if at(bytes, next, d.stop) {
         return Ok(bytes.len());
@@ -362,6 +371,63 @@ impl Literal<'_> {
             self.pos,
             format!("expected {what}, found {}", found(self.text, self.pos)),
         )
+    }
+}
+
+/// The offset reached by `path` from the object literal whose `{` is at `open` (a well-formed
+/// one: the call parsed), strings delimited by `delimiter`.
+pub(crate) fn locate(text: &str, open: usize, delimiter: &'static str, path: &[Seg]) -> usize {
+    let mut literal = Literal {
+        text,
+        bytes: text.as_bytes(),
+        pos: open,
+        depth: 0,
+        delimiter,
+    };
+    for seg in path {
+        literal.ws();
+        let found = match (seg, literal.peek()) {
+            (Seg::Key(want), Some(b'{')) => literal.find_key(want),
+            (Seg::Index(n), Some(b'[')) => literal.find_index(*n),
+            _ => None,
+        };
+        if found.is_none() {
+            break;
+        }
+    }
+    skip_ws(text.as_bytes(), literal.pos)
+}
+
+impl Literal<'_> {
+    /// Moves from the object's `{` to the value of `want`.
+    fn find_key(&mut self, want: &str) -> Option<()> {
+        self.pos += 1;
+        loop {
+            self.ws();
+            let key = self.key().ok()?;
+            self.ws();
+            self.expect(b':', "").ok()?;
+            self.ws();
+            if key == want {
+                return Some(());
+            }
+            self.value().ok()?;
+            self.ws();
+            self.expect(b',', "").ok()?;
+        }
+    }
+
+    /// Moves from the array's `[` to its element `n`.
+    fn find_index(&mut self, n: usize) -> Option<()> {
+        self.pos += 1;
+        for _ in 0..n {
+            self.ws();
+            self.value().ok()?;
+            self.ws();
+            self.expect(b',', "").ok()?;
+        }
+        self.ws();
+        Some(())
     }
 }
 

@@ -10,11 +10,12 @@
 //! GigaChat 3 call's span starts at the `<|message_sep|>` before its role, when there is one.
 
 use super::{unclosed_marker, unrecognized};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::json::{locate_path, quote, Step};
 use crate::scan::{at, is_ws, skip_ws};
+use crate::tools::Origin;
 use crate::value::{Object, Value};
-use crate::{Format, ToolCall};
 
 const ROLE: &str = "function call<|role_sep|>";
 const FUNCTION_CALL: &str = "<|function_call|>";
@@ -49,7 +50,13 @@ fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, Par
         start
     };
     // The span ends with the object: a `<|message_sep|>` after it opens the next message.
-    out.push(ToolCall::new(name, arguments, Format::Gigachat, span_start..end));
+    let origin = Origin::Object {
+        at: p,
+        wrapped: false,
+        name: "name",
+        args: Some("arguments"),
+    };
+    out.push(ToolCall::new(name, arguments, Format::Gigachat, span_start..end).with_origin(origin));
     after_call(text, end)
 }
 

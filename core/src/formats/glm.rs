@@ -22,24 +22,27 @@
 //!   (`tool_call.syntax`) and appear once per call (`tool_call.duplicate_argument`, at its
 //!   `<arg_key>`).
 //! - VALUE is the raw text up to the first `</arg_value>`. The template writes strings as they are
-//!   and every other type as JSON, and there is no tool schema here, so values are typed like
-//!   `xml_invoke`'s: the trimmed text as strict JSON when it is one (`5`, `true`, `null`,
-//!   `[{"a": 1}]`), else the text as a string, untrimmed. A string argument that reads as JSON
-//!   (`2024`, `true`) therefore comes back as that JSON value.
+//!   and every other type as JSON, so without a tool list values are typed like `xml_invoke`'s:
+//!   the trimmed text as strict JSON when it is one (`5`, `true`, `null`, `[{"a": 1}]`), else the
+//!   text as a string, untrimmed. A string argument that reads as JSON (`2024`, `true`) therefore
+//!   comes back as that JSON value; with a tool list the parameter's schema types it
+//!   ([`crate::tools`]).
 //! - Any other token where a tag is expected is `tool_call.syntax`.
 //!
 //! Text after `</tool_call>` (GLM's `<|observation|>`, `<|user|>`, `<|endoftext|>`, Hunyuan's
 //! `</tool_calls>`) is left as prose.
 
 use std::collections::HashSet;
+use std::ops::Range;
 
 use memchr::memmem;
 
 use super::{expect, unexpected, unrecognized};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
+use crate::tools::{Args, Origin, Param, Text};
 use crate::value::{Object, Value};
-use crate::{Format, ToolCall};
 
 /// The tag names of one key/value pair grammar.
 pub(crate) struct Tags {
@@ -116,12 +119,13 @@ pub(crate) fn call(text: &str, start: usize, tags: &Tags) -> Result<(ToolCall, u
         }
     }
     let mut arguments = Object::new();
+    let mut params = Vec::new();
     let mut keys = HashSet::new();
     while !at(bytes, p, tags.close) {
         if !at(bytes, p, tags.key) {
             return Err(unexpected(text, p, &[tags.key, tags.close], "the tool call"));
         }
-        let (key, value, end) = pair(text, p, tags)?;
+        let (key, value, written, end) = pair(text, p, tags)?;
         if !keys.insert(key) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
@@ -130,16 +134,24 @@ pub(crate) fn call(text: &str, start: usize, tags: &Tags) -> Result<(ToolCall, u
             ));
         }
         arguments.push((key.to_string(), value));
+        params.push(Param::new(written, Text::Raw));
         p = skip_ws(bytes, end);
     }
     let end = p + tags.close.len();
     let name = text[name_at..name_to].to_string();
-    Ok((ToolCall::new(name, arguments, tags.format, start..end), end))
+    let origin = Origin::At {
+        name: name_at,
+        args: Args::Params(params),
+    };
+    Ok((
+        ToolCall::new(name, arguments, tags.format, start..end).with_origin(origin),
+        end,
+    ))
 }
 
-/// Parses the key/value pair whose key tag is at `pos`: its key, its value and the offset after
-/// the value's close tag.
-fn pair<'t>(text: &'t str, pos: usize, tags: &Tags) -> Result<(&'t str, Value, usize), ParseError> {
+/// Parses the key/value pair whose key tag is at `pos`: its key, its value, where the value's
+/// text is, and the offset after the value's close tag.
+fn pair<'t>(text: &'t str, pos: usize, tags: &Tags) -> Result<(&'t str, Value, Range<usize>, usize), ParseError> {
     let bytes = text.as_bytes();
     let key_at = pos + tags.key.len();
     let key_to = memchr::memchr(b'<', &bytes[key_at..]).map_or(bytes.len(), |n| key_at + n);
@@ -158,7 +170,12 @@ fn pair<'t>(text: &'t str, pos: usize, tags: &Tags) -> Result<(&'t str, Value, u
     };
     let raw = &text[value_at..value_at + len];
     let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.to_string()));
-    Ok((key, value, value_at + len + tags.value_close.len()))
+    Ok((
+        key,
+        value,
+        value_at..value_at + len,
+        value_at + len + tags.value_close.len(),
+    ))
 }
 
 /// The end of the tool name starting at `pos`, or `pos` when none starts there.

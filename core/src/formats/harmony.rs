@@ -31,10 +31,11 @@
 
 use memchr::memmem;
 
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, is_ws, skip_ws};
+use crate::tools::{Args, Origin};
 use crate::value::Value;
-use crate::{Format, ToolCall};
 
 const START: &str = "<|start|>";
 const CHANNEL: &str = "<|channel|>";
@@ -229,7 +230,13 @@ fn call(
     } else {
         return Err(syntax(r, "expected `<|call|>` after the arguments"));
     };
-    let call = ToolCall::new(name.to_string(), arguments, Format::Harmony, span_start..end);
+    let args = if bytes.get(q) == Some(&b'{') {
+        Args::Json(q)
+    } else {
+        Args::None
+    };
+    let origin = Origin::At { name: name_at, args };
+    let call = ToolCall::new(name.to_string(), arguments, Format::Harmony, span_start..end).with_origin(origin);
     Ok((call, end))
 }
 

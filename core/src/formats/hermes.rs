@@ -10,9 +10,9 @@
 //! Anything else is `tool_call.unrecognized`.
 
 use super::{closing_tag, glm, qwen3_coder, tagged_json, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::error::ParseError;
 use crate::scan::{at, skip_ws};
-use crate::{Format, ToolCall};
 
 pub(crate) const MARKER: &str = "<tool_call>";
 const CLOSE: &str = "</tool_call>";

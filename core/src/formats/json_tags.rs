@@ -45,11 +45,12 @@
 //!   `tool_call.unclosed`.
 
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::json::{locate_path, parse_complete, parse_value_at, quote, raw_offset_in_string, Step};
 use crate::scan::{at, skip_ws};
+use crate::tools::{offset_of, Args, Origin, Param, Text};
 use crate::value::{Object, Value};
-use crate::{Format, ToolCall};
 
 const START_ACTION: &str = "<|START_ACTION|>";
 const END_ACTION: &str = "<|END_ACTION|>";
@@ -272,7 +273,12 @@ fn other_content(
     let code = text[from..from + len].trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
     let arguments = vec![(key.to_string(), Value::String(code.to_string()))];
     let end = from + len + close.len();
-    out.push(ToolCall::new(name.to_string(), arguments, format, start..end));
+    let code_at = offset_of(text, code);
+    let origin = Origin::At {
+        name: p,
+        args: Args::Params(vec![Param::new(code_at..code_at + code.len(), Text::Typed)]),
+    };
+    out.push(ToolCall::new(name.to_string(), arguments, format, start..end).with_origin(origin));
     Ok(end)
 }
 
@@ -346,21 +352,36 @@ fn value(text: &str, p: usize, entry: &Entry, marker: &str, out: &mut Vec<ToolCa
             value_at: p,
             index,
         };
-        let call = match entry.reader {
-            Reader::Keys { id, name, arguments } => item_at.keyed(item, [id, name, arguments])?,
-            Reader::NameKey => item_at.name_keyed(item)?,
+        let (call, origin) = match entry.reader {
+            Reader::Keys { id, name, arguments } => {
+                let (read, has_arguments) = item_at.keyed(item, [id, name, arguments])?;
+                let origin = Origin::Object {
+                    at: span.start,
+                    wrapped: false,
+                    name,
+                    args: has_arguments.then_some(arguments),
+                };
+                (read, origin)
+            }
+            Reader::NameKey => (item_at.name_keyed(item)?, name_key_origin(bytes, span.start)),
             Reader::Shape => unreachable!("read by tagged_json"),
         };
         let (id, name, arguments) = call;
-        out.push(ToolCall {
-            id,
-            name,
-            arguments,
-            format: entry.format,
-            span,
-        });
+        let mut call = ToolCall::new(name, arguments, entry.format, span).with_origin(origin);
+        call.id = id;
+        out.push(call);
     }
     Ok(end)
+}
+
+/// Where the name and arguments of `{"NAME": {arguments}}` at `at` stand: the key, its value.
+fn name_key_origin(bytes: &[u8], at: usize) -> Origin {
+    let key_at = skip_ws(bytes, at + 1);
+    let key_end = crate::json::raw_string_end(bytes, key_at).unwrap_or(key_at);
+    Origin::At {
+        name: key_at,
+        args: Args::Json(skip_ws(bytes, skip_ws(bytes, key_end) + 1)),
+    }
 }
 
 /// A call read from one object: id, name, arguments.
@@ -397,10 +418,11 @@ impl Item<'_> {
     }
 
     /// An object with fixed keys for the id, the name and the arguments.
-    fn keyed(&self, item: Value, [id_key, name_key, args_key]: [&str; 3]) -> Result<Read, ParseError> {
+    fn keyed(&self, item: Value, [id_key, name_key, args_key]: [&str; 3]) -> Result<(Read, bool), ParseError> {
         let mut id = None;
         let mut name = None;
         let mut arguments = Object::new();
+        let mut has_arguments = false;
         for (key, value) in self.object(item)? {
             if key == id_key {
                 match value {
@@ -414,6 +436,7 @@ impl Item<'_> {
                 name = Some(self.name(value, name_key)?);
             } else if key == args_key {
                 arguments = self.arguments(value, Step::Key(args_key), name.as_deref())?;
+                has_arguments = true;
             } else {
                 let message = format!(
                     "a call has only `{id_key}`, `{name_key}` and `{args_key}`, found {}",
@@ -425,7 +448,7 @@ impl Item<'_> {
         let Some(name) = name else {
             return Err(self.error(ErrorCode::InvalidName, None, format!("the call has no `{name_key}`")));
         };
-        Ok((id, name, arguments))
+        Ok(((id, name, arguments), has_arguments))
     }
 
     /// The name under `key`: a non-empty string.

@@ -26,10 +26,10 @@
 //! the section (`<|im_end|>`) is prose.
 
 use super::{expect, unclosed_marker, unexpected, unrecognized, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
-use crate::value::Value;
-use crate::{Format, ToolCall};
+use crate::tools::{offset_of, Args, Origin};
 
 const SECTION_BEGIN: [&str; 2] = ["<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"];
 const SECTION_END: [&str; 2] = ["<|tool_calls_section_end|>", "<|tool_call_section_end|>"];
@@ -99,22 +99,15 @@ fn call(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, Pars
     if args_at == bytes.len() {
         return Err(unclosed_marker(text, ARGUMENT_BEGIN));
     }
-    let (value, end) = crate::json::parse_value_at(text, args_at)?;
-    let Value::Object(arguments) = value else {
-        return Err(ParseError::new(
-            ErrorCode::InvalidArguments,
-            args_at,
-            "the arguments must be a JSON object",
-        ));
-    };
+    let (arguments, end) = super::object_arguments(text, args_at, name)?;
     let end = expect(text, skip_ws(bytes, end), CALL_END, "the tool call")?;
-    out.push(ToolCall {
-        id: Some(id.to_string()),
-        name: name.to_string(),
-        arguments,
-        format: Format::KimiK2,
-        span: start..end,
-    });
+    let origin = Origin::At {
+        name: offset_of(text, name),
+        args: Args::Json(args_at),
+    };
+    let mut call = ToolCall::new(name.to_string(), arguments, Format::KimiK2, start..end).with_origin(origin);
+    call.id = Some(id.to_string());
+    out.push(call);
     Ok(end)
 }
 

@@ -3,10 +3,11 @@
 //! or `<|eot_id|>`. Nothing else may follow the call but another `<|python_tag|>` call.
 
 use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::callsyntax::parse_arguments;
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, dotted_name_end, ident_end, skip_ws};
-use crate::{Format, ToolCall};
+use crate::tools::{Args, Origin};
 
 pub(crate) const MARKER: &str = "<|python_tag|>";
 const ENDS: [&str; 2] = ["<|eom_id|>", "<|eot_id|>"];
@@ -56,13 +57,11 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
                 ));
             }
             let (arguments, end) = parse_arguments(text, name_to)?;
-            out.push(ToolCall {
-                id: None,
-                name: name.to_string(),
-                arguments,
-                format: Format::Llama,
-                span: p..end,
-            });
+            let origin = Origin::At {
+                name: p,
+                args: Args::Call(name_to),
+            };
+            out.push(ToolCall::new(name.to_string(), arguments, Format::Llama, p..end).with_origin(origin));
             end
         }
         Some(_) => return Err(unrecognized(text, p, MARKER)),

@@ -15,10 +15,10 @@
 //! is parsed as a call or raises.
 
 use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
-use crate::value::Value;
-use crate::{Format, ToolCall};
+use crate::tools::{offset_of, Args, Origin};
 
 pub(crate) const MARKER: &str = "[TOOL_CALLS]";
 const ARGS: &str = "[ARGS]";
@@ -183,24 +183,13 @@ fn named_call(text: &str, p: usize, out: &mut Vec<ToolCall>) -> Result<usize, Pa
     if value_at == bytes.len() {
         return Err(ends_before_args(text, p));
     }
-    let (value, end) = crate::json::parse_value_at(text, value_at)?;
-    let Value::Object(arguments) = value else {
-        return Err(ParseError::new(
-            ErrorCode::InvalidArguments,
-            value_at,
-            format!(
-                "the arguments of {} must be a JSON object, found {}",
-                crate::json::quote(name),
-                value.kind()
-            ),
-        ));
+    let (arguments, end) = super::object_arguments(text, value_at, name)?;
+    let origin = Origin::At {
+        name: offset_of(text, name),
+        args: Args::Json(value_at),
     };
-    out.push(ToolCall {
-        id,
-        name: name.to_string(),
-        arguments,
-        format: Format::Mistral,
-        span: p..end,
-    });
+    let mut call = ToolCall::new(name.to_string(), arguments, Format::Mistral, p..end).with_origin(origin);
+    call.id = id;
+    out.push(call);
     Ok(end)
 }

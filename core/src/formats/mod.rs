@@ -1,5 +1,5 @@
 //! One module per format family. Tier 1 families start at a marker and parse forward from it;
-//! tier 2 (`json`) and tier 3 (`python`) scan the text.
+//! tier 2 (`json_shapes`, format `json`) and tier 3 (`python`) search the whole text.
 //!
 //! Every tier-1 marker is declared once, in its family's [`Family`], and [`FAMILIES`] lists the
 //! families: the scanner (`crate::detect`) and `scan_stream` read markers and tokens from there
@@ -14,7 +14,7 @@ pub(crate) mod gigachat;
 pub(crate) mod glm;
 pub(crate) mod harmony;
 pub(crate) mod hermes;
-pub(crate) mod json;
+pub(crate) mod json_shapes;
 pub(crate) mod json_tags;
 pub(crate) mod kimi_k2;
 pub(crate) mod llama;
@@ -39,7 +39,7 @@ pub(crate) struct Family {
     pub markers: &'static [&'static str],
     /// Every format its calls can have (a caller's `formats` filter skips the family when it
     /// allows none of them).
-    pub formats: &'static [crate::Format],
+    pub formats: &'static [crate::call::Format],
     /// Every other token the family's grammar expects after a marker (closing tags, separators):
     /// a text that stops partway through one of these is incomplete, not wrong.
     pub tokens: &'static [&'static str],
@@ -68,10 +68,11 @@ pub(crate) const FAMILIES: &[Family] = &[
     gigachat::FAMILY,
 ];
 
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
 use crate::shape::{self, Mode};
-use crate::{Format, ToolCall};
+use crate::value::{Object, Value};
 
 /// Parses the JSON call shape at `pos` (after whitespace) as the content of a tag. Pushes its
 /// calls, each spanning its own value, and returns the offset after the JSON value. A shape with
@@ -98,13 +99,12 @@ pub(crate) fn tagged_json(
         return Err(unrecognized(text, pos, marker));
     }
     let spans = spans.into_iter().chain(std::iter::repeat(pos..end));
-    out.extend(calls.into_iter().zip(spans).map(|((name, arguments), span)| ToolCall {
-        id: None,
-        name,
-        arguments,
-        format,
-        span,
-    }));
+    out.extend(
+        calls
+            .into_iter()
+            .zip(spans)
+            .map(|(call, span)| call.into_call(format, span)),
+    );
     Ok(end)
 }
 
@@ -163,40 +163,57 @@ pub(crate) fn closing_tag(text: &str, pos: usize, close: &str) -> Result<usize, 
 
 /// Expects `token` at `pos`; returns the offset after it. See [`unexpected`] for the error.
 pub(crate) fn expect(text: &str, pos: usize, token: &str, inside: &str) -> Result<usize, ParseError> {
-    if at(text.as_bytes(), pos, token) {
-        Ok(pos + token.len())
-    } else {
-        Err(unexpected(text, pos, &[token], inside))
-    }
+    expect_token(text, pos, token, &format!("in {inside}"))
 }
 
 /// The error for a text that holds none of the `expected` tokens at `pos` (inside `inside`, for
 /// the message): `tool_call.unclosed` at the end when the text stops there or partway through one
 /// of them, `tool_call.syntax` at `pos` otherwise.
 pub(crate) fn unexpected(text: &str, pos: usize, expected: &[&str], inside: &str) -> ParseError {
-    let rest = &text.as_bytes()[pos..];
+    missing(text, pos, expected, &format!("in {inside}"))
+}
+
+/// The error for none of `expected` at `pos`; `place` says where, for the message ("in the tool
+/// call", "after the tool name").
+fn missing(text: &str, pos: usize, expected: &[&str], place: &str) -> ParseError {
     let wanted = expected
         .iter()
         .map(|t| format!("`{t}`"))
         .collect::<Vec<_>>()
         .join(" or ");
-    if expected.iter().any(|t| t.as_bytes().starts_with(rest)) {
+    if expected.iter().any(|t| {
+        text.as_bytes()
+            .get(pos..)
+            .is_some_and(|rest| t.as_bytes().starts_with(rest))
+    }) {
         return ParseError::new(
             ErrorCode::Unclosed,
             text.len(),
-            format!("the text ends inside {inside}: expected {wanted}"),
+            format!("the text ends where {wanted} is expected {place}"),
         );
     }
-    let found = text[pos..]
-        .chars()
-        .next()
-        .map(crate::json::show_char)
-        .unwrap_or_default();
     ParseError::new(
         ErrorCode::Syntax,
         pos,
-        format!("expected {wanted} in {inside}, found {found}"),
+        format!("expected {wanted} {place}, found {}", found_at(text, pos)),
     )
+}
+
+/// The JSON value at `value_at`, which must be an object: the arguments of the call `name`, and
+/// the offset after them. Another JSON value is `tool_call.invalid_arguments` at it.
+pub(crate) fn object_arguments(text: &str, value_at: usize, name: &str) -> Result<(Object, usize), ParseError> {
+    match crate::json::parse_value_at(text, value_at)? {
+        (Value::Object(arguments), end) => Ok((arguments, end)),
+        (other, _) => Err(ParseError::new(
+            ErrorCode::InvalidArguments,
+            value_at,
+            format!(
+                "the arguments of {} must be a JSON object, found {}",
+                crate::json::quote(name),
+                other.kind()
+            ),
+        )),
+    }
 }
 
 /// Sets the span of the calls pushed since `first` to `start..end` when there is one call (the
@@ -220,22 +237,10 @@ pub(crate) fn cut_short(bytes: &[u8], pos: usize, token: &str) -> bool {
 /// through the token is `tool_call.unclosed` at the end; anything else is `tool_call.syntax` at
 /// `pos`, with `context` (e.g. "after the tool name") in the message.
 pub(crate) fn expect_token(text: &str, pos: usize, token: &str, context: &str) -> Result<usize, ParseError> {
-    let bytes = text.as_bytes();
-    if at(bytes, pos, token) {
+    if at(text.as_bytes(), pos, token) {
         return Ok(pos + token.len());
     }
-    if cut_short(bytes, pos, token) {
-        return Err(ParseError::new(
-            ErrorCode::Unclosed,
-            bytes.len(),
-            format!("the text ends where `{token}` is expected {context}"),
-        ));
-    }
-    Err(ParseError::new(
-        ErrorCode::Syntax,
-        pos,
-        format!("expected `{token}` {context}, found {}", found_at(text, pos)),
-    ))
+    Err(missing(text, pos, &[token], context))
 }
 
 /// The character at `pos`, for a message.

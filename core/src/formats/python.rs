@@ -14,14 +14,17 @@ use std::ops::Range;
 use memchr::memchr;
 
 use super::pythonic;
+use crate::call::{Format, ToolCall};
 use crate::callsyntax::{is_keyword, parse_arguments, starts_keyword_list};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{char_before, dotted_name_end, is_ident_continue_char, skip_ws};
+use crate::tools::{Args, Origin, Tools};
 use crate::value::Object;
-use crate::{Format, ToolCall};
 
-/// Every call in `text`, in text order.
-pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
+/// Every call in `text`, in text order. With `known`, a name that is not among the tools is
+/// prose: its parentheses are not read, so code in an answer (`requests.get(url=u)`) is neither
+/// a call nor an error.
+pub(crate) fn calls(text: &str, known: Option<&Tools>) -> Result<Vec<ToolCall>, ParseError> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut floor = 0; // names may not reach back before the end of the previous call
@@ -37,9 +40,17 @@ pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
             pos = open + 1;
             continue;
         };
+        if known.is_some_and(|tools| !tools.contains(&text[name_at..open])) {
+            pos = open + 1;
+            continue;
+        }
         let (arguments, end) = parse_call(text, open)?;
         let name = text[name_at..open].to_string();
-        out.push(ToolCall::new(name, arguments, Format::Python, name_at..end));
+        let origin = Origin::At {
+            name: name_at,
+            args: Args::Call(open),
+        };
+        out.push(ToolCall::new(name, arguments, Format::Python, name_at..end).with_origin(origin));
         floor = end;
         pos = end;
     }

@@ -26,10 +26,11 @@
 //! bracket of prose one.
 
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
+use crate::call::{Format, ToolCall};
 use crate::callsyntax::{parse_arguments, starts_keyword_list};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, dotted_name_end, is_ident_start, skip_ws};
-use crate::{Format, ToolCall};
+use crate::tools::{Args, Origin};
 
 const PYTHON_START: &str = "<|python_start|>";
 const PYTHON_END: &str = "<|python_end|>";
@@ -195,12 +196,12 @@ fn call(text: &str, p: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseErr
         return Err(expected(text, name_to, "`(` after the tool name"));
     }
     let (arguments, end) = parse_arguments(text, name_to)?;
-    out.push(ToolCall::new(
-        text[p..name_to].to_string(),
-        arguments,
-        Format::Pythonic,
-        p..end,
-    ));
+    let origin = Origin::At {
+        name: p,
+        args: Args::Call(name_to),
+    };
+    let call = ToolCall::new(text[p..name_to].to_string(), arguments, Format::Pythonic, p..end);
+    out.push(call.with_origin(origin));
     Ok(end)
 }
 

@@ -8,17 +8,21 @@
 //!   `</parameter>`; one line break (`\n` or `\r\n`) right after `<parameter=KEY>` and one right
 //!   before `</parameter>` belong to the template and are dropped. Like `xml_invoke`, a value whose
 //!   text, trimmed, is strict JSON becomes that JSON value (`42`, `true`, `{"a": 1}`); anything
-//!   else is the text as a string. There is no schema here, so `True` stays the string `"True"`.
+//!   else is the text as a string, so `True` stays the string `"True"`; with a tool list the
+//!   parameter's schema types the text instead ([`crate::tools`]: `True` is then a boolean).
 //!
 //! The name is the trimmed text up to `>` on the same line: non-empty, without whitespace. In
 //! both formats the text ending before `</function>` is `tool_call.unclosed`.
 
+use std::ops::Range;
+
 use memchr::memmem;
 
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, skip_ws};
+use crate::tools::{offset_of, Args, Origin, Param, Text};
 use crate::value::{Object, Value};
-use crate::{Format, ToolCall};
 
 pub(crate) const MARKER: &str = "<function=";
 const PARAMETER: &str = "<parameter=";
@@ -43,14 +47,18 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
 pub(crate) fn function(text: &str, start: usize) -> Result<(ToolCall, usize), ParseError> {
     let (name, p) = function_name(text, start)?;
     let q = skip_ws(text.as_bytes(), p);
-    let (arguments, format, end) = if text.as_bytes().get(q) == Some(&b'{') {
+    let (arguments, args, format, end) = if text.as_bytes().get(q) == Some(&b'{') {
         let (arguments, end) = json_arguments(text, q)?;
-        (arguments, Format::FunctionaryV31, end)
+        (arguments, Args::Json(q), Format::FunctionaryV31, end)
     } else {
-        let (arguments, end) = parameters(text, p)?;
-        (arguments, Format::Qwen3Coder, end)
+        let (arguments, params, end) = parameters(text, p)?;
+        (arguments, Args::Params(params), Format::Qwen3Coder, end)
     };
-    let call = ToolCall::new(name.to_string(), arguments, format, start..end);
+    let origin = Origin::At {
+        name: offset_of(text, name),
+        args,
+    };
+    let call = ToolCall::new(name.to_string(), arguments, format, start..end).with_origin(origin);
     Ok((call, end))
 }
 
@@ -104,15 +112,16 @@ fn json_arguments(text: &str, p: usize) -> Result<(Object, usize), ParseError> {
 }
 
 /// Qwen3-Coder: `<parameter=KEY>value</parameter>` pairs from `p`, then `</function>`. Returns
-/// the arguments and the offset after `</function>`.
-fn parameters(text: &str, mut p: usize) -> Result<(Object, usize), ParseError> {
+/// the arguments, where their values are written, and the offset after `</function>`.
+fn parameters(text: &str, mut p: usize) -> Result<(Object, Vec<Param>, usize), ParseError> {
     let bytes = text.as_bytes();
     let mut arguments = Object::new();
+    let mut params = Vec::new();
     let mut keys = crate::value::Keys::default();
     loop {
         p = skip_ws(bytes, p);
         if at(bytes, p, CLOSE) {
-            return Ok((arguments, p + CLOSE.len()));
+            return Ok((arguments, params, p + CLOSE.len()));
         }
         if p == bytes.len() {
             return Err(ParseError::new(
@@ -145,14 +154,16 @@ fn parameters(text: &str, mut p: usize) -> Result<(Object, usize), ParseError> {
                 format!("the parameter `{key}` is given twice"),
             ));
         }
-        let (value, end) = parameter_value(text, value_at)?;
+        let (value, written, end) = parameter_value(text, value_at)?;
         arguments.push((key.to_string(), value));
+        params.push(Param::new(written, Text::Raw));
         p = end;
     }
 }
 
-/// The value of a parameter, from `value_at` to `</parameter>`, and the offset after that tag.
-fn parameter_value(text: &str, value_at: usize) -> Result<(Value, usize), ParseError> {
+/// The value of a parameter, from `value_at` to `</parameter>`, where its text is, and the offset
+/// after that tag.
+fn parameter_value(text: &str, value_at: usize) -> Result<(Value, Range<usize>, usize), ParseError> {
     let Some(len) = memmem::find(&text.as_bytes()[value_at..], PARAMETER_CLOSE.as_bytes()) else {
         return Err(ParseError::new(
             ErrorCode::Unclosed,
@@ -162,7 +173,12 @@ fn parameter_value(text: &str, value_at: usize) -> Result<(Value, usize), ParseE
     };
     let raw = trim_line_breaks(&text[value_at..value_at + len]);
     let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.to_string()));
-    Ok((value, value_at + len + PARAMETER_CLOSE.len()))
+    let raw_at = offset_of(text, raw);
+    Ok((
+        value,
+        raw_at..raw_at + raw.len(),
+        value_at + len + PARAMETER_CLOSE.len(),
+    ))
 }
 
 /// `raw` less one line break (`\n` or `\r\n`) at its start and one at its end.

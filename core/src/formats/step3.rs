@@ -20,9 +20,9 @@
 use super::deepseek::{self, Section};
 use super::xml_invoke::{self, Dialect};
 use super::{cut_short, expect_token, unclosed_marker};
+use crate::call::{Format, ToolCall};
 use crate::error::ParseError;
 use crate::scan::{at, skip_ws};
-use crate::{Format, ToolCall};
 
 const SECTION: Section = Section {
     opens: &["<｜tool_calls_begin｜>"],
@@ -48,9 +48,9 @@ const TYPE: &str = "function";
 
 pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[
-        crate::Format::Step3,
-        crate::Format::DeepseekV3,
-        crate::Format::DeepseekV31,
+        crate::call::Format::Step3,
+        crate::call::Format::DeepseekV3,
+        crate::call::Format::DeepseekV31,
     ],
     markers: &["<｜tool_calls_begin｜>", "<｜tool_call_begin｜>", "<steptml:invoke"],
     tokens: &[

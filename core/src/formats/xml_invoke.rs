@@ -3,7 +3,8 @@
 //!
 //! Names and values have XML entities decoded (`&lt; &gt; &amp; &quot; &apos; &#N; &#xH;`; any
 //! other `&` stays as written). A value whose decoded text, trimmed, is strict JSON becomes that
-//! JSON value; anything else is the decoded text as a string, untrimmed. A repeated parameter, or
+//! JSON value; anything else is the decoded text as a string, untrimmed (with a tool list, the
+//! parameter's schema types the decoded text instead, see [`crate::tools`]). A repeated parameter, or
 //! a `name` attribute given twice in one tag, is `tool_call.duplicate_argument`; other attributes
 //! are ignored. The text ending inside a tag is `tool_call.unclosed`.
 //!
@@ -12,14 +13,16 @@
 //! body); [`invoke`] parses one call of any dialect.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use memchr::memmem;
 
 use super::{cut_short, expect_token};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::{at, is_ws, skip_ws};
+use crate::tools::{Args, Origin, Param, Text};
 use crate::value::{Object, Value};
-use crate::{Format, ToolCall};
 
 /// The tag names of one invoke dialect, and the rules in which dialects differ.
 pub(crate) struct Dialect {
@@ -51,7 +54,7 @@ const XML: Dialect = Dialect {
 };
 
 pub(crate) const FAMILY: super::Family = super::Family {
-    formats: &[crate::Format::XmlInvoke],
+    formats: &[crate::call::Format::XmlInvoke],
     markers: &["<invoke ", "<invoke\n", "<invoke\t", "<invoke\r"],
     tokens: &["</invoke>", "<parameter ", "</parameter>"],
     parse,
@@ -69,26 +72,32 @@ pub(crate) fn invoke(text: &str, start: usize, d: &Dialect) -> Result<(ToolCall,
     let bytes = text.as_bytes();
     let (tag, body) = read_tag(text, start, d.invoke.len(), d)?;
     let body = skip_ws(bytes, body);
-    let (arguments, end) = if d.json_body && bytes.get(body) == Some(&b'{') {
-        json_body(text, body, d)?
+    let (arguments, args, end) = if d.json_body && bytes.get(body) == Some(&b'{') {
+        let (arguments, end) = json_body(text, body, d)?;
+        (arguments, Args::Json(body), end)
     } else {
-        parameters(text, body, d)?
+        let (arguments, params, end) = parameters(text, body, d)?;
+        (arguments, Args::Params(params), end)
     };
-    Ok((
-        ToolCall::new(tag.name.into_owned(), arguments, d.format, start..end),
-        end,
-    ))
+    let origin = Origin::At {
+        name: tag.name_at,
+        args,
+    };
+    let call = ToolCall::new(tag.name.into_owned(), arguments, d.format, start..end).with_origin(origin);
+    Ok((call, end))
 }
 
-/// The parameters from `p` up to the invoke's closing tag, and the offset after that tag.
-fn parameters(text: &str, mut p: usize, d: &Dialect) -> Result<(Object, usize), ParseError> {
+/// The parameters from `p` up to the invoke's closing tag, where their values are written, and
+/// the offset after that tag.
+fn parameters(text: &str, mut p: usize, d: &Dialect) -> Result<(Object, Vec<Param>, usize), ParseError> {
     let bytes = text.as_bytes();
     let mut arguments = Object::new();
+    let mut params = Vec::new();
     let mut keys = crate::value::Keys::default();
     loop {
         p = skip_ws(bytes, p);
         if at(bytes, p, d.invoke_close) {
-            return Ok((arguments, p + d.invoke_close.len()));
+            return Ok((arguments, params, p + d.invoke_close.len()));
         }
         if p == bytes.len() {
             return Err(ParseError::new(
@@ -101,7 +110,7 @@ fn parameters(text: &str, mut p: usize, d: &Dialect) -> Result<(Object, usize), 
             return Err(not_a_parameter(text, p, d));
         }
         let (param, value_at) = read_tag(text, p, d.parameter.len(), d)?;
-        let (value, next) = parameter_value(text, value_at, param.string, d)?;
+        let (value, written, next) = parameter_value(text, value_at, param.string, d)?;
         if keys.repeated(&arguments, &param.name) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
@@ -110,6 +119,7 @@ fn parameters(text: &str, mut p: usize, d: &Dialect) -> Result<(Object, usize), 
             ));
         }
         arguments.push((param.name.into_owned(), value));
+        params.push(written);
         p = next;
     }
 }
@@ -155,18 +165,20 @@ fn json_body(text: &str, p: usize, d: &Dialect) -> Result<(Object, usize), Parse
     Ok((arguments, end))
 }
 
-/// The value of the parameter whose text starts at `value_at`, and the offset after its closing
-/// tag. `string` is the tag's `string` attribute and where its value starts.
+/// The value of the parameter whose text starts at `value_at`, where it is written, and the
+/// offset after its closing tag. `string` is the tag's `string` attribute and where its value
+/// starts.
 fn parameter_value(
     text: &str,
     value_at: usize,
     string: Option<(&str, usize)>,
     d: &Dialect,
-) -> Result<(Value, usize), ParseError> {
+) -> Result<(Value, Param, usize), ParseError> {
     let bytes = text.as_bytes();
     let string = if d.typed { string } else { None };
     if let Some(("false", _)) = string {
-        return json_parameter(text, value_at, d);
+        let (value, written, end) = json_parameter(text, value_at, d)?;
+        return Ok((value, Param::new(written, Text::Typed), end));
     }
     if let Some((other, attr_at)) = string.filter(|(s, _)| *s != "true") {
         return Err(ParseError::new(
@@ -189,27 +201,29 @@ fn parameter_value(
         ));
     };
     let end = value_at + len + d.parameter_close.len();
-    let raw = &text[value_at..value_at + len];
+    let written = value_at..value_at + len;
+    let raw = &text[written.clone()];
     if string.is_some() {
-        return Ok((Value::String(raw.to_string()), end));
+        return Ok((Value::String(raw.to_string()), Param::new(written, Text::Typed), end));
     }
+    let kind = if d.entities { Text::Xml } else { Text::Raw };
     let raw = if d.entities {
         decode_entities(raw)
     } else {
         Cow::Borrowed(raw)
     };
     let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.into_owned()));
-    Ok((value, end))
+    Ok((value, Param::new(written, kind), end))
 }
 
 /// A `string="false"` value: one strict JSON value (whitespace around it allowed), then the
-/// closing tag. Returns the value and the offset after the closing tag.
-fn json_parameter(text: &str, value_at: usize, d: &Dialect) -> Result<(Value, usize), ParseError> {
+/// closing tag. Returns the value, its text and the offset after the closing tag.
+fn json_parameter(text: &str, value_at: usize, d: &Dialect) -> Result<(Value, Range<usize>, usize), ParseError> {
     let bytes = text.as_bytes();
     let (value, end) = crate::json::parse_value_at(text, value_at)?;
     let close = skip_ws(bytes, end);
     if at(bytes, close, d.parameter_close) {
-        return Ok((value, close + d.parameter_close.len()));
+        return Ok((value, skip_ws(bytes, value_at)..end, close + d.parameter_close.len()));
     }
     if cut_short(bytes, close, d.parameter_close) {
         return Err(ParseError::new(
@@ -232,6 +246,8 @@ fn json_parameter(text: &str, value_at: usize, d: &Dialect) -> Result<(Value, us
 /// value.
 struct Tag<'t> {
     name: Cow<'t, str>,
+    /// Where the name's attribute value starts.
+    name_at: usize,
     string: Option<(&'t str, usize)>,
 }
 
@@ -242,6 +258,7 @@ fn read_tag<'t>(text: &'t str, start: usize, word_len: usize, d: &Dialect) -> Re
     let tag = || format!("{}>", &text[start..start + word_len]);
     let mut p = start + word_len;
     let mut name = None;
+    let mut name_at = start;
     let mut string = None;
     loop {
         p = skip_ws(bytes, p);
@@ -308,13 +325,14 @@ fn read_tag<'t>(text: &'t str, start: usize, word_len: usize, d: &Dialect) -> Re
                 ));
             }
             name = Some(value);
+            name_at = value_at;
         } else if attr == "string" {
             string = Some((raw, value_at));
         }
         p = value_at + len + 1;
     }
     match name {
-        Some(name) => Ok((Tag { name, string }, p + 1)),
+        Some(name) => Ok((Tag { name, name_at, string }, p + 1)),
         None => Err(ParseError::new(
             ErrorCode::InvalidName,
             start,
@@ -324,7 +342,7 @@ fn read_tag<'t>(text: &'t str, start: usize, word_len: usize, d: &Dialect) -> Re
 }
 
 /// Decodes the five predefined XML entities and numeric character references.
-fn decode_entities(s: &str) -> Cow<'_, str> {
+pub(crate) fn decode_entities(s: &str) -> Cow<'_, str> {
     if !s.contains('&') {
         return Cow::Borrowed(s);
     }

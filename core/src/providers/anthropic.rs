@@ -6,9 +6,9 @@
 use crate::error::ParseError;
 use crate::value::{get, Value};
 
-use super::walk::{self, Ctx, Found, ROOT};
+use super::walk::{self, Found, Source, ROOT};
 
-pub(super) fn messages(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+pub(super) fn messages(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
     let content_at = ROOT.key("content");
     match get(o, "content") {

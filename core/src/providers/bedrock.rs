@@ -5,9 +5,9 @@
 use crate::error::ParseError;
 use crate::value::{get, Value};
 
-use super::walk::{self, At, Ctx, Found, ROOT};
+use super::walk::{self, At, Found, Source, ROOT};
 
-pub(super) fn converse(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+pub(super) fn converse(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
     let output_at = ROOT.key("output");
     let message_at = output_at.key("message");
@@ -22,7 +22,7 @@ pub(super) fn converse(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Resul
 }
 
 /// A message `{"role", "content": [blocks]}` at `at`.
-fn message(ctx: &Ctx<'_>, m: &crate::value::Object, at: &At<'_>, found: &mut Found) -> Result<(), ParseError> {
+fn message(ctx: &Source<'_>, m: &crate::value::Object, at: &At<'_>, found: &mut Found) -> Result<(), ParseError> {
     let Some(blocks) = walk::array_at(ctx, m, "content", at)? else {
         return Ok(());
     };

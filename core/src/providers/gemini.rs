@@ -1,14 +1,15 @@
 //! Gemini: `generateContent` (`candidates[].content.parts[].functionCall` with `name`, `args` and,
 //! when present, `id`; a `Content` as stored in a conversation, `{"role": "model", "parts"}`,
 //! is read the same way) and the Interactions API (`steps[]`, or the launch-era `outputs[]`, of
-//! type `function_call` with `id`, `name`, `arguments`).
+//! type `function_call` with `id`, `name`, `arguments`; or the steps as a bare list, as given
+//! back as input).
 
 use crate::error::ParseError;
 use crate::value::{get, Object, Value};
 
-use super::walk::{self, At, Ctx, Found, ROOT};
+use super::walk::{self, At, Found, Source, ROOT};
 
-pub(super) fn generate_content(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+pub(super) fn generate_content(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
     let Some(candidates) = walk::array_at(ctx, o, "candidates", &ROOT)? else {
         // A `Content` as stored in a conversation: `{"role": "model", "parts": [...]}`.
@@ -27,7 +28,7 @@ pub(super) fn generate_content(ctx: &Ctx<'_>, value: &Value, found: &mut Found) 
 
 /// The `parts` of the content `content` at `at`: `functionCall` parts are calls, `text` parts
 /// (except thought summaries) are text.
-fn parts(ctx: &Ctx<'_>, content: &Object, at: &At<'_>, found: &mut Found) -> Result<(), ParseError> {
+fn parts(ctx: &Source<'_>, content: &Object, at: &At<'_>, found: &mut Found) -> Result<(), ParseError> {
     let Some(parts) = walk::array_at(ctx, content, "parts", at)? else {
         return Ok(());
     };
@@ -52,16 +53,24 @@ fn parts(ctx: &Ctx<'_>, content: &Object, at: &At<'_>, found: &mut Found) -> Res
     Ok(())
 }
 
-pub(super) fn interactions(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
-    let Value::Object(o) = value else { return Ok(()) };
-    let (items, key) = match walk::array_at(ctx, o, "steps", &ROOT)? {
-        Some(steps) => (steps, "steps"),
-        None => match walk::array_at(ctx, o, "outputs", &ROOT)? {
-            Some(outputs) => (outputs, "outputs"),
-            None => return Ok(()),
-        },
+pub(super) fn interactions(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+    let o = match value {
+        Value::Array(steps) => return steps_of(ctx, steps, &ROOT, found),
+        Value::Object(o) => o,
+        _ => return Ok(()),
     };
-    let items_at = ROOT.key(key);
+    match walk::array_at(ctx, o, "steps", &ROOT)? {
+        Some(steps) => steps_of(ctx, steps, &ROOT.key("steps"), found),
+        None => match walk::array_at(ctx, o, "outputs", &ROOT)? {
+            Some(outputs) => steps_of(ctx, outputs, &ROOT.key("outputs"), found),
+            None => Ok(()),
+        },
+    }
+}
+
+/// The steps of the list at `items_at`: `function_call` steps are calls; `model_output` steps'
+/// `text` content (and, in launch-era `outputs[]`, `text` items) is text.
+fn steps_of(ctx: &Source<'_>, items: &[Value], items_at: &At<'_>, found: &mut Found) -> Result<(), ParseError> {
     for (i, item) in items.iter().enumerate() {
         let at = items_at.index(i);
         let step = walk::item(ctx, item, &at, "a step object")?;

@@ -1,7 +1,7 @@
 //! Provider responses: the tool calls in the JSON a model API returned (OpenAI Chat Completions
 //! and Responses, Anthropic Messages, Gemini generateContent and Interactions, Cohere v1 and v2,
-//! Bedrock Converse, Ollama), which API a response came from, and the messages that carry tool
-//! results back to it ([`format_results`]).
+//! Bedrock Converse, Ollama), which API a response came from, the assistant message that carries
+//! calls to it ([`format_calls`]) and the messages that carry tool results back ([`format_results`]).
 //!
 //! A response is read by walking the paths its API documents; nothing else in it is searched.
 //! Calls are strict like everywhere in beacon: a call whose name or arguments are broken is an
@@ -15,6 +15,7 @@
 
 mod anthropic;
 mod bedrock;
+mod calls;
 mod cohere;
 mod gemini;
 mod ollama;
@@ -22,12 +23,13 @@ mod openai;
 mod results;
 mod walk;
 
+pub use calls::format_calls;
 pub use results::{format_results, ToolResult};
 
 use crate::error::ParseError;
 use crate::scan::skip_ws;
 use crate::value::{get, Object, Value};
-use walk::{Ctx, Found, ROOT};
+use walk::{Found, Source, ROOT};
 
 /// The API a response came from (and the one [`format_results`] writes for).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -105,6 +107,27 @@ pub struct ProviderCall {
     pub arguments: Object,
 }
 
+impl From<crate::ToolCall> for ProviderCall {
+    /// The call's id, name and arguments (its format and span are left behind).
+    fn from(call: crate::ToolCall) -> Self {
+        ProviderCall {
+            id: call.id,
+            name: call.name,
+            arguments: call.arguments,
+        }
+    }
+}
+
+impl From<&crate::ToolCall> for ProviderCall {
+    fn from(call: &crate::ToolCall) -> Self {
+        ProviderCall {
+            id: call.id.clone(),
+            name: call.name.clone(),
+            arguments: call.arguments.clone(),
+        }
+    }
+}
+
 /// The response's JSON value and where it starts, or `None` for plain text: text is JSON when
 /// its first non-whitespace character (after a UTF-8 byte-order mark, which is skipped) is `{`
 /// or `[`, and then it must parse strictly.
@@ -154,7 +177,8 @@ pub fn utf8_text(bytes: &[u8]) -> Result<&str, ParseError> {
 /// Which API `response` came from, judged from its keys alone (README: "Provider responses").
 pub fn detect_provider_value(response: &Value) -> Option<Provider> {
     match response {
-        Value::Array(items) => is_chunk_list(items).then_some(Provider::OpenaiChat),
+        Value::Array(items) if is_chunk_list(items) => Some(Provider::OpenaiChat),
+        Value::Array(items) => item_list(items),
         Value::Object(o) => detect_object(o),
         _ => None,
     }
@@ -166,6 +190,24 @@ fn is_chunk_list(items: &[Value]) -> bool {
     let chunk = |i: &Value| matches!(i, Value::Object(o) if get(o, "choices").is_some());
     let chunk_or_error = |i: &Value| chunk(i) || matches!(i, Value::Object(o) if walk::api_error(o).is_some());
     items.iter().any(chunk) && items.iter().all(chunk_or_error)
+}
+
+/// A list of input items as given back to an API (what [`format_calls`] writes for
+/// `openai_responses` and `gemini_interactions`): an array of objects, one of them of type
+/// `function_call`. The first such item decides: with a `call_id` it is a Responses API item,
+/// without one a Gemini Interactions step.
+fn item_list(items: &[Value]) -> Option<Provider> {
+    if !items.iter().all(|i| matches!(i, Value::Object(_))) {
+        return None;
+    }
+    items.iter().find_map(|i| match i {
+        Value::Object(o) if walk::string(o, "type") == Some("function_call") => Some(if has_key(o, "call_id") {
+            Provider::OpenaiResponses
+        } else {
+            Provider::GeminiInteractions
+        }),
+        _ => None,
+    })
 }
 
 /// Content block types only Anthropic writes: a `content` array holding one is a Messages
@@ -256,7 +298,7 @@ pub fn parse_response(
     text_fallback: bool,
 ) -> Result<Vec<ProviderCall>, ParseError> {
     match json_of(text)? {
-        Some((value, start)) => read(&Ctx::text(text, start), &value, provider, text_fallback),
+        Some((value, start)) => read(&Source::text(text, start), &value, provider, text_fallback),
         None => Ok(Vec::new()),
     }
 }
@@ -268,7 +310,7 @@ pub fn parse_response_value(
     provider: Option<Provider>,
     text_fallback: bool,
 ) -> Result<Vec<ProviderCall>, ParseError> {
-    read(&Ctx::value(), response, provider, text_fallback)
+    read(&Source::value(), response, provider, text_fallback)
 }
 
 /// Whether the response text has tool calls: exactly `!parse_response(..)?.is_empty()`.
@@ -286,7 +328,7 @@ pub fn has_tool_calls_value(
 }
 
 fn read(
-    ctx: &Ctx<'_>,
+    ctx: &Source<'_>,
     value: &Value,
     provider: Option<Provider>,
     text_fallback: bool,
@@ -316,7 +358,7 @@ fn read(
 /// `response.error` when the response is an error the API returned: an object with an `error`
 /// member ([`walk::api_error`]), on its own or as an item of an array (a stream that ended with
 /// an error event).
-fn api_errors(ctx: &Ctx<'_>, value: &Value) -> Result<(), ParseError> {
+fn api_errors(ctx: &Source<'_>, value: &Value) -> Result<(), ParseError> {
     let error_at = |o: &Object, at: &walk::At<'_>| match walk::api_error(o) {
         Some(e) => Err(walk::api_error_to_parse_error(ctx, e, &at.key("error"))),
         None => Ok(()),

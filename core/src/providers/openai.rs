@@ -8,11 +8,11 @@ use crate::error::{ErrorCode, ParseError};
 use crate::json::{self, quote};
 use crate::value::{get, Number, Object, Value};
 
-use super::walk::{self, At, Ctx, Found, Joined, Seg, ROOT};
+use super::walk::{self, At, Found, Joined, Seg, Source, ROOT};
 use super::ProviderCall;
 
 /// Chat Completions: a response (`choices[]`), a list of streamed chunks, or a bare message.
-pub(super) fn chat(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+pub(super) fn chat(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
     match value {
         Value::Array(chunks) => {
             let mut stream = Stream::default();
@@ -35,7 +35,7 @@ pub(super) fn chat(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<()
 
 /// An assistant message: `tool_calls[]` (function calls; other tool types are skipped), then the
 /// legacy `function_call` (no id); its `content` (a string, or parts of type `text`) is text.
-pub(super) fn message(ctx: &Ctx<'_>, o: &Object, at: &At<'_>, found: &mut Found) -> Result<(), ParseError> {
+pub(super) fn message(ctx: &Source<'_>, o: &Object, at: &At<'_>, found: &mut Found) -> Result<(), ParseError> {
     let calls_at = at.key("tool_calls");
     match get(o, "tool_calls") {
         None | Some(Value::Null) => {}
@@ -79,7 +79,7 @@ fn content(o: &Object, at: &At<'_>, found: &mut Found) {
 
 /// Whether a `type` field allows a function call: missing, null or `"function"`. A call of another
 /// type (`custom` tools carry free text, not arguments) is skipped.
-fn is_function(ctx: &Ctx<'_>, o: &Object, at: &At<'_>) -> Result<bool, ParseError> {
+fn is_function(ctx: &Source<'_>, o: &Object, at: &At<'_>) -> Result<bool, ParseError> {
     match get(o, "type") {
         None | Some(Value::Null) => Ok(true),
         Some(Value::String(t)) => Ok(t == "function"),
@@ -88,7 +88,7 @@ fn is_function(ctx: &Ctx<'_>, o: &Object, at: &At<'_>) -> Result<bool, ParseErro
 }
 
 /// One `tool_calls` item: `{"id", "type": "function", "function": {"name", "arguments"}}`.
-fn tool_call(ctx: &Ctx<'_>, item: &Value, at: &At<'_>) -> Result<Option<ProviderCall>, ParseError> {
+fn tool_call(ctx: &Source<'_>, item: &Value, at: &At<'_>) -> Result<Option<ProviderCall>, ParseError> {
     let Value::Object(tc) = item else {
         return Err(ctx.unrecognized(at, "a tool call object", item));
     };
@@ -166,7 +166,7 @@ impl Partial {
 }
 
 /// A non-negative integer `index`, or `None` when missing or null.
-fn index(ctx: &Ctx<'_>, o: &Object, at: &At<'_>) -> Result<Option<u64>, ParseError> {
+fn index(ctx: &Source<'_>, o: &Object, at: &At<'_>) -> Result<Option<u64>, ParseError> {
     match get(o, "index") {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Number(Number::Int(i))) if *i >= 0 => Ok(Some(*i as u64)),
@@ -175,7 +175,7 @@ fn index(ctx: &Ctx<'_>, o: &Object, at: &At<'_>) -> Result<Option<u64>, ParseErr
 }
 
 impl Stream {
-    fn chunk(&mut self, ctx: &Ctx<'_>, o: &Object, at: &At<'_>, want_text: bool) -> Result<(), ParseError> {
+    fn chunk(&mut self, ctx: &Source<'_>, o: &Object, at: &At<'_>, want_text: bool) -> Result<(), ParseError> {
         let Some(choices) = walk::array_at(ctx, o, "choices", at)? else {
             return Ok(());
         };
@@ -212,7 +212,7 @@ impl Stream {
     }
 
     /// The complete calls of every choice, in order of first appearance.
-    fn finish(self, ctx: &Ctx<'_>, found: &mut Found) -> Result<(), ParseError> {
+    fn finish(self, ctx: &Source<'_>, found: &mut Found) -> Result<(), ParseError> {
         for choice in self.choices {
             found.calls.extend(choice.found.calls);
             for p in choice.partials {
@@ -227,7 +227,7 @@ impl Stream {
 }
 
 impl Choice {
-    fn delta(&mut self, ctx: &Ctx<'_>, d: &Object, at: &At<'_>) -> Result<(), ParseError> {
+    fn delta(&mut self, ctx: &Source<'_>, d: &Object, at: &At<'_>) -> Result<(), ParseError> {
         let content_at = at.key("content");
         if let Some(Value::String(s)) = get(d, "content") {
             if self.found.want_text {
@@ -253,7 +253,7 @@ impl Choice {
 
     /// One fragment: `{"index", "id"?, "type"?, "function": {"name"?, "arguments"?}}`, or (legacy)
     /// `{"name"?, "arguments"?}` itself.
-    fn fragment(&mut self, ctx: &Ctx<'_>, item: &Value, at: &At<'_>, legacy: bool) -> Result<(), ParseError> {
+    fn fragment(&mut self, ctx: &Source<'_>, item: &Value, at: &At<'_>, legacy: bool) -> Result<(), ParseError> {
         let Value::Object(fo) = item else {
             return Err(ctx.unrecognized(at, "a tool call fragment object", item));
         };
@@ -336,7 +336,7 @@ impl Choice {
 
 /// A streamed call if it is complete: its joined arguments parse as a JSON object. When the
 /// choice has finished (`finish_reason` seen), an incomplete call is an error, and `""` is `{}`.
-fn complete(ctx: &Ctx<'_>, p: Partial, finished: bool) -> Result<Option<ProviderCall>, ParseError> {
+fn complete(ctx: &Source<'_>, p: Partial, finished: bool) -> Result<Option<ProviderCall>, ParseError> {
     if p.skip {
         return Ok(None);
     }
@@ -412,39 +412,53 @@ fn complete(ctx: &Ctx<'_>, p: Partial, finished: bool) -> Result<Option<Provider
     }))
 }
 
-/// Responses API: `output[]` items of type `function_call` (id: `call_id`); the `output_text`
-/// parts of `message` items are text. Other item types (reasoning, built-in tool calls, custom
-/// tool calls) are not function calls and are skipped.
-pub(super) fn responses(ctx: &Ctx<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
-    let Value::Object(o) = value else { return Ok(()) };
-    let Some(items) = walk::array_at(ctx, o, "output", &ROOT)? else {
-        return Ok(());
-    };
-    let output_at = ROOT.key("output");
+/// Responses API: `output[]` items of type `function_call` (id: `call_id`), or the same items as
+/// a bare list (input items, as stored in a conversation); the `output_text` parts of `message`
+/// items, or their `content` when it is a string, are text. Other item types (reasoning, built-in
+/// tool calls, custom tool calls) are not function calls and are skipped.
+pub(super) fn responses(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+    match value {
+        Value::Array(items) => response_items(ctx, items, &ROOT, found),
+        Value::Object(o) => match walk::array_at(ctx, o, "output", &ROOT)? {
+            Some(items) => response_items(ctx, items, &ROOT.key("output"), found),
+            None => Ok(()),
+        },
+        _ => Ok(()),
+    }
+}
+
+/// The items of the list at `list_at`.
+fn response_items(ctx: &Source<'_>, items: &[Value], list_at: &At<'_>, found: &mut Found) -> Result<(), ParseError> {
     for (i, item) in items.iter().enumerate() {
-        let at = output_at.index(i);
+        let at = list_at.index(i);
         let it = walk::item(ctx, item, &at, "an output item object")?;
         match walk::string(it, "type") {
             Some("function_call") => {
                 let id = walk::id(ctx, it, "call_id", &at)?;
                 found.calls.push(walk::call(ctx, it, &at, id, "arguments")?);
             }
-            Some("message") => {
-                let Some(parts) = walk::array(it, "content") else {
-                    continue;
-                };
-                let content_at = at.key("content");
-                for (j, part) in parts.iter().enumerate() {
-                    if let Value::Object(p) = part {
-                        if walk::string(p, "type") == Some("output_text") {
-                            let part_at = content_at.index(j);
-                            found.text_value(get(p, "text"), &part_at.key("text"));
-                        }
-                    }
-                }
-            }
+            Some("message") => message_item_text(it, &at, found),
             _ => {}
         }
     }
     Ok(())
+}
+
+/// The text of a `message` item: its `content` string, or its `output_text` parts.
+fn message_item_text(it: &Object, at: &At<'_>, found: &mut Found) {
+    let content_at = at.key("content");
+    match get(it, "content") {
+        Some(Value::String(s)) => found.text(s, &content_at),
+        Some(Value::Array(parts)) => {
+            for (j, part) in parts.iter().enumerate() {
+                if let Value::Object(p) = part {
+                    if walk::string(p, "type") == Some("output_text") {
+                        let part_at = content_at.index(j);
+                        found.text_value(get(p, "text"), &part_at.key("text"));
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
 }

@@ -89,20 +89,20 @@ pub(super) fn show(path: &[Seg]) -> String {
 /// The caller's text when there is one: errors point into it. Without text (a response passed
 /// as a value) every offset is 0 and the message's path is the only position.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Ctx<'s> {
+pub(super) struct Source<'s> {
     src: Option<&'s str>,
     /// Where the response's JSON starts in `src` (after a byte-order mark).
     start: usize,
 }
 
-impl<'s> Ctx<'s> {
+impl<'s> Source<'s> {
     /// The response's JSON is `src[start..]`.
     pub(super) fn text(src: &'s str, start: usize) -> Self {
-        Ctx { src: Some(src), start }
+        Source { src: Some(src), start }
     }
 
     pub(super) fn value() -> Self {
-        Ctx { src: None, start: 0 }
+        Source { src: None, start: 0 }
     }
 
     pub(super) fn has_text(&self) -> bool {
@@ -210,7 +210,7 @@ impl Joined {
 
     /// Maps byte `offset` of the joined text to the caller's text, with the path of the piece it
     /// falls in (an offset in a separator or at the end maps to the end of the piece before it).
-    pub(super) fn locate(&self, ctx: &Ctx<'_>, offset: usize) -> (usize, String) {
+    pub(super) fn locate(&self, ctx: &Source<'_>, offset: usize) -> (usize, String) {
         let i = self.parts.partition_point(|p| p.start <= offset).saturating_sub(1);
         match self.parts.get(i) {
             Some(p) => {
@@ -275,7 +275,7 @@ pub(super) fn array<'v>(o: &'v Object, key: &str) -> Option<&'v [Value]> {
 /// is missing or null; any other type is `tool_call.unrecognized` (the response has this API's
 /// shape but cannot be read).
 pub(super) fn array_at<'v>(
-    ctx: &Ctx<'_>,
+    ctx: &Source<'_>,
     o: &'v Object,
     key: &'static str,
     at: &At<'_>,
@@ -290,7 +290,7 @@ pub(super) fn array_at<'v>(
 /// The object under `key` of `o` (which stands at `at`), on the way to calls: `None` when the
 /// key is missing or null; any other type is `tool_call.unrecognized`.
 pub(super) fn object_at<'v>(
-    ctx: &Ctx<'_>,
+    ctx: &Source<'_>,
     o: &'v Object,
     key: &'static str,
     at: &At<'_>,
@@ -304,7 +304,7 @@ pub(super) fn object_at<'v>(
 
 /// An item of an array on the way to calls (a choice, a content block, a part, …), which must be
 /// an object: anything else is `tool_call.unrecognized`.
-pub(super) fn item<'v>(ctx: &Ctx<'_>, value: &'v Value, at: &At<'_>, what: &str) -> Result<&'v Object, ParseError> {
+pub(super) fn item<'v>(ctx: &Source<'_>, value: &'v Value, at: &At<'_>, what: &str) -> Result<&'v Object, ParseError> {
     match value {
         Value::Object(o) => Ok(o),
         other => Err(ctx.unrecognized(at, what, other)),
@@ -324,7 +324,7 @@ pub(super) fn api_error(o: &Object) -> Option<&Value> {
 /// `response.error` for the error payload `error` found at `at` (the `error` member), carrying
 /// the API's own message: `error.message` (with its `type`, `code` or `status` when given), a
 /// string error as is, or else the error's JSON.
-pub(super) fn api_error_to_parse_error(ctx: &Ctx<'_>, error: &Value, at: &At<'_>) -> ParseError {
+pub(super) fn api_error_to_parse_error(ctx: &Source<'_>, error: &Value, at: &At<'_>) -> ParseError {
     let said = match error {
         Value::Object(e) => match string(e, "message") {
             Some(m) => {
@@ -355,7 +355,7 @@ pub(super) fn string<'v>(o: &'v Object, key: &str) -> Option<&'v str> {
 
 /// A call id under `key` of `o` (which stands at `at`): a non-empty string, or `None` when the
 /// key is missing, null or `""`. Any other type is `tool_call.unrecognized`.
-pub(super) fn id(ctx: &Ctx<'_>, o: &Object, key: &'static str, at: &At<'_>) -> Result<Option<String>, ParseError> {
+pub(super) fn id(ctx: &Source<'_>, o: &Object, key: &'static str, at: &At<'_>) -> Result<Option<String>, ParseError> {
     match get(o, key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if s.is_empty() => Ok(None),
@@ -365,7 +365,7 @@ pub(super) fn id(ctx: &Ctx<'_>, o: &Object, key: &'static str, at: &At<'_>) -> R
 }
 
 /// The tool name under `name` of `o` (which stands at `at`): a non-empty string.
-pub(super) fn name(ctx: &Ctx<'_>, o: &Object, at: &At<'_>) -> Result<String, ParseError> {
+pub(super) fn name(ctx: &Source<'_>, o: &Object, at: &At<'_>) -> Result<String, ParseError> {
     let name_at = at.key("name");
     match get(o, "name") {
         Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
@@ -384,7 +384,7 @@ pub(super) fn name(ctx: &Ctx<'_>, o: &Object, at: &At<'_>) -> Result<String, Par
 }
 
 /// `tool_call.invalid_name` for a name at `name_at` that is `other`, not a string.
-pub(super) fn name_not_a_string(ctx: &Ctx<'_>, name_at: &At<'_>, other: &Value) -> ParseError {
+pub(super) fn name_not_a_string(ctx: &Source<'_>, name_at: &At<'_>, other: &Value) -> ParseError {
     ctx.error(
         ErrorCode::InvalidName,
         name_at,
@@ -399,7 +399,12 @@ pub(super) fn name_not_a_string(ctx: &Ctx<'_>, name_at: &At<'_>, other: &Value) 
 /// The arguments of `name`, the value at `at` (or missing):
 /// an object as is; a string decoded as strict JSON, which must be an object (`""` is `{}`);
 /// missing or null is `{}`; anything else is `tool_call.invalid_arguments`.
-pub(super) fn arguments(ctx: &Ctx<'_>, name: &str, value: Option<&Value>, at: &At<'_>) -> Result<Object, ParseError> {
+pub(super) fn arguments(
+    ctx: &Source<'_>,
+    name: &str,
+    value: Option<&Value>,
+    at: &At<'_>,
+) -> Result<Object, ParseError> {
     match value {
         None | Some(Value::Null) => Ok(Object::new()),
         Some(Value::Object(o)) => Ok(o.clone()),
@@ -446,7 +451,7 @@ pub(super) fn arguments(ctx: &Ctx<'_>, name: &str, value: Option<&Value>, at: &A
 }
 
 /// Without text to point into, a message names the byte inside the string instead.
-pub(super) fn inner_offset(ctx: &Ctx<'_>, offset: usize) -> String {
+pub(super) fn inner_offset(ctx: &Source<'_>, offset: usize) -> String {
     if ctx.has_text() {
         String::new()
     } else {
@@ -463,7 +468,7 @@ const ARGUMENT_KEYS: [&str; 4] = ["arguments", "parameters", "input", "args"];
 /// [`ARGUMENT_KEYS`] present (null counts as present), or `own` (absent) when there is none.
 /// Two present is `tool_call.ambiguous_arguments` at the second.
 pub(super) fn arguments_key<'v>(
-    ctx: &Ctx<'_>,
+    ctx: &Source<'_>,
     o: &'v Object,
     at: &At<'_>,
     own: &'static str,
@@ -492,7 +497,7 @@ pub(super) fn arguments_key<'v>(
 /// One call from the object `o` at `at` holding `name` and the arguments under `own` (the
 /// API's key) or another arguments key ([`arguments_key`]).
 pub(super) fn call(
-    ctx: &Ctx<'_>,
+    ctx: &Source<'_>,
     o: &Object,
     at: &At<'_>,
     id: Option<String>,
@@ -507,11 +512,11 @@ pub(super) fn call(
 /// The text fallback: the calls written in the assistant's text, by [`crate::parse_tool_calls`].
 /// No call there is `[]`; any other error is raised at its position mapped back into the
 /// caller's text (the message names the path of the text piece).
-pub(super) fn fallback(ctx: &Ctx<'_>, text: &Joined) -> Result<Vec<ProviderCall>, ParseError> {
+pub(super) fn fallback(ctx: &Source<'_>, text: &Joined) -> Result<Vec<ProviderCall>, ParseError> {
     if text.is_empty() {
         return Ok(Vec::new());
     }
-    match crate::parse_tool_calls(&text.text) {
+    match crate::parse::parse_tool_calls(&text.text) {
         Ok(calls) => Ok(calls
             .into_iter()
             .map(|c| ProviderCall {

@@ -10,12 +10,12 @@ use std::ops::Range;
 
 use memchr::memchr2;
 
+use crate::call::{Format, ToolCall};
 use crate::error::ParseError;
 use crate::shape::{call_spans, calls_in, claims_call, Mode};
-use crate::{Format, ToolCall};
 
 /// Every JSON call in `text`, in text order.
-pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
+pub(crate) fn calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut pos = 0;
@@ -36,13 +36,12 @@ pub(crate) fn scan(text: &str) -> Result<Vec<ToolCall>, ParseError> {
         let spans = call_spans(text, start, end, &value, Mode::Bare);
         if let Some(calls) = calls_in(text, start, value, Mode::Bare)? {
             let spans = spans.into_iter().chain(std::iter::repeat(start..end));
-            out.extend(calls.into_iter().zip(spans).map(|((name, arguments), span)| ToolCall {
-                id: None,
-                name,
-                arguments,
-                format: Format::Json,
-                span,
-            }));
+            out.extend(
+                calls
+                    .into_iter()
+                    .zip(spans)
+                    .map(|(call, span)| call.into_call(Format::Json, span)),
+            );
         }
         pos = end;
     }

@@ -1,0 +1,100 @@
+//! The Python [`Sink`]: builds `dict`, `list`, `str`, `int`, `float`, `bool` and `None` directly
+//! from the core's answer.
+
+use beacon_core::host::{Field, Key, Sink};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
+
+/// The answer's own keys (the core's `Field`s) as interned strings, made once per
+/// interpreter.
+static FIELDS: [PyOnceLock<Py<PyString>>; Field::ALL.len()] = [const { PyOnceLock::new() }; Field::ALL.len()];
+
+fn field<'py>(py: Python<'py>, field: Field) -> Bound<'py, PyString> {
+    FIELDS[field as usize]
+        .get_or_init(py, || PyString::intern(py, field.as_str()).unbind())
+        .bind(py)
+        .clone()
+}
+
+pub(crate) struct PySink<'py> {
+    pub(crate) py: Python<'py>,
+}
+
+impl<'py> Sink for PySink<'py> {
+    type Value = Bound<'py, PyAny>;
+    type List = Vec<Bound<'py, PyAny>>;
+    /// The dict, and the key of the entry being built.
+    type Map = (Bound<'py, PyDict>, Option<Bound<'py, PyString>>);
+    type Error = PyErr;
+
+    fn null(&mut self) -> PyResult<Self::Value> {
+        Ok(self.py.None().into_bound(self.py))
+    }
+
+    fn bool(&mut self, value: bool) -> PyResult<Self::Value> {
+        Ok(PyBool::new(self.py, value).to_owned().into_any())
+    }
+
+    fn int(&mut self, value: i64) -> PyResult<Self::Value> {
+        Ok(value.into_pyobject(self.py)?.into_any())
+    }
+
+    /// Exact at any size: `int(digits)`. Python's own limit on decimal digits
+    /// (`sys.set_int_max_str_digits`, 4300 by default) applies, as it does to `json.loads`.
+    fn big_int(&mut self, digits: &str) -> PyResult<Self::Value> {
+        self.py.get_type::<PyInt>().call1((digits,))
+    }
+
+    fn float(&mut self, value: f64) -> PyResult<Self::Value> {
+        Ok(PyFloat::new(self.py, value).into_any())
+    }
+
+    fn str(&mut self, value: &str) -> PyResult<Self::Value> {
+        Ok(PyString::new(self.py, value).into_any())
+    }
+
+    fn id(&mut self, value: &'static str) -> PyResult<Self::Value> {
+        Ok(PyString::intern(self.py, value).into_any())
+    }
+
+    fn list(&mut self, len: usize) -> PyResult<Self::List> {
+        Ok(Vec::with_capacity(len))
+    }
+
+    fn item(&mut self, _: &mut Self::List) -> PyResult<()> {
+        Ok(())
+    }
+
+    fn push(&mut self, list: &mut Self::List, value: Self::Value) -> PyResult<()> {
+        list.push(value);
+        Ok(())
+    }
+
+    fn end_list(&mut self, list: Self::List) -> PyResult<Self::Value> {
+        Ok(PyList::new(self.py, list)?.into_any())
+    }
+
+    fn map(&mut self, _: usize) -> PyResult<Self::Map> {
+        Ok((PyDict::new(self.py), None))
+    }
+
+    fn key(&mut self, map: &mut Self::Map, key: Key<'_>) -> PyResult<()> {
+        map.1 = Some(match key {
+            Key::Field(f) => field(self.py, f),
+            Key::Data(k) => PyString::new(self.py, k),
+        });
+        Ok(())
+    }
+
+    fn set(&mut self, map: &mut Self::Map, value: Self::Value) -> PyResult<()> {
+        match map.1.take() {
+            Some(key) => map.0.set_item(key, value),
+            None => Err(pyo3::exceptions::PyRuntimeError::new_err("a value without a key")),
+        }
+    }
+
+    fn end_map(&mut self, map: Self::Map) -> PyResult<Self::Value> {
+        Ok(map.0.into_any())
+    }
+}

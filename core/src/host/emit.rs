@@ -1,0 +1,399 @@
+//! Walks an [`Output`] into a host's [`Sink`]: the one place that decides the shape of every
+//! answer (which keys, in which order, what is null), so a binding only builds objects.
+//!
+//! The output is consumed as it is walked: each call's strings and arguments are freed once the
+//! host holds its own copy, so a large result is not held twice in full.
+
+use crate::call::ToolCall;
+use crate::providers::ProviderCall;
+use crate::value::{Number, Object, Value};
+
+use super::{Located, Output};
+
+/// The key names of every answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Field {
+    Id,
+    Name,
+    Arguments,
+    Format,
+    Span,
+    Content,
+    Reasoning,
+    ToolCalls,
+    State,
+    Position,
+    Code,
+    Message,
+    Line,
+    Column,
+    Path,
+}
+
+impl Field {
+    pub const ALL: [Field; 15] = [
+        Field::Id,
+        Field::Name,
+        Field::Arguments,
+        Field::Format,
+        Field::Span,
+        Field::Content,
+        Field::Reasoning,
+        Field::ToolCalls,
+        Field::State,
+        Field::Position,
+        Field::Code,
+        Field::Message,
+        Field::Line,
+        Field::Column,
+        Field::Path,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Field::Id => "id",
+            Field::Name => "name",
+            Field::Arguments => "arguments",
+            Field::Format => "format",
+            Field::Span => "span",
+            Field::Content => "content",
+            Field::Reasoning => "reasoning",
+            Field::ToolCalls => "tool_calls",
+            Field::State => "state",
+            Field::Position => "position",
+            Field::Code => "code",
+            Field::Message => "message",
+            Field::Line => "line",
+            Field::Column => "column",
+            Field::Path => "path",
+        }
+    }
+}
+
+/// A key of a mapping: one of the answer's own fields, or a key from the data (an argument's
+/// name, a key of a value).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key<'a> {
+    Field(Field),
+    Data(&'a str),
+}
+
+impl Key<'_> {
+    pub fn as_str(&self) -> &str {
+        match self {
+            Key::Field(f) => f.as_str(),
+            Key::Data(s) => s,
+        }
+    }
+}
+
+/// Builds host values. A list is built as `list`, then for each item `item`, the item's value,
+/// `push`; a mapping as `map`, then for each entry `key`, the value, `set`. (The calls before an
+/// item or value let a writer of text put its separators; a builder of objects ignores them.)
+pub trait Sink {
+    /// A finished host value.
+    type Value;
+    /// A list being built.
+    type List;
+    /// A mapping being built.
+    type Map;
+    type Error;
+
+    fn null(&mut self) -> Result<Self::Value, Self::Error>;
+    fn bool(&mut self, value: bool) -> Result<Self::Value, Self::Error>;
+    fn int(&mut self, value: i64) -> Result<Self::Value, Self::Error>;
+    /// An integer outside `i64`: its decimal digits, with a leading `-` when negative.
+    fn big_int(&mut self, digits: &str) -> Result<Self::Value, Self::Error>;
+    fn float(&mut self, value: f64) -> Result<Self::Value, Self::Error>;
+    fn str(&mut self, value: &str) -> Result<Self::Value, Self::Error>;
+    /// A string from a small fixed set (format ids, provider ids, stream states): a host may
+    /// reuse one object per id.
+    fn id(&mut self, value: &'static str) -> Result<Self::Value, Self::Error> {
+        self.str(value)
+    }
+
+    fn list(&mut self, len: usize) -> Result<Self::List, Self::Error>;
+    fn item(&mut self, list: &mut Self::List) -> Result<(), Self::Error>;
+    fn push(&mut self, list: &mut Self::List, value: Self::Value) -> Result<(), Self::Error>;
+    fn end_list(&mut self, list: Self::List) -> Result<Self::Value, Self::Error>;
+
+    fn map(&mut self, len: usize) -> Result<Self::Map, Self::Error>;
+    fn key(&mut self, map: &mut Self::Map, key: Key<'_>) -> Result<(), Self::Error>;
+    fn set(&mut self, map: &mut Self::Map, value: Self::Value) -> Result<(), Self::Error>;
+    fn end_map(&mut self, map: Self::Map) -> Result<Self::Value, Self::Error>;
+}
+
+/// Builds `output` in `sink`:
+/// - a call: `{"id"?, "name", "arguments", "format"?}` (`id` only when the text wrote one,
+///   `format` only when asked for);
+/// - a message: `{"content", "reasoning", "tool_calls": [{"id", "name", "arguments", "format",
+///   "span": [start, end]}]}` (`reasoning` and `id` null when absent);
+/// - a provider call: `{"id", "name", "arguments"}` (`id` null when absent);
+/// - a stream scan: `{"state", "position"}`; a provider: its id or null; a boolean; a value.
+pub fn emit<S: Sink>(sink: &mut S, output: Output) -> Result<S::Value, S::Error> {
+    match output {
+        Output::Call(call) => tool_call(sink, call, false),
+        Output::Calls { calls, include_format } => list(sink, calls.len(), calls, |sink, call| {
+            tool_call(sink, call, include_format)
+        }),
+        Output::Message { message, spans } => {
+            let mut m = sink.map(3)?;
+            field(sink, &mut m, Field::Content, |s| s.str(&message.content))?;
+            field(sink, &mut m, Field::Reasoning, |s| {
+                optional_str(s, message.reasoning.as_deref())
+            })?;
+            let calls = message.tool_calls.into_iter().zip(spans);
+            let n = calls.len();
+            field(sink, &mut m, Field::ToolCalls, |s| {
+                list(s, n, calls, |s, (call, span)| message_call(s, call, span))
+            })?;
+            sink.end_map(m)
+        }
+        Output::ProviderCalls(calls) => list(sink, calls.len(), calls, provider_call),
+        Output::Bool(b) => sink.bool(b),
+        Output::Provider(p) => match p {
+            Some(p) => sink.id(p.as_str()),
+            None => sink.null(),
+        },
+        Output::Scan { state, position } => {
+            let mut m = sink.map(2)?;
+            field(sink, &mut m, Field::State, |s| s.id(state.as_str()))?;
+            field(sink, &mut m, Field::Position, |s| s.int(count(position)))?;
+            sink.end_map(m)
+        }
+        Output::Value(v) => value(sink, v),
+    }
+}
+
+/// Builds `error` as `{"code", "message", "position", "line", "column", "path"?}` (`path` only
+/// when the error has one: `tool_call.schema`), for a host that receives errors as data; the
+/// message is the error's whole text (its `Display`, what an `Error`'s message is in JavaScript).
+pub fn emit_error<S: Sink>(sink: &mut S, error: &Located) -> Result<S::Value, S::Error> {
+    let mut m = sink.map(5 + usize::from(error.path.is_some()))?;
+    field(sink, &mut m, Field::Code, |s| s.id(error.code.as_str()))?;
+    field(sink, &mut m, Field::Message, |s| s.str(&error.to_string()))?;
+    field(sink, &mut m, Field::Position, |s| s.int(count(error.position)))?;
+    field(sink, &mut m, Field::Line, |s| s.int(count(error.line)))?;
+    field(sink, &mut m, Field::Column, |s| s.int(count(error.column)))?;
+    if let Some(path) = &error.path {
+        field(sink, &mut m, Field::Path, |s| s.str(path))?;
+    }
+    sink.end_map(m)
+}
+
+/// A count or offset as an integer value (no input is anywhere near `i64::MAX`).
+fn count(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn field<S: Sink>(
+    sink: &mut S,
+    map: &mut S::Map,
+    key: Field,
+    build: impl FnOnce(&mut S) -> Result<S::Value, S::Error>,
+) -> Result<(), S::Error> {
+    sink.key(map, Key::Field(key))?;
+    let v = build(sink)?;
+    sink.set(map, v)
+}
+
+fn list<S: Sink, T>(
+    sink: &mut S,
+    len: usize,
+    items: impl IntoIterator<Item = T>,
+    mut build: impl FnMut(&mut S, T) -> Result<S::Value, S::Error>,
+) -> Result<S::Value, S::Error> {
+    let mut l = sink.list(len)?;
+    for item in items {
+        sink.item(&mut l)?;
+        let v = build(sink, item)?;
+        sink.push(&mut l, v)?;
+    }
+    sink.end_list(l)
+}
+
+fn optional_str<S: Sink>(sink: &mut S, s: Option<&str>) -> Result<S::Value, S::Error> {
+    match s {
+        Some(s) => sink.str(s),
+        None => sink.null(),
+    }
+}
+
+fn tool_call<S: Sink>(sink: &mut S, call: ToolCall, include_format: bool) -> Result<S::Value, S::Error> {
+    let len = 2 + usize::from(call.id.is_some()) + usize::from(include_format);
+    let mut m = sink.map(len)?;
+    if let Some(id) = &call.id {
+        field(sink, &mut m, Field::Id, |s| s.str(id))?;
+    }
+    field(sink, &mut m, Field::Name, |s| s.str(&call.name))?;
+    field(sink, &mut m, Field::Arguments, |s| object(s, call.arguments))?;
+    if include_format {
+        field(sink, &mut m, Field::Format, |s| s.id(call.format.as_str()))?;
+    }
+    sink.end_map(m)
+}
+
+fn message_call<S: Sink>(sink: &mut S, call: ToolCall, span: [usize; 2]) -> Result<S::Value, S::Error> {
+    let mut m = sink.map(5)?;
+    field(sink, &mut m, Field::Id, |s| optional_str(s, call.id.as_deref()))?;
+    field(sink, &mut m, Field::Name, |s| s.str(&call.name))?;
+    field(sink, &mut m, Field::Arguments, |s| object(s, call.arguments))?;
+    field(sink, &mut m, Field::Format, |s| s.id(call.format.as_str()))?;
+    field(sink, &mut m, Field::Span, |s| {
+        list(s, 2, span, |s, at| s.int(count(at)))
+    })?;
+    sink.end_map(m)
+}
+
+fn provider_call<S: Sink>(sink: &mut S, call: ProviderCall) -> Result<S::Value, S::Error> {
+    let mut m = sink.map(3)?;
+    field(sink, &mut m, Field::Id, |s| optional_str(s, call.id.as_deref()))?;
+    field(sink, &mut m, Field::Name, |s| s.str(&call.name))?;
+    field(sink, &mut m, Field::Arguments, |s| object(s, call.arguments))?;
+    sink.end_map(m)
+}
+
+fn object<S: Sink>(sink: &mut S, object: Object) -> Result<S::Value, S::Error> {
+    let mut m = sink.map(object.len())?;
+    for (k, v) in object {
+        sink.key(&mut m, Key::Data(&k))?;
+        let v = value(sink, v)?;
+        sink.set(&mut m, v)?;
+    }
+    sink.end_map(m)
+}
+
+fn value<S: Sink>(sink: &mut S, v: Value) -> Result<S::Value, S::Error> {
+    match v {
+        Value::Null => sink.null(),
+        Value::Bool(b) => sink.bool(b),
+        Value::Number(Number::Int(i)) => sink.int(i),
+        Value::Number(Number::BigInt(digits)) => sink.big_int(&digits),
+        Value::Number(Number::Float(f)) => sink.float(f),
+        Value::String(s) => sink.str(&s),
+        Value::Array(items) => list(sink, items.len(), items, value),
+        Value::Object(o) => object(sink, o),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::{run, Host, Input, Op};
+
+    /// Writes compact JSON, to see the shapes.
+    struct Json(String);
+
+    impl Sink for Json {
+        type Value = ();
+        type List = bool;
+        type Map = bool;
+        type Error = std::convert::Infallible;
+
+        fn null(&mut self) -> Result<(), Self::Error> {
+            self.0.push_str("null");
+            Ok(())
+        }
+        fn bool(&mut self, value: bool) -> Result<(), Self::Error> {
+            self.0.push_str(if value { "true" } else { "false" });
+            Ok(())
+        }
+        fn int(&mut self, value: i64) -> Result<(), Self::Error> {
+            self.0.push_str(&value.to_string());
+            Ok(())
+        }
+        fn big_int(&mut self, digits: &str) -> Result<(), Self::Error> {
+            self.0.push_str(digits);
+            Ok(())
+        }
+        fn float(&mut self, value: f64) -> Result<(), Self::Error> {
+            self.0.push_str(&format!("{value:?}"));
+            Ok(())
+        }
+        fn str(&mut self, value: &str) -> Result<(), Self::Error> {
+            self.0.push_str(&crate::json::quote(value));
+            Ok(())
+        }
+        fn list(&mut self, _: usize) -> Result<bool, Self::Error> {
+            self.0.push('[');
+            Ok(true)
+        }
+        fn item(&mut self, first: &mut bool) -> Result<(), Self::Error> {
+            if !std::mem::take(first) {
+                self.0.push(',');
+            }
+            Ok(())
+        }
+        fn push(&mut self, _: &mut bool, (): ()) -> Result<(), Self::Error> {
+            Ok(())
+        }
+        fn end_list(&mut self, _: bool) -> Result<(), Self::Error> {
+            self.0.push(']');
+            Ok(())
+        }
+        fn map(&mut self, _: usize) -> Result<bool, Self::Error> {
+            self.0.push('{');
+            Ok(true)
+        }
+        fn key(&mut self, first: &mut bool, key: Key<'_>) -> Result<(), Self::Error> {
+            if !std::mem::take(first) {
+                self.0.push(',');
+            }
+            self.str(key.as_str())?;
+            self.0.push(':');
+            Ok(())
+        }
+        fn set(&mut self, _: &mut bool, (): ()) -> Result<(), Self::Error> {
+            Ok(())
+        }
+        fn end_map(&mut self, _: bool) -> Result<(), Self::Error> {
+            self.0.push('}');
+            Ok(())
+        }
+    }
+
+    fn json(text: &str, op: Op) -> String {
+        let mut sink = Json(String::new());
+        emit(&mut sink, run(&Input::Text(text), op, Host::JavaScript).unwrap()).unwrap();
+        sink.0
+    }
+
+    #[test]
+    fn shapes() {
+        let text = "Hi 😀 <tool_call>{\"name\": \"f\", \"arguments\": {\"x\": [1, 2.5, null]}}</tool_call>";
+        let formats = crate::FormatSet::ALL;
+        assert_eq!(
+            json(
+                text,
+                Op::ToolCall {
+                    formats,
+                    tools: crate::host::ToolOptions::default()
+                }
+            ),
+            r#"{"name":"f","arguments":{"x":[1,2.5,null]}}"#
+        );
+        assert_eq!(
+            json(
+                text,
+                Op::ToolCalls {
+                    formats,
+                    include_format: true,
+                    tools: crate::host::ToolOptions::default()
+                }
+            ),
+            r#"[{"name":"f","arguments":{"x":[1,2.5,null]},"format":"hermes"}]"#
+        );
+        assert_eq!(
+            json(
+                text,
+                Op::Message {
+                    formats,
+                    ids: crate::message::Ids::Keep,
+                    tools: crate::host::ToolOptions::default()
+                }
+            ),
+            r#"{"content":"Hi 😀","reasoning":null,"tool_calls":[{"id":null,"name":"f","arguments":{"x":[1,2.5,null]},"format":"hermes","span":[6,78]}]}"#
+        );
+        assert_eq!(json("abc", Op::ScanStream), r#"{"state":"none","position":3}"#);
+    }
+}

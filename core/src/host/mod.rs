@@ -1,0 +1,225 @@
+//! The host boundary: everything a binding (Python, WebAssembly) does besides building its own
+//! objects and raising its own exceptions.
+//!
+//! A binding reads its arguments into an [`Input`] and an [`Op`] (with the option readers in
+//! [`options`] and the tool-result reader [`read_results`]), runs it ([`run`]: plain Rust, so
+//! Python can release the GIL meanwhile), and then walks the [`Output`] into its [`Sink`]
+//! ([`emit`]) or raises the [`Located`] error. So the output's key names, the error text and its
+//! position in the caller's units, and the meaning of every option exist here only; a binding
+//! implements [`Sink`] and maps [`Failure`] to its exception classes.
+//!
+//! Positions: a text input is counted in the host's unit ([`Host::unit`]: code points for
+//! Python, UTF-16 for JavaScript), bytes in bytes, and a decoded value has none (position 0, the
+//! message names the path).
+
+mod emit;
+mod error;
+mod input;
+mod options;
+mod results;
+
+pub use emit::{emit, emit_error, Field, Key, Sink};
+pub use error::{
+    describe, lone_surrogate_in_text, lone_surrogate_in_value, non_finite_number, ArgError, Failure, Located,
+};
+pub use input::{Host, Input};
+pub use options::{formats, ids, provider, provider_id, tools, unknown};
+pub use results::{read_calls, read_results};
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use crate::call::{FormatSet, ToolCall};
+use crate::error::{locate, ErrorCode, ParseError};
+use crate::message::{parse_message, Ids, Message, MessageOptions};
+use crate::parse::ParseOptions;
+use crate::providers::{Provider, ProviderCall, ToolResult};
+use crate::stream::StreamState;
+use crate::tools::{Tools, UnknownTools};
+use crate::value::Value;
+
+/// What a binding was asked to do, its options read.
+#[derive(Debug, Clone)]
+pub enum Op {
+    /// `parse_tool_call`: exactly one call.
+    ToolCall { formats: FormatSet, tools: ToolOptions },
+    /// `parse_tool_calls`: every call, each with its format when `include_format`.
+    ToolCalls {
+        formats: FormatSet,
+        include_format: bool,
+        tools: ToolOptions,
+    },
+    /// `parse_message`: content, reasoning and calls with ids, formats and spans.
+    Message {
+        formats: FormatSet,
+        ids: Ids,
+        tools: ToolOptions,
+    },
+    /// `scan_stream`.
+    ScanStream,
+    /// `parse_response` (`query: Calls`), `has_tool_calls` (`Has`) or `detect_provider` (`Detect`).
+    Response {
+        provider: Option<Provider>,
+        text_fallback: bool,
+        query: Query,
+    },
+    /// `format_results`: the results already read ([`read_results`]); the input is unused.
+    FormatResults {
+        results: Vec<ToolResult>,
+        provider: Provider,
+    },
+    /// `format_calls`: the calls already read ([`read_calls`]) and the message's text; the input
+    /// is unused.
+    FormatCalls {
+        calls: Vec<ProviderCall>,
+        provider: Provider,
+        content: Option<String>,
+    },
+    /// Panics inside [`run`], so a binding's tests can check that a panic becomes `internal`.
+    #[doc(hidden)]
+    PanicForTesting,
+}
+
+/// The tools options of the parse operations: the caller's tools, compiled once ([`tools`]) and
+/// shared by every call that passes them, whether to validate, and what an unknown tool's call is
+/// ([`unknown`]). `validate` and `unknown` apply only with `tools`.
+#[derive(Debug, Clone)]
+pub struct ToolOptions {
+    pub tools: Option<Arc<Tools>>,
+    pub validate: bool,
+    pub unknown: UnknownTools,
+}
+
+impl Default for ToolOptions {
+    fn default() -> Self {
+        ToolOptions {
+            tools: None,
+            validate: true,
+            unknown: UnknownTools::Error,
+        }
+    }
+}
+
+impl ToolOptions {
+    fn parse_options(&self, formats: FormatSet) -> ParseOptions<'_> {
+        ParseOptions {
+            formats,
+            tools: self.tools.as_deref(),
+            validate: self.validate,
+            unknown: self.unknown,
+        }
+    }
+}
+
+/// What a provider operation answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Query {
+    Calls,
+    Has,
+    Detect,
+}
+
+/// The result of [`run`], ready for [`emit`]. Positions are already in the caller's units.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    Call(ToolCall),
+    Calls {
+        calls: Vec<ToolCall>,
+        include_format: bool,
+    },
+    /// A message, with each call's span in the caller's units (same order as its calls).
+    Message {
+        message: Message,
+        spans: Vec<[usize; 2]>,
+    },
+    ProviderCalls(Vec<ProviderCall>),
+    Bool(bool),
+    Provider(Option<Provider>),
+    Scan {
+        state: StreamState,
+        position: usize,
+    },
+    Value(Value),
+}
+
+/// Runs `op` on `input` for `host`: the core call, with its error located in the caller's
+/// units. A panic (a bug in beacon) is an `internal` error, never an unwinding into the host.
+pub fn run(input: &Input<'_>, op: Op, host: Host) -> Result<Output, Located> {
+    catch_unwind(AssertUnwindSafe(|| run_op(input, op, host)))
+        .unwrap_or_else(|payload| Err(ParseError::new(ErrorCode::Internal, 0, panic_message(&*payload))))
+        .map_err(|err| input.locate(&err, host))
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let detail = payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned());
+    format!("beacon panicked ({detail}); this is a bug in beacon, please report it with the input")
+}
+
+fn run_op(input: &Input<'_>, op: Op, host: Host) -> Result<Output, ParseError> {
+    match op {
+        Op::ToolCall { formats, tools } => Ok(Output::Call(crate::parse::parse_tool_call_with(
+            input.text()?,
+            &tools.parse_options(formats),
+        )?)),
+        Op::ToolCalls {
+            formats,
+            include_format,
+            tools,
+        } => Ok(Output::Calls {
+            calls: crate::parse::parse_tool_calls_with(input.text()?, &tools.parse_options(formats))?,
+            include_format,
+        }),
+        Op::Message { formats, ids, tools } => {
+            let text = input.text()?;
+            let options = MessageOptions {
+                formats,
+                ids,
+                tools: tools.tools.as_deref(),
+                validate: tools.validate,
+                unknown: tools.unknown,
+            };
+            let message = parse_message(text, options)?;
+            let spans = spans(text, &message.tool_calls, host);
+            Ok(Output::Message { message, spans })
+        }
+        Op::ScanStream => {
+            let text = input.text()?;
+            let scan = crate::stream::scan_stream(text);
+            Ok(Output::Scan {
+                state: scan.state,
+                position: locate(text, scan.offset, host.unit()).offset,
+            })
+        }
+        Op::Response {
+            provider,
+            text_fallback,
+            query,
+        } => input.response(provider, text_fallback, query),
+        Op::FormatResults { results, provider } => {
+            Ok(Output::Value(crate::providers::format_results(&results, provider)?))
+        }
+        Op::FormatCalls {
+            calls,
+            provider,
+            content,
+        } => Ok(Output::Value(crate::providers::format_calls(
+            &calls,
+            provider,
+            content.as_deref(),
+        )?)),
+        Op::PanicForTesting => panic!("deliberate panic for testing"),
+    }
+}
+
+/// The spans of `calls` (in text order) in `host`'s units, counted in one pass over the text.
+fn spans(text: &str, calls: &[ToolCall], host: Host) -> Vec<[usize; 2]> {
+    let mut counter = input::Counter::new(text, host.unit());
+    calls
+        .iter()
+        .map(|c| [counter.at(c.span.start), counter.at(c.span.end)])
+        .collect()
+}

@@ -1,0 +1,145 @@
+//! The option readers: provider ids, format ids, the `ids` option and the tools options, with the
+//! errors every host raises for them. `func` is the host's name of the function called, for the message.
+
+use crate::call::FormatSet;
+use crate::json::quote;
+use crate::message::Ids;
+use crate::providers::Provider;
+use crate::tools::{Tools, UnknownTools};
+use crate::value::Value;
+
+use super::{ArgError, Host};
+
+/// The `provider` option of the reading functions: `"auto"` (detect: `None`) or a provider id.
+pub fn provider(func: &str, id: &str) -> Result<Option<Provider>, ArgError> {
+    if id == "auto" {
+        return Ok(None);
+    }
+    parse_provider(func, id, true).map(Some)
+}
+
+/// The `provider` argument of `format_results`: a provider id (`"auto"` is none).
+pub fn provider_id(func: &str, id: &str) -> Result<Provider, ArgError> {
+    parse_provider(func, id, false)
+}
+
+fn parse_provider(func: &str, id: &str, auto_ok: bool) -> Result<Provider, ArgError> {
+    Provider::parse(id).ok_or_else(|| {
+        let ids: Vec<String> = Provider::ALL.iter().map(|p| format!("'{p}'")).collect();
+        let auto = if auto_ok { "'auto' or " } else { "" };
+        ArgError::Value(format!(
+            "{func}(): provider must be {auto}one of {}, not {}",
+            ids.join(", "),
+            quote(id)
+        ))
+    })
+}
+
+/// The `formats` option: every format when `None`, else the formats with these ids. An unknown
+/// id is an error naming every valid one.
+pub fn formats<'a>(func: &str, ids: Option<impl IntoIterator<Item = &'a str>>) -> Result<FormatSet, ArgError> {
+    match ids {
+        None => Ok(FormatSet::ALL),
+        Some(ids) => FormatSet::from_ids(ids).map_err(|message| ArgError::Value(format!("{func}(): {message}"))),
+    }
+}
+
+/// The `ids` option of `parse_message`: nothing (keep the ids the text wrote) or `"generate"`.
+pub fn ids(func: &str, value: Option<&str>, host: Host) -> Result<Ids, ArgError> {
+    match value {
+        None => Ok(Ids::Keep),
+        Some("generate") => Ok(Ids::Generate),
+        Some(other) => {
+            let nothing = match host {
+                Host::Python => "None",
+                Host::JavaScript => "undefined",
+            };
+            Err(ArgError::Value(format!(
+                "{func}(): ids must be {nothing} (keep the ids the text has) or \"generate\", not {}",
+                quote(other)
+            )))
+        }
+    }
+}
+
+/// The tool definitions (the caller's list, decoded), compiled once into [`Tools`]. A malformed
+/// definition is an error naming the entry (`tools[1].function.name: …`): of the wrong JSON type
+/// an [`ArgError::Type`], otherwise (no name, two tools with one name, a schema beacon cannot
+/// use) an [`ArgError::Value`].
+pub fn tools(func: &str, definitions: &Value) -> Result<Tools, ArgError> {
+    Tools::from_value(definitions).map_err(|e| {
+        let message = format!("{func}(): {e}");
+        if e.wrong_type {
+            ArgError::Type(message)
+        } else {
+            ArgError::Value(message)
+        }
+    })
+}
+
+/// The `unknown` option: what a call to a tool not in the list is. Nothing or `"error"` (the
+/// default: `tool_call.unknown_tool`), `"keep"` or `"drop"`.
+pub fn unknown(func: &str, value: Option<&str>) -> Result<UnknownTools, ArgError> {
+    match value {
+        None | Some("error") => Ok(UnknownTools::Error),
+        Some("keep") => Ok(UnknownTools::Keep),
+        Some("drop") => Ok(UnknownTools::Drop),
+        Some(other) => Err(ArgError::Value(format!(
+            "{func}(): unknown must be \"error\", \"keep\" or \"drop\", not {}",
+            quote(other)
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options() {
+        assert_eq!(provider("f", "auto"), Ok(None));
+        assert_eq!(provider("f", "ollama"), Ok(Some(Provider::Ollama)));
+        assert_eq!(provider_id("f", "ollama"), Ok(Provider::Ollama));
+        let Err(ArgError::Value(message)) = provider("f", "x") else {
+            panic!()
+        };
+        assert!(
+            message.starts_with("f(): provider must be 'auto' or one of 'openai_chat', "),
+            "{message}"
+        );
+        let Err(ArgError::Value(message)) = provider_id("f", "auto") else {
+            panic!()
+        };
+        assert!(
+            message.starts_with("f(): provider must be one of 'openai_chat', "),
+            "{message}"
+        );
+        assert!(message.ends_with(", not \"auto\""), "{message}");
+        assert_eq!(formats("f", None::<[&str; 0]>), Ok(FormatSet::ALL));
+        let Err(ArgError::Value(message)) = formats("f", Some(["hermes", "nope"])) else {
+            panic!()
+        };
+        assert!(
+            message.contains("\"nope\"") && message.contains("hermes, bracket"),
+            "{message}"
+        );
+        assert_eq!(ids("f", Some("generate"), Host::Python), Ok(Ids::Generate));
+        assert!(ids("f", Some("uuid"), Host::JavaScript).is_err());
+        assert_eq!(unknown("f", Some("keep")), Ok(UnknownTools::Keep));
+        assert_eq!(unknown("f", None), Ok(UnknownTools::Error));
+        assert!(matches!(unknown("f", Some("ignore")), Err(ArgError::Value(_))));
+        let list = crate::json::parse_json(r#"["a", {"name": 1}]"#).unwrap();
+        let Err(ArgError::Type(message)) = tools("Tools", &list) else {
+            panic!()
+        };
+        assert!(message.starts_with("Tools(): tools[1].name: "), "{message}");
+        let list = crate::json::parse_json(r#"["a", "a"]"#).unwrap();
+        assert!(matches!(tools("Tools", &list), Err(ArgError::Value(_))));
+        assert_eq!(
+            tools("Tools", &crate::json::parse_json(r#"["a"]"#).unwrap())
+                .unwrap()
+                .len(),
+            1
+        );
+    }
+}

@@ -1,0 +1,348 @@
+//! Tools and schemas: the caller's tool list, read once into [`Tools`], tells which calls are
+//! real, types the values that formats write as text, and validates the arguments.
+//!
+//! With a tool list (see [`crate::ParseOptions`] and [`crate::MessageOptions`]):
+//!
+//! - **Names.** A tagged call (tier 1) to a tool that is not in the list is
+//!   `tool_call.unknown_tool`, at its name. A JSON (tier 2) or call-syntax (tier 3) candidate with
+//!   an unknown name is not a call: it is content. A tagged call inside reasoning to an unknown
+//!   tool is reasoning text. [`UnknownTools`] can keep or drop unknown calls instead.
+//! - **Typing.** A value a format writes as text (`xml_invoke`, `qwen3_coder`, `glm45`,
+//!   `longcat`'s pairs, `step3`, `deepseek_v32` without `string=`) is read by its parameter's
+//!   schema ([`typing`]). A parameter the schema does not describe keeps the format's own
+//!   JSON-first reading.
+//! - **Validation** ([`validate`]): the first violation is `tool_call.schema` with the JSON
+//!   pointer of the offending value ([`crate::ParseError::path`]), the keyword in the message,
+//!   and the value's position in the text ([`origin`]).
+//!
+//! Parse errors come first: a broken call raises as it does without tools. Then each call, in
+//! text order, is named, typed and validated, and the first failure is raised.
+
+mod define;
+mod formats;
+mod origin;
+mod pattern;
+mod schema;
+mod typing;
+mod validate;
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+pub use define::ToolsError;
+pub(crate) use origin::{offset_of, Args, Origin, Param, Text};
+
+use crate::error::{ErrorCode, ParseError};
+use crate::json::quote;
+use crate::value::Value;
+use crate::ToolCall;
+use schema::{NodeId, Schema};
+
+/// One step of a path into the arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+/// `path` as a JSON pointer (RFC 6901): `""` for the arguments, `/todos/1/status` deeper.
+pub(crate) fn pointer(path: &[Seg]) -> String {
+    let mut out = String::new();
+    for seg in path {
+        out.push('/');
+        match seg {
+            Seg::Key(k) => out.push_str(&schema::escape(k)),
+            Seg::Index(i) => out.push_str(&i.to_string()),
+        }
+    }
+    out
+}
+
+/// What to do with a call to a tool that is not in the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum UnknownTools {
+    /// A tagged call is `tool_call.unknown_tool`; a JSON or call-syntax candidate is content.
+    #[default]
+    Error,
+    /// Every call is returned, known or not; unknown ones are neither typed nor validated.
+    Keep,
+    /// Tagged calls to unknown tools are left out of the result (their text is not content
+    /// either); JSON and call-syntax candidates are content, as with `Error`.
+    Drop,
+}
+
+/// A tool list, read once from definitions in any common shape (see [`Tools::from_value`]) and
+/// reused for every parse.
+#[derive(Debug, Clone)]
+pub struct Tools {
+    tools: Vec<Tool>,
+    by_name: HashMap<String, usize>,
+}
+
+/// One tool: its name and, when the definition has one, its compiled parameters schema.
+#[derive(Debug, Clone)]
+pub struct Tool {
+    name: String,
+    /// The schema as written, for equality.
+    source: Option<Value>,
+    schema: Option<Schema>,
+}
+
+/// How arguments break a tool's schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaViolation {
+    /// The JSON pointer of the offending value in the arguments (`""` for the arguments).
+    pub path: String,
+    /// The schema keyword that failed (`required`, `enum`, `type`, …).
+    pub keyword: &'static str,
+    pub message: String,
+}
+
+impl Tool {
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Checks `arguments` against the tool's schema (always valid without one): the first
+    /// violation, in the order the README's "Tools and schemas" gives.
+    pub fn validate(&self, arguments: &crate::value::Object) -> Result<(), SchemaViolation> {
+        let Some(schema) = &self.schema else {
+            return Ok(());
+        };
+        match validate::first_violation(schema, 0, &Value::Object(arguments.clone())) {
+            None => Ok(()),
+            Some(v) => Err(SchemaViolation {
+                path: pointer(&v.path),
+                keyword: v.keyword,
+                message: v.message,
+            }),
+        }
+    }
+
+    /// The parameters schema as the definition wrote it (`None`: any arguments).
+    pub fn parameters(&self) -> Option<&Value> {
+        self.source.as_ref()
+    }
+}
+
+impl PartialEq for Tools {
+    fn eq(&self, other: &Self) -> bool {
+        self.tools.len() == other.tools.len()
+            && self
+                .tools
+                .iter()
+                .zip(&other.tools)
+                .all(|(a, b)| a.name == b.name && a.source == b.source)
+    }
+}
+
+// Parsed JSON holds no NaN, so equality of the schemas is reflexive.
+impl Eq for Tools {}
+
+impl Tools {
+    /// Reads a list of tool definitions (a JSON array value). Each entry is a name, or a
+    /// definition in the OpenAI Chat, OpenAI Responses, Anthropic, Gemini or MCP shape (see the
+    /// README's "Tools and schemas"). A definition that cannot be read, two tools with one name,
+    /// or a schema beacon cannot use is an error naming the entry.
+    pub fn from_value(list: &Value) -> Result<Tools, ToolsError> {
+        match list {
+            Value::Array(items) => Tools::from_definitions(items),
+            other => Err(ToolsError::kind(
+                "tools",
+                format!("the tools must be a list of definitions, found {}", other.kind()),
+            )),
+        }
+    }
+
+    /// [`Tools::from_value`] of the JSON text `json`.
+    pub fn from_json(json: &str) -> Result<Tools, ToolsError> {
+        let value = crate::json::parse_complete(json)
+            .map_err(|e| ToolsError::value("tools", format!("not valid JSON: {e}")))?;
+        Tools::from_value(&value)
+    }
+
+    /// [`Tools::from_value`] of the definitions in `list`.
+    pub fn from_definitions(list: &[Value]) -> Result<Tools, ToolsError> {
+        let mut tools = Vec::new();
+        let mut by_name = HashMap::new();
+        for d in define::definitions(list)? {
+            if by_name.contains_key(&d.name) {
+                return Err(ToolsError::value(
+                    d.entry,
+                    format!("two tools are named {}", quote(&d.name)),
+                ));
+            }
+            let schema = match d.schema {
+                Some((key, value)) => Some(Schema::compile(value, &format!("{} {key}", d.entry))?),
+                None => None,
+            };
+            by_name.insert(d.name.clone(), tools.len());
+            tools.push(Tool {
+                name: d.name,
+                source: d.schema.map(|(_, v)| v.clone()),
+                schema,
+            });
+        }
+        Ok(Tools { tools, by_name })
+    }
+
+    /// The tool named `name`.
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        self.by_name.get(name).map(|&i| &self.tools[i])
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.by_name.contains_key(name)
+    }
+
+    /// The tools, in the order given.
+    pub fn iter(&self) -> impl Iterator<Item = &Tool> {
+        self.tools.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// The schema keywords in these definitions that beacon does not check, as `(tool, JSON
+    /// pointer of the schema, keyword)`: a caller that must rely on them checks them itself.
+    pub fn unchecked(&self) -> Vec<(String, String, String)> {
+        let mut out = Vec::new();
+        for tool in &self.tools {
+            for (keyword, at) in tool.schema.iter().flat_map(|s| &s.unchecked) {
+                out.push((tool.name.clone(), at.clone(), keyword.clone()));
+            }
+        }
+        out
+    }
+}
+
+/// Names, types and validates `calls` (found in `text`) against `tools`.
+pub(crate) fn apply(
+    text: &str,
+    calls: Vec<ToolCall>,
+    tools: &Tools,
+    validate: bool,
+    unknown: UnknownTools,
+) -> Result<Vec<ToolCall>, ParseError> {
+    let mut out = Vec::with_capacity(calls.len());
+    for mut call in calls {
+        let Some(tool) = tools.get(&call.name) else {
+            match unknown {
+                UnknownTools::Error => return Err(unknown_tool(text, &call, tools)),
+                UnknownTools::Keep => out.push(call),
+                UnknownTools::Drop => {}
+            }
+            continue;
+        };
+        if let Some(schema) = &tool.schema {
+            type_arguments(text, &mut call, schema, validate)?;
+            if validate {
+                let arguments = Value::Object(std::mem::take(&mut call.arguments));
+                let violation = validate::first_violation(schema, 0, &arguments);
+                if let Value::Object(o) = arguments {
+                    call.arguments = o;
+                }
+                if let Some(v) = violation {
+                    let at = call.value_at(text, &v.path);
+                    let path = pointer(&v.path);
+                    let message = format!(
+                        "the arguments of {} break its schema at {}: {} ({})",
+                        quote(&call.name),
+                        show(&path),
+                        v.message,
+                        v.keyword
+                    );
+                    return Err(ParseError::new(ErrorCode::Schema, at, message).with_path(path));
+                }
+            }
+        }
+        out.push(call);
+    }
+    Ok(out)
+}
+
+fn show(path: &str) -> String {
+    if path.is_empty() {
+        "the top level".to_string()
+    } else {
+        format!("`{path}`")
+    }
+}
+
+fn unknown_tool(text: &str, call: &ToolCall, tools: &Tools) -> ParseError {
+    let mut names: Vec<String> = tools.tools.iter().take(8).map(|t| quote(&t.name)).collect();
+    if tools.len() > 8 {
+        names.push(format!("and {} more", tools.len() - 8));
+    }
+    let known = if names.is_empty() {
+        "the tool list is empty".to_string()
+    } else {
+        format!("the tools are {}", names.join(", "))
+    };
+    ParseError::new(
+        ErrorCode::UnknownTool,
+        call.name_at(text),
+        format!("{} is not in the tool list; {known}", quote(&call.name)),
+    )
+}
+
+/// Retypes the arguments a format wrote as text by their parameters' schemas.
+fn type_arguments(text: &str, call: &mut ToolCall, schema: &Schema, validate: bool) -> Result<(), ParseError> {
+    let Origin::At {
+        args: Args::Params(params),
+        ..
+    } = &call.origin
+    else {
+        return Ok(());
+    };
+    for (param, (key, value)) in params.iter().zip(call.arguments.iter_mut()) {
+        if param.text == Text::Typed {
+            continue;
+        }
+        let Some(node) = property(schema, 0, key, 0) else {
+            continue;
+        };
+        let written = &text[param.value.clone()];
+        let raw = match param.text {
+            Text::Xml => crate::formats::xml_invoke::decode_entities(written),
+            _ => Cow::Borrowed(written),
+        };
+        match typing::type_text(schema, node, &raw, validate) {
+            Ok(Some(typed)) => *value = typed,
+            Ok(None) => {}
+            Err(why) => {
+                let path = pointer(&[Seg::Key(key.clone())]);
+                let message = format!("the argument {} of {}: {why}", quote(key), quote(&call.name));
+                return Err(ParseError::new(ErrorCode::Schema, param.value.start, message).with_path(path));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The schema of the property `key` of an object schema: under `properties` (here, behind its
+/// `$ref` or in its `allOf`), else its `additionalProperties`.
+fn property(schema: &Schema, id: NodeId, key: &str, depth: usize) -> Option<NodeId> {
+    if depth > 16 {
+        return None;
+    }
+    let n = schema.node(id);
+    if let Some((_, sub)) = n.properties.iter().find(|(k, _)| k == key) {
+        return Some(*sub);
+    }
+    let nested = n.reference.into_iter().chain(n.all_of.iter().copied());
+    for sub in nested {
+        if let Some(found) = property(schema, sub, key, depth + 1) {
+            return Some(found);
+        }
+    }
+    if let Some((_, sub)) = n.pattern_properties.iter().find(|(p, _)| p.is_match(key)) {
+        return Some(*sub);
+    }
+    n.additional_properties
+}

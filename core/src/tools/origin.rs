@@ -1,0 +1,195 @@
+//! Where a call's name and arguments stand in the text, recorded by the format parsers so that
+//! typing and validation can read an argument's raw text and point an error at the offending
+//! value. Recording is cheap (a few offsets per call); the walk to a nested value happens only
+//! when an error needs its position.
+//!
+//! A position inside the arguments is found by following the error's path from where the
+//! arguments are written: through JSON (also inside a JSON string that holds the arguments, as
+//! OpenAI's `arguments` string does), call syntax, Gemma's object literals, or the text of one
+//! parameter. Where the path cannot be followed (an XML value with entities), the position is
+//! that of the nearest value on the path that can be located.
+
+use std::ops::Range;
+
+use super::Seg;
+use crate::json::{self, Step};
+use crate::scan::skip_ws;
+use crate::value::Value;
+use crate::ToolCall;
+
+/// Where a call's name and arguments are written.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) enum Origin {
+    /// Not recorded: every position is the start of the call.
+    #[default]
+    Unknown,
+    /// The name starts at `name`; the arguments are written as `args`.
+    At { name: usize, args: Args },
+    /// A JSON call object that starts at `at` (its `"function"` member when `wrapped`): the name
+    /// under the key `name`, the arguments under `args` (`None`: none written).
+    Object {
+        at: usize,
+        wrapped: bool,
+        name: &'static str,
+        args: Option<&'static str>,
+    },
+}
+
+/// How a call's arguments are written.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Args {
+    /// No arguments are written.
+    None,
+    /// A JSON object at this offset, or a JSON string there whose content is one.
+    Json(usize),
+    /// Call syntax: the `(` of the argument list at this offset.
+    Call(usize),
+    /// Gemma's object literal: its `{` at `at`, strings between `delimiter`s.
+    Gemma { at: usize, delimiter: &'static str },
+    /// One text per argument, in the order of the arguments.
+    Params(Vec<Param>),
+}
+
+/// The text of one argument's value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Param {
+    /// The value's text in the input (template line breaks already left out).
+    pub value: Range<usize>,
+    pub text: Text,
+}
+
+/// What the text of a parameter is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Text {
+    /// The value as written; its type comes from the schema (or from JSON-first inference).
+    Raw,
+    /// Like `Raw`, with XML entities to decode first.
+    Xml,
+    /// The format itself says how to read it (DeepSeek's `string="true|false"`): not retyped.
+    Typed,
+}
+
+impl Param {
+    pub(crate) fn new(value: Range<usize>, text: Text) -> Param {
+        Param { value, text }
+    }
+}
+
+impl Origin {
+    /// The origin with every offset moved `by` bytes later (the text it was recorded in starts
+    /// at `by` in the caller's text).
+    pub(crate) fn shift(&mut self, by: usize) {
+        match self {
+            Origin::Unknown => {}
+            Origin::Object { at, .. } => *at += by,
+            Origin::At { name, args } => {
+                *name += by;
+                match args {
+                    Args::None => {}
+                    Args::Json(at) | Args::Call(at) | Args::Gemma { at, .. } => *at += by,
+                    Args::Params(params) => {
+                        for p in params {
+                            p.value = p.value.start + by..p.value.end + by;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn steps(path: &[Seg]) -> Vec<Step<'_>> {
+    path.iter()
+        .map(|s| match s {
+            Seg::Key(k) => Step::Key(k),
+            Seg::Index(i) => Step::Index(*i),
+        })
+        .collect()
+}
+
+/// The offset reached by `path` from the JSON value at `at`. When that value is a string, the
+/// arguments are its content (JSON written inside a JSON string) and the path is followed there.
+pub(crate) fn in_json(text: &str, at: usize, path: &[Seg]) -> usize {
+    let at = skip_ws(text.as_bytes(), at);
+    if text.as_bytes().get(at) == Some(&b'"') {
+        if let Ok((Value::String(inner), _)) = json::parse_value_at(text, at) {
+            let inner_at = json::locate_path(&inner, 0, &steps(path));
+            return json::raw_offset_in_string(text, at, inner_at);
+        }
+    }
+    json::locate_path(text, at, &steps(path))
+}
+
+impl ToolCall {
+    /// The offset of the call's name in `text`.
+    pub(crate) fn name_at(&self, text: &str) -> usize {
+        match &self.origin {
+            Origin::Unknown => self.span.start,
+            Origin::At { name, .. } => *name,
+            Origin::Object { at, wrapped, name, .. } => {
+                let mut path = Vec::new();
+                if *wrapped {
+                    path.push(Step::Key("function"));
+                }
+                path.push(Step::Key(name));
+                json::locate_path(text, *at, &path)
+            }
+        }
+    }
+
+    /// The offset in `text` of the value at `path` inside the call's arguments (the arguments
+    /// themselves for an empty path).
+    pub(crate) fn value_at(&self, text: &str, path: &[Seg]) -> usize {
+        match &self.origin {
+            Origin::Unknown => self.span.start,
+            Origin::Object {
+                at,
+                wrapped,
+                args: Some(key),
+                ..
+            } => {
+                let mut base = Vec::new();
+                if *wrapped {
+                    base.push(Step::Key("function"));
+                }
+                base.push(Step::Key(key));
+                in_json(text, json::locate_path(text, *at, &base), path)
+            }
+            Origin::Object { .. } => self.name_at(text),
+            Origin::At { name, args } => match args {
+                Args::None => *name,
+                Args::Json(at) => in_json(text, *at, path),
+                Args::Call(open) => crate::callsyntax::locate(text, *open, path),
+                Args::Gemma { at, delimiter } => crate::formats::gemma::locate(text, *at, delimiter, path),
+                Args::Params(params) => self.in_params(text, params, path),
+            },
+        }
+    }
+
+    /// A position inside text-valued parameters: the first step names the parameter; deeper
+    /// steps are followed in its text as JSON or as a Python literal.
+    fn in_params(&self, text: &str, params: &[Param], path: &[Seg]) -> usize {
+        let Some((Seg::Key(key), rest)) = path.split_first() else {
+            return self.span.start;
+        };
+        let index = self.arguments.iter().position(|(k, _)| k == key);
+        let Some(param) = index.and_then(|i| params.get(i)) else {
+            return self.span.start;
+        };
+        let raw = &text[param.value.clone()];
+        if rest.is_empty() || (param.text == Text::Xml && raw.contains('&')) {
+            return param.value.start;
+        }
+        if param.text == Text::Typed || json::probe_complete(raw.trim()).is_some() {
+            return in_json(text, param.value.start, rest);
+        }
+        crate::callsyntax::locate_literal(text, skip_ws(text.as_bytes(), param.value.start), rest)
+    }
+}
+
+/// The offset of `part`, a slice of `text`, in `text`.
+pub(crate) fn offset_of(text: &str, part: &str) -> usize {
+    (part.as_ptr() as usize)
+        .saturating_sub(text.as_ptr() as usize)
+        .min(text.len())
+}

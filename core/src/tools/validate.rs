@@ -1,0 +1,403 @@
+//! Arguments checked against a compiled schema: the first violation in a fixed order, with the
+//! JSON pointer of the offending value and the keyword that failed.
+//!
+//! Order: at each value, `$ref`, `type`, `enum`, `const`, then the keywords of its type (objects:
+//! `required`, `minProperties`/`maxProperties`, `dependentRequired`, then each member in the order
+//! written: `propertyNames`, `properties`, `patternProperties`, `additionalProperties`; arrays:
+//! `minItems`/`maxItems`, `uniqueItems`, then each element; strings: `minLength`/`maxLength`,
+//! `pattern`, `format`; numbers: the bounds, `multipleOf`), then `allOf`, `anyOf`, `oneOf`, `not`.
+
+use std::cell::RefCell;
+use std::cmp::Ordering;
+
+use super::schema::{
+    as_f64, type_names, Node, NodeId, Schema, ANY, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING,
+};
+use super::Seg;
+use crate::json::quote;
+use crate::value::{Number, Object, Value};
+
+/// How many `$ref`s and subschemas one value may be checked through: beyond it a schema that
+/// refers to itself without consuming the value would not end.
+const MAX_NESTING: usize = 512;
+
+/// A value that violates the schema.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Violation {
+    /// Where the value is in the arguments.
+    pub path: Vec<Seg>,
+    /// The keyword that failed.
+    pub keyword: &'static str,
+    pub message: String,
+}
+
+/// The first violation of `value` against node `id`, if any.
+pub(crate) fn first_violation(schema: &Schema, id: NodeId, value: &Value) -> Option<Violation> {
+    let mut path = Vec::new();
+    let checker = Checker {
+        schema,
+        following: RefCell::new(Vec::new()),
+    };
+    checker.check(id, value, &mut path, 0).err()
+}
+
+/// Whether `value` is valid against node `id`.
+pub(crate) fn is_valid(schema: &Schema, id: NodeId, value: &Value) -> bool {
+    first_violation(schema, id, value).is_none()
+}
+
+struct Checker<'s> {
+    schema: &'s Schema,
+    /// The `$ref`s being followed, each with the value it is followed for: a `$ref` reached
+    /// again for the same value adds nothing (its checks are already running), so it passes.
+    following: RefCell<Vec<(NodeId, *const Value)>>,
+}
+
+type Checked = Result<(), Violation>;
+
+/// A step of the path to the value being checked, borrowed from the value: a path is only
+/// copied when a violation is reported.
+#[derive(Clone, Copy)]
+enum Step<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+fn fail(path: &[Step<'_>], keyword: &'static str, message: String) -> Checked {
+    let path = path
+        .iter()
+        .map(|s| match s {
+            Step::Key(k) => Seg::Key((*k).to_string()),
+            Step::Index(i) => Seg::Index(*i),
+        })
+        .collect();
+    Err(Violation { path, keyword, message })
+}
+
+impl Checker<'_> {
+    fn check<'v>(&self, id: NodeId, v: &'v Value, path: &mut Vec<Step<'v>>, depth: usize) -> Checked {
+        if depth > MAX_NESTING {
+            return fail(path, "$ref", "the schema refers to itself without end".to_string());
+        }
+        let n = self.schema.node(id);
+        if n.never {
+            return fail(
+                path,
+                "false",
+                "no value is allowed here (the schema is `false`)".to_string(),
+            );
+        }
+        if let Some(r) = n.reference {
+            let key = (r, v as *const Value);
+            if !self.following.borrow().contains(&key) {
+                self.following.borrow_mut().push(key);
+                let result = self.check(r, v, path, depth + 1);
+                self.following.borrow_mut().pop();
+                result?;
+            }
+        }
+        if n.types != ANY && !has_type(n.types, v) {
+            let message = format!("expected {}, found {}", type_names(n.types), describe(v));
+            return fail(path, "type", message);
+        }
+        if let Some(options) = &n.enumeration {
+            if !options.iter().any(|o| same(o, v)) {
+                let list: Vec<String> = options.iter().map(Value::to_json).collect();
+                let message = format!("{} is not one of {}", v.to_json(), list.join(", "));
+                return fail(path, "enum", message);
+            }
+        }
+        if let Some(c) = &n.constant {
+            if !same(c, v) {
+                return fail(
+                    path,
+                    "const",
+                    format!("expected {}, found {}", c.to_json(), v.to_json()),
+                );
+            }
+        }
+        match v {
+            Value::Object(o) => self.object(n, o, path, depth)?,
+            Value::Array(items) => self.array(n, items, path, depth)?,
+            Value::String(s) => string(n, s, path)?,
+            Value::Number(x) => number(n, x, path)?,
+            _ => {}
+        }
+        self.combinators(n, v, path, depth)
+    }
+
+    fn combinators<'v>(&self, n: &Node, v: &'v Value, path: &mut Vec<Step<'v>>, depth: usize) -> Checked {
+        for &sub in &n.all_of {
+            self.check(sub, v, path, depth + 1)?;
+        }
+        if !n.any_of.is_empty() && !n.any_of.iter().any(|&s| self.valid(s, v, depth)) {
+            let message = format!(
+                "{} fits none of the {} `anyOf` alternatives",
+                describe(v),
+                n.any_of.len()
+            );
+            return fail(path, "anyOf", message);
+        }
+        if !n.one_of.is_empty() {
+            let fits = n.one_of.iter().filter(|&&s| self.valid(s, v, depth)).count();
+            if fits != 1 {
+                let message = format!(
+                    "{} fits {fits} of the {} `oneOf` alternatives; exactly one must fit",
+                    describe(v),
+                    n.one_of.len()
+                );
+                return fail(path, "oneOf", message);
+            }
+        }
+        if let Some(not) = n.not {
+            if self.valid(not, v, depth) {
+                return fail(path, "not", format!("{} fits the schema under `not`", describe(v)));
+            }
+        }
+        Ok(())
+    }
+
+    fn valid(&self, id: NodeId, v: &Value, depth: usize) -> bool {
+        self.check(id, v, &mut Vec::new(), depth + 1).is_ok()
+    }
+
+    fn object<'v>(&self, n: &Node, o: &'v Object, path: &mut Vec<Step<'v>>, depth: usize) -> Checked {
+        if let Some(missing) = n.required.iter().find(|k| !o.iter().any(|(key, _)| key == *k)) {
+            return fail(
+                path,
+                "required",
+                format!("the required property {} is missing", quote(missing)),
+            );
+        }
+        count(o.len(), n.min_properties, n.max_properties, "properties", path)?;
+        for (key, needs) in &n.dependent_required {
+            if o.iter().any(|(k, _)| k == key) {
+                if let Some(missing) = needs.iter().find(|k| !o.iter().any(|(key, _)| key == *k)) {
+                    let message = format!("{} is required when {} is given", quote(missing), quote(key));
+                    return fail(path, "dependentRequired", message);
+                }
+            }
+        }
+        for (key, value) in o {
+            path.push(Step::Key(key));
+            self.member(n, key, value, path, depth)?;
+            path.pop();
+        }
+        Ok(())
+    }
+
+    fn member<'v>(&self, n: &Node, key: &str, value: &'v Value, path: &mut Vec<Step<'v>>, depth: usize) -> Checked {
+        if let Some(names) = n.property_names {
+            if let Err(e) = self.check(names, &Value::String(key.to_string()), &mut Vec::new(), depth + 1) {
+                let message = format!("the property name {}: {}", quote(key), e.message);
+                return fail(path, e.keyword, message);
+            }
+        }
+        let mut matched = false;
+        if let Some((_, sub)) = n.properties.iter().find(|(k, _)| k == key) {
+            matched = true;
+            self.check(*sub, value, path, depth + 1)?;
+        }
+        for (pattern, sub) in &n.pattern_properties {
+            if pattern.is_match(key) {
+                matched = true;
+                self.check(*sub, value, path, depth + 1)?;
+            }
+        }
+        match n.additional_properties {
+            Some(extra) if !matched && !n.skip_additional => {
+                if self.schema.node(extra).never {
+                    let message = format!("the property {} is not allowed", quote(key));
+                    return fail(path, "additionalProperties", message);
+                }
+                self.check(extra, value, path, depth + 1)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn array<'v>(&self, n: &Node, items: &'v [Value], path: &mut Vec<Step<'v>>, depth: usize) -> Checked {
+        count(items.len(), n.min_items, n.max_items, "items", path)?;
+        if n.unique_items {
+            for (j, b) in items.iter().enumerate() {
+                if let Some(i) = items[..j].iter().position(|a| same(a, b)) {
+                    path.push(Step::Index(j));
+                    let message = format!("element {j} repeats element {i}; the items must be unique");
+                    return fail(path, "uniqueItems", message);
+                }
+            }
+        }
+        for (i, item) in items.iter().enumerate() {
+            let sub = n
+                .prefix_items
+                .get(i)
+                .copied()
+                .or(if i >= n.prefix_items.len() { n.items } else { None });
+            if let Some(sub) = sub {
+                path.push(Step::Index(i));
+                self.check(sub, item, path, depth + 1)?;
+                path.pop();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `minItems`/`maxItems` or `minProperties`/`maxProperties`.
+fn count(len: usize, min: Option<u64>, max: Option<u64>, what: &'static str, path: &[Step<'_>]) -> Checked {
+    let len = len as u64;
+    let (min_kw, max_kw) = if what == "items" {
+        ("minItems", "maxItems")
+    } else {
+        ("minProperties", "maxProperties")
+    };
+    if let Some(min) = min.filter(|&m| len < m) {
+        return fail(path, min_kw, format!("{len} {what}, fewer than {min}"));
+    }
+    if let Some(max) = max.filter(|&m| len > m) {
+        return fail(path, max_kw, format!("{len} {what}, more than {max}"));
+    }
+    Ok(())
+}
+
+fn string(n: &Node, s: &str, path: &[Step<'_>]) -> Checked {
+    if n.min_length.is_some() || n.max_length.is_some() {
+        let len = s.chars().count() as u64;
+        if let Some(min) = n.min_length.filter(|&m| len < m) {
+            return fail(
+                path,
+                "minLength",
+                format!("{} is {len} characters long, shorter than {min}", quote(s)),
+            );
+        }
+        if let Some(max) = n.max_length.filter(|&m| len > m) {
+            return fail(
+                path,
+                "maxLength",
+                format!("{} is {len} characters long, longer than {max}", quote(s)),
+            );
+        }
+    }
+    if let Some(p) = &n.pattern {
+        if !p.is_match(s) {
+            return fail(
+                path,
+                "pattern",
+                format!("{} does not match the pattern {}", quote(s), quote(p.source())),
+            );
+        }
+    }
+    if let Some(f) = n.format {
+        if !super::formats::valid(f, s) {
+            return fail(path, "format", format!("{} is not a valid {f}", quote(s)));
+        }
+    }
+    Ok(())
+}
+
+/// A bound, its keyword, which orderings of the value against it pass, and the relation that
+/// fails, for the message.
+type Bound<'n> = (&'n Option<Number>, &'static str, fn(Ordering) -> bool, &'static str);
+
+fn number(n: &Node, x: &Number, path: &[Step<'_>]) -> Checked {
+    let bounds: [Bound<'_>; 4] = [
+        (&n.minimum, "minimum", |o| o != Ordering::Less, "less than"),
+        (&n.maximum, "maximum", |o| o != Ordering::Greater, "greater than"),
+        (
+            &n.exclusive_minimum,
+            "exclusiveMinimum",
+            |o| o == Ordering::Greater,
+            "not greater than",
+        ),
+        (
+            &n.exclusive_maximum,
+            "exclusiveMaximum",
+            |o| o == Ordering::Less,
+            "not less than",
+        ),
+    ];
+    for (bound, keyword, ok, relation) in bounds {
+        if let Some(b) = bound {
+            if !compare(x, b).is_some_and(ok) {
+                let message = format!("{} is {relation} {}", show_number(x), show_number(b));
+                return fail(path, keyword, message);
+            }
+        }
+    }
+    if let Some(m) = &n.multiple_of {
+        if !multiple_of(x, m) {
+            return fail(
+                path,
+                "multipleOf",
+                format!("{} is not a multiple of {}", show_number(x), show_number(m)),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn show_number(n: &Number) -> String {
+    Value::Number(n.clone()).to_json()
+}
+
+/// Whether `value` has one of `types`; an integer type also takes a number without a fraction.
+pub(crate) fn has_type(types: u8, value: &Value) -> bool {
+    let bit = match value {
+        Value::Null => NULL,
+        Value::Bool(_) => BOOLEAN,
+        Value::String(_) => STRING,
+        Value::Array(_) => ARRAY,
+        Value::Object(_) => OBJECT,
+        Value::Number(n) if is_integer(n) => INTEGER | NUMBER,
+        Value::Number(_) => NUMBER,
+    };
+    types & bit != 0
+}
+
+fn is_integer(n: &Number) -> bool {
+    match n {
+        Number::Int(_) | Number::BigInt(_) => true,
+        Number::Float(f) => f.fract() == 0.0,
+    }
+}
+
+/// `a` compared with `b` by value: exactly between integers of `i64`, as floats otherwise.
+fn compare(a: &Number, b: &Number) -> Option<Ordering> {
+    match (a, b) {
+        (Number::Int(x), Number::Int(y)) => Some(x.cmp(y)),
+        _ => as_f64(a).partial_cmp(&as_f64(b)),
+    }
+}
+
+fn multiple_of(x: &Number, m: &Number) -> bool {
+    match (x, m) {
+        (Number::Int(a), Number::Int(b)) => a % b == 0,
+        _ => {
+            let q = as_f64(x) / as_f64(m);
+            q.is_finite() && q.fract() == 0.0
+        }
+    }
+}
+
+/// JSON equality: numbers by value, objects whatever their key order.
+pub(crate) fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => compare(x, y) == Some(Ordering::Equal),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.iter().find(|(j, _)| j == k).is_some_and(|(_, w)| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// A value for a message: short ones written out, others by kind.
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Object(_) | Value::Array(_) => v.kind().to_string(),
+        Value::String(s) if s.chars().count() > 40 => format!("a string ({} characters)", s.chars().count()),
+        _ => v.to_json(),
+    }
+}
