@@ -55,6 +55,18 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--column", required=True, help="the column (JSON Lines: the key) holding the model output")
     p.add_argument("-o", "--output", required=True, help="OUT.parquet or OUT.jsonl")
     p.add_argument("--formats", help="comma-separated format ids to recognise (default: every format)")
+    p.add_argument(
+        "--tools",
+        metavar="TOOLS.json",
+        help="a JSON list of tool definitions: calls are named, typed and validated against them "
+        "(README: Tools and schemas); a call that breaks one is an error row",
+    )
+    p.add_argument(
+        "--unknown",
+        choices=["error", "keep", "drop"],
+        default="error",
+        help="with --tools, what a call to a tool not in the list is (default: error)",
+    )
     p.add_argument("--threads", type=int, help="parser threads (default: every core)")
     p.add_argument("--batch-size", type=int, default=10_000, help="rows per batch (default: 10000)")
     p.add_argument("--prefix", default="", help="prefix for the added column names (when the input has a 'format' or 'content' column, say)")
@@ -305,6 +317,21 @@ class ParquetWriter:
 # --------------------------------------------------------------------------- main
 
 
+def _tools(path: str) -> Any:
+    """The tool definitions of the --tools file, compiled once for the whole run."""
+    from ._tools import Tools
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            definitions = json.load(f)
+    except ValueError as e:
+        raise BatchError(f"{path}: not JSON ({e})") from None
+    try:
+        return Tools(definitions)
+    except (TypeError, ValueError) as e:
+        raise BatchError(f"{path}: {e}") from None
+
+
 def _check_names(inputs: Any, prefix: str) -> None:
     names = inputs.schema.names if hasattr(inputs, "schema") else list(inputs[0]) if inputs else []
     clash = [n for n in names if n in {prefix + c for c in RESULT_COLUMNS}]
@@ -318,6 +345,7 @@ def _check_names(inputs: Any, prefix: str) -> None:
 def run(args: argparse.Namespace, stderr: IO[str]) -> str:
     """Runs the job; returns the summary line."""
     formats = [f.strip() for f in args.formats.split(",") if f.strip()] if args.formats else None
+    tools = _tools(args.tools) if args.tools else None
     if args.batch_size < 1:
         raise BatchError("--batch-size must be at least 1")
     read = {"jsonl": _read_jsonl, "parquet": _read_parquet}[_kind(args.input)]
@@ -333,7 +361,7 @@ def run(args: argparse.Namespace, stderr: IO[str]) -> str:
         for inputs, texts, fraction in batches:
             if progress.rows == 0:
                 _check_names(inputs, args.prefix)
-            result = parse_arrow(texts, formats=formats, threads=args.threads)
+            result = parse_arrow(texts, formats=formats, tools=tools, unknown=args.unknown, threads=args.threads)
             writer.write(inputs, result)
             progress.update(len(result), fraction)
     finally:

@@ -101,6 +101,28 @@ def test_formats_and_threads_options(tmp_path: Path, capsys: Any) -> None:
     assert got[0]["calls"] == [] and got[3]["error_code"] == "json.unexpected_token"
 
 
+def test_tools_option(tmp_path: Path, capsys: Any) -> None:
+    tools = [{"name": "get_weather", "input_schema": {"properties": {"city": {"type": "string"}}}}]
+    (tmp_path / "tools.json").write_text(json.dumps(tools), encoding="utf-8")
+    rows = [
+        {"output": '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'},
+        {"output": '<tool_call>{"name": "get_weather", "arguments": {"city": 5}}</tool_call>'},
+        {"output": '<tool_call>{"name": "rm_rf", "arguments": {}}</tool_call>'},
+    ]
+    write_jsonl(tmp_path / "in.jsonl", rows)
+    args = [tmp_path / "in.jsonl", "--column", "output", "-o", tmp_path / "out.jsonl", "--tools", tmp_path / "tools.json", "-q"]
+    assert run(*args, capsys=capsys)[0] == 0
+    got = read_jsonl(tmp_path / "out.jsonl")
+    want = beacon.parse_arrow([r["output"] for r in rows], tools=tools).to_pylist()
+    assert [r["error_code"] for r in got] == [None, "tool_call.schema", "tool_call.unknown_tool"]
+    assert [r["error_message"] for r in got] == [r["error_message"] for r in want]
+    assert run(*args, "--unknown", "drop", capsys=capsys)[0] == 0
+    assert read_jsonl(tmp_path / "out.jsonl")[2]["calls"] == []
+    (tmp_path / "tools.json").write_text("[{]", encoding="utf-8")
+    code, _, err = run(*args, capsys=capsys)
+    assert code == 2 and "tools.json: not JSON" in err
+
+
 def test_empty_input(tmp_path: Path, capsys: Any) -> None:
     (tmp_path / "in.jsonl").write_text("\n", encoding="utf-8")
     assert run(tmp_path / "in.jsonl", "--column", "output", "-o", tmp_path / "out.parquet", "-q", capsys=capsys)[0] == 0
