@@ -28,17 +28,25 @@ import init, {
   trap_error as wasmTrapError,
 } from './beacon_wasm.js';
 
+// Loading the module. bindings-wasm/build.sh makes the package's other entries from this file by
+// replacing the block between the two `load` lines (bindings-wasm/js/entries.mjs): browser.js
+// only fetches; index.cjs (Node's `require` and, through node.mjs, `import`) reads the file
+// synchronously. This file itself (the `default` entry, e.g. a plain <script type="module">)
+// does either. The module name is not a literal, so bundlers leave the Node branch alone.
+// load: begin
 const wasmUrl = new URL('./beacon_wasm_bg.wasm', import.meta.url);
 
 // Node's fetch() cannot read file: URLs, so Node reads the module from disk; browsers fetch it
 // (streaming compilation when the server sends application/wasm).
 if (typeof process === 'object' && process !== null && typeof process.versions?.node === 'string'
     && wasmUrl.protocol === 'file:') {
-  const { readFileSync } = await import('node:fs');
+  const fsModule = 'node:fs';
+  const { readFileSync } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsModule);
   initSync({ module: readFileSync(wasmUrl) });
 } else {
   await init({ module_or_path: wasmUrl });
 }
+// load: end
 
 /** A tool call that is present but broken, or any other parse failure. */
 export class ToolCallError extends Error {
