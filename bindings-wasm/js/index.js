@@ -72,8 +72,9 @@ Object.defineProperty(NoToolCallFoundError.prototype, 'name', {
   value: 'NoToolCallFoundError', writable: true, configurable: true,
 });
 
-// Undoes the tagging of src/lib.rs: "\0n<digits>" is a BigInt, "\0s<rest>" a string that
-// started with U+0000. Only used for answers that contain such values.
+// Undoes the tagging of src/lib.rs: "\0n<digits>" is a BigInt (its digits with the option
+// `bigints: 'string'`), "\0s<rest>" a string that started with U+0000. Only used for answers
+// that contain such values.
 function revive(_key, value) {
   if (typeof value === 'string' && value.charCodeAt(0) === 0) {
     return value.charCodeAt(1) === 110 /* n */ ? BigInt(value.slice(2)) : value.slice(2);
@@ -81,14 +82,18 @@ function revive(_key, value) {
   return value;
 }
 
+function reviveToString(_key, value) {
+  return typeof value === 'string' && value.charCodeAt(0) === 0 ? value.slice(2) : value;
+}
+
 // The module's answer (see bindings-wasm/src/lib.rs) as a value, or its error thrown.
-function decode(answer, cause) {
+function decode(answer, cause, bigints = 'bigint') {
   const tag = answer.charCodeAt(0);
   if (tag === 116 /* t */) throw new TypeError(answer.slice(1));
   if (tag === 114 /* r */) throw new RangeError(answer.slice(1));
   let value;
   try {
-    value = JSON.parse(answer.slice(1), tag === 98 /* b */ ? revive : undefined);
+    value = JSON.parse(answer.slice(1), tag !== 98 /* b */ ? undefined : bigints === 'string' ? reviveToString : revive);
   } catch (e) {
     throw e instanceof RangeError ? trapped(e) : e; // a string longer than the engine allows
   }
@@ -165,6 +170,11 @@ function checkInstance() {
 // Calls a module export with `args` (the first is the input, `inputLength` long) and decodes
 // its answer.
 function callModule(inputLength, wasmFunction, ...args) {
+  return callModuleBigints('bigint', inputLength, wasmFunction, ...args);
+}
+
+// callModule, with big integers in the answer as `bigints` says ('bigint' or 'string').
+function callModuleBigints(bigints, inputLength, wasmFunction, ...args) {
   checkInstance();
   let answer;
   try {
@@ -173,7 +183,7 @@ function callModule(inputLength, wasmFunction, ...args) {
     throw trapped(e);
   }
   recycleAfter(inputLength);
-  return decode(answer);
+  return decode(answer, undefined, bigints);
 }
 
 // The error a module export answers with, to throw.
@@ -210,6 +220,44 @@ function textArg(fn, text) {
   return unicodeText(text);
 }
 
+// Options. Each function names the options it takes; any other name (a Python-style
+// `include_format`, a misspelling) or a value of the wrong type is a TypeError naming them, so a
+// mistake is never silently ignored. An option given as undefined is left at its default.
+const OPTION = {
+  formats: ['an array (or other iterable) of format ids',
+    (v) => v !== null && typeof v === 'object' && typeof v[Symbol.iterator] === 'function'],
+  includeFormat: ['a boolean', (v) => typeof v === 'boolean'],
+  textFallback: ['a boolean', (v) => typeof v === 'boolean'],
+  bigints: ["'bigint' or 'string'", (v) => v === 'bigint' || v === 'string'],
+  ids: ["'generate' (or undefined: keep the ids the text has)", (v) => v === null || typeof v === 'string'],
+  provider: ['a provider id (string)', (v) => typeof v === 'string'],
+  content: ['a string', (v) => v === null || typeof v === 'string'],
+};
+
+const camelCase = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+
+// `options` (undefined: {}) checked against the option names `names`.
+function optionsArg(fn, options, names) {
+  const list = names.join(', ');
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${fn}(): options must be an object with any of ${list}, not ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!names.includes(key)) {
+      const hint = names.includes(camelCase(key)) ? ` (did you mean ${camelCase(key)}?)` : '';
+      throw new TypeError(`${fn}(): unknown option ${JSON.stringify(key)}${hint}; the options are ${list}`);
+    }
+    const value = options[key];
+    const [expected, valid] = OPTION[key];
+    if (value !== undefined && !valid(value)) {
+      const got = typeof value === 'string' ? JSON.stringify(value) : describe(value);
+      throw new TypeError(`${fn}(): option ${key} must be ${expected}, not ${got} (the options are ${list})`);
+    }
+  }
+  return options;
+}
+
 /** Every format id: the tagged (tier 1) formats, then `json` (tier 2) and `python` (tier 3). */
 export const FORMATS = Object.freeze(wasmFormats().split(','));
 
@@ -231,20 +279,22 @@ function formatsArg(fn, formats) {
  * The one tool call in `text`, as `{name, arguments}`. Throws `ToolCallError` with code
  * `tool_call.multiple` when there are several, and `NoToolCallFoundError` when there is none.
  */
-export function parseToolCall(text, { formats } = {}) {
+export function parseToolCall(text, options) {
   const fn = 'parseToolCall';
   const t = textArg(fn, text);
-  return callModule(t.length, wasmParseToolCalls, t, false, false, formatsArg(fn, formats));
+  const { formats, bigints } = optionsArg(fn, options, ['formats', 'bigints']);
+  return callModuleBigints(bigints, t.length, wasmParseToolCalls, t, false, false, formatsArg(fn, formats));
 }
 
 /**
  * Every tool call in `text`, in text order, as `[{name, arguments}]` (plus `format` with
  * `{ includeFormat: true }`). Throws `NoToolCallFoundError` when there is none.
  */
-export function parseToolCalls(text, { includeFormat = false, formats } = {}) {
+export function parseToolCalls(text, options) {
   const fn = 'parseToolCalls';
   const t = textArg(fn, text);
-  return callModule(t.length, wasmParseToolCalls, t, true, Boolean(includeFormat), formatsArg(fn, formats));
+  const { includeFormat = false, formats, bigints } = optionsArg(fn, options, ['includeFormat', 'formats', 'bigints']);
+  return callModuleBigints(bigints, t.length, wasmParseToolCalls, t, true, includeFormat, formatsArg(fn, formats));
 }
 
 /**
@@ -255,13 +305,11 @@ export function parseToolCalls(text, { includeFormat = false, formats } = {}) {
  * then empty. `ids: 'generate'` gives every call without an id one (`call_` and 24 letters and
  * digits, the same for the same text).
  */
-export function parseMessage(text, { formats, ids } = {}) {
+export function parseMessage(text, options) {
   const fn = 'parseMessage';
   const t = textArg(fn, text);
-  if (ids !== undefined && ids !== null && typeof ids !== 'string') {
-    throw new TypeError(`${fn}(): ids must be a string or undefined, not ${describe(ids)}`);
-  }
-  return callModule(t.length, wasmParseMessage, t, formatsArg(fn, formats), ids ?? undefined);
+  const { formats, ids, bigints } = optionsArg(fn, options, ['formats', 'ids', 'bigints']);
+  return callModuleBigints(bigints, t.length, wasmParseMessage, t, formatsArg(fn, formats), ids ?? undefined);
 }
 
 /**
@@ -445,6 +493,23 @@ function toJson(fn, value, root, positioned) {
   return writer.out;
 }
 
+// What `value` is, when it is no decoded JSON value (else ''): undefined, a function, a symbol, or
+// an object other than a plain one (from any realm), an array or a boxed primitive, such as a
+// fetch Response or Request, a Promise, a Map.
+function notJsonValue(value) {
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return describe(value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return '';
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) return '';
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null || Object.getPrototypeOf(proto) === null) return '';
+  const name = typeof proto.constructor === 'function' && proto.constructor.name ? proto.constructor.name : 'object';
+  if (typeof value.then === 'function') return `a ${name} (await it first)`;
+  if (typeof value.json === 'function' && typeof value.headers === 'object') {
+    return `a fetch ${name} (pass its body: await r.json(), or await r.text())`;
+  }
+  return `a ${name} object`;
+}
+
 // The response: a string is JSON text (or plain text) as given; bytes (an ArrayBuffer or a view
 // of one, such as a Uint8Array) are UTF-8 JSON, positions in bytes; any other value is a decoded
 // JSON value, read as its JSON text (so error positions refer to that text).
@@ -452,20 +517,23 @@ function responseArg(fn, response) {
   if (typeof response === 'string') return unicodeText(response);
   if (response instanceof ArrayBuffer) return new Uint8Array(response);
   if (ArrayBuffer.isView(response)) return new Uint8Array(response.buffer, response.byteOffset, response.byteLength);
-  if (response === undefined || typeof response === 'function' || typeof response === 'symbol') {
+  const what = notJsonValue(response);
+  if (what) {
     throw new TypeError(
-      `${fn}(): response must be a string of JSON, bytes of UTF-8 JSON or a decoded JSON value (object, `
-      + `array, number, boolean or null), not ${describe(response)}`,
+      `${fn}(): response must be a string of JSON, bytes of UTF-8 JSON or a decoded JSON value (plain `
+      + `object, array, number, boolean or null), not ${what}`,
     );
   }
   return toJson(fn, response, 'response', true);
 }
 
-function readResponse(fn, response, provider, textFallback, query) {
+function readResponse(fn, response, options, query) {
+  const names = query === 2 ? [] : ['provider', 'textFallback', 'bigints'];
+  const { provider = 'auto', textFallback = false, bigints } = optionsArg(fn, options, names);
   const id = providerArg(fn, provider);
   const input = responseArg(fn, response);
   const wasmFunction = typeof input === 'string' ? wasmReadResponse : wasmReadResponseBytes;
-  return callModule(input.length, wasmFunction, fn, input, id, Boolean(textFallback), query);
+  return callModuleBigints(bigints, input.length, wasmFunction, fn, input, id, textFallback, query);
 }
 
 /**
@@ -475,18 +543,18 @@ function readResponse(fn, response, provider, textFallback, query) {
  * With `textFallback: true`, a response without structured calls has its assistant text read
  * like `parseToolCalls` (those calls have `id` null).
  */
-export function parseResponse(response, { provider = 'auto', textFallback = false } = {}) {
-  return readResponse('parseResponse', response, provider, textFallback, 0);
+export function parseResponse(response, options) {
+  return readResponse('parseResponse', response, options, 0);
 }
 
 /** Whether `response` has tool calls: exactly `parseResponse(...).length > 0`, same errors. */
-export function hasToolCalls(response, { provider = 'auto', textFallback = false } = {}) {
-  return readResponse('hasToolCalls', response, provider, textFallback, 1);
+export function hasToolCalls(response, options) {
+  return readResponse('hasToolCalls', response, options, 1);
 }
 
 /** Which API `response` came from (one of `PROVIDERS`), or null. */
 export function detectProvider(response) {
-  return readResponse('detectProvider', response, 'auto', false, 2);
+  return readResponse('detectProvider', response, undefined, 2);
 }
 
 /**
@@ -509,7 +577,8 @@ export function formatResults(results, provider) {
  * input items. Each call is `{id, name, arguments}` (the calls of `parseMessage` may be passed as
  * they are). A call without an id where the provider needs one is `result.missing_field`.
  */
-export function formatCalls(calls, provider, { content } = {}) {
+export function formatCalls(calls, provider, options) {
+  const { content } = optionsArg('formatCalls', options, ['content']);
   const id = providerArg('formatCalls', provider);
   if (!Array.isArray(calls)) {
     throw new TypeError(`formatCalls(): calls must be an array of objects, not ${describe(calls)}`);
