@@ -71,6 +71,13 @@ grep -q '^export function __wbg_reset_state' "$OUT/beacon_wasm.js" || {
 step "cp bindings-wasm/js/{index.js,index.d.ts,package.json} bindings-wasm/README.md $OUT/"
 cp "$HERE/js/index.js" "$HERE/js/index.d.ts" "$HERE/js/package.json" "$HERE/README.md" "$OUT/"
 
+# The other entries (browser.js, index.cjs, node.mjs, index.d.cts): see js/entries.mjs. esbuild is
+# the pinned one scripts/setup.sh installs ($ESBUILD overrides).
+ESBUILD="${ESBUILD:-$ROOT/tests/js/tooling/node_modules/.bin/esbuild}"
+[ -x "$ESBUILD" ] || { echo "[build-wasm] error: no esbuild at $ESBUILD: run scripts/setup.sh" >&2; exit 1; }
+step "node bindings-wasm/js/entries.mjs $OUT ${ESBUILD#"$ROOT"/}"
+node "$HERE/js/entries.mjs" "$OUT" "$ESBUILD"
+
 raw=$(wc -c <"$OUT/beacon_wasm_bg.wasm")
 gz=$(gzip -9 -c "$OUT/beacon_wasm_bg.wasm" | wc -c)
 printf '[build-wasm] %s: beacon_wasm_bg.wasm %d bytes (%d gzipped)\n' "$OUT" "$raw" "$gz"

@@ -275,6 +275,22 @@ else
   "$WASM_OPT" --version
 fi
 
+# ---------------------------------------------------------------- JS tooling (esbuild, typescript)
+# Exact versions from tests/js/tooling/package-lock.json, installed once with `npm ci`: the wasm
+# build makes the package's CommonJS entry with esbuild, and the Node and browser suites run tsc
+# and esbuild from there, offline.
+TOOLING="$ROOT/tests/js/tooling"
+TOOLING_KEY=$(sha256sum "$TOOLING/package-lock.json" | cut -d' ' -f1)
+if [ "$TOOLING_KEY" = "$(cat "$TOOLING/node_modules/.beacon-lock" 2>/dev/null)" ]; then
+  skip "esbuild, typescript (tests/js/tooling)"
+else
+  cmd "(cd tests/js/tooling && npm ci --no-audit --no-fund)"
+  (cd "$TOOLING" && npm ci --no-audit --no-fund)
+  "$TOOLING/node_modules/.bin/esbuild" --version >/dev/null
+  "$TOOLING/node_modules/.bin/tsc" --version >/dev/null
+  echo "$TOOLING_KEY" >"$TOOLING/node_modules/.beacon-lock"
+fi
+
 # ---------------------------------------------------------------- actionlint (Go module)
 # Built from the Go module proxy into build/tools/go/bin (GOBIN), so nothing is fetched when the
 # tests run.  Go comes with the machine; /usr/local/go/bin is where its image puts it.
@@ -334,5 +350,7 @@ printf '  %-14s %s\n' \
   chromium "$(/usr/bin/chromium --version 2>/dev/null || echo missing)" \
   java "$(java -version 2>&1 | head -1)" \
   node "$(node --version)" \
+  esbuild "$("$TOOLING/node_modules/.bin/esbuild" --version) (tests/js/tooling)" \
+  typescript "$("$TOOLING/node_modules/.bin/tsc" --version) (tests/js/tooling)" \
   python "$("$VENV/bin/python" --version 2>&1) in .venv"
 log "done in $(( $(date +%s) - T0 ))s"

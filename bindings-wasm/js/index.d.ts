@@ -2,12 +2,19 @@
 
 /**
  * An argument value, as JSON would give it, except that an integer beyond
- * `Number.MAX_SAFE_INTEGER` (2^53 - 1) in magnitude is a `bigint`, so it is never rounded.
- * A number written with a fraction or an exponent is always a `number`.
+ * `Number.MAX_SAFE_INTEGER` (2^53 - 1) in magnitude is a `bigint`, so it is never rounded
+ * (with the option `bigints: 'string'`, the string of its digits instead, so that the result can
+ * go through `JSON.stringify`). A number written with a fraction or an exponent is always a `number`.
+ *
+ * Objects are plain JavaScript objects, so their keys follow JavaScript's property order: keys
+ * that are array indices (`"2"`, `"10"`: canonical integers below 2^32 - 1) come first, in
+ * numeric order, then the other keys in the order the model wrote them. `{"b": 1, "2": 2}` is
+ * `{ '2': 2, b: 1 }`. Parse the call's text yourself (`span`, from `parseMessage`) when the
+ * written order of such keys matters.
  */
 export type Value = null | boolean | number | bigint | string | Value[] | { [key: string]: Value };
 
-/** One tool call. Argument keys are in the order the model wrote them. */
+/** One tool call. Argument keys are in the order the model wrote them (integer-like keys first: see `Value`). */
 export interface ToolCall {
   /** The id the model wrote for the call (Kimi K2, Mistral `[CALL_ID]`, Command R7B); absent otherwise. */
   id?: string;
@@ -171,17 +178,35 @@ export interface ToolsOptions<A extends ToolArgs> {
 }
 
 /**
+ * How integers beyond 2^53 - 1 in magnitude come back: `'bigint'` (the default) as a `bigint`,
+ * `'string'` as the string of their digits (e.g. `'12345678901234567890'`), so that every result
+ * can go through `JSON.stringify` (which throws on a `bigint`).
+ */
+export type BigintMode = 'bigint' | 'string';
+
+/**
+ * Unknown option names (a Python-style `include_format`, `text_fallback`) and option values of
+ * the wrong type throw a `TypeError` naming the valid options; so does `null` as `options`.
+ */
+export interface ParseOptions {
+  /** Only these formats are detected (default: every format). */
+  formats?: Iterable<Format>;
+  /** See `BigintMode`. Default `'bigint'`. */
+  bigints?: BigintMode;
+}
+
+/**
  * The one tool call in `text`.
  * @throws {NoToolCallFoundError} when there is none.
  * @throws {ToolCallError} when a call is broken, or with code `tool_call.multiple` when there
  *   are several (use `parseToolCalls` for parallel calls); `json.invalid_unicode` when `text`
  *   holds a lone surrogate; `input.too_large` when it needs more memory than the module can have;
  *   with `tools`, `tool_call.unknown_tool` and `tool_call.schema` (with `path`).
- * @throws {TypeError} when `text` is not a string.
+ * @throws {TypeError} when `text` is not a string, or `options` has an unknown name or a wrong type.
  */
 export function parseToolCall<A extends ToolArgs = { [name: string]: Arguments }>(
   text: string,
-  options?: { formats?: Iterable<Format> } & ToolsOptions<A>,
+  options?: ParseOptions & ToolsOptions<A>,
 ): ToolCallOf<A>;
 
 /**
@@ -190,15 +215,15 @@ export function parseToolCall<A extends ToolArgs = { [name: string]: Arguments }
  * @throws {ToolCallError} when a call is broken; `json.invalid_unicode` when `text` holds a
  *   lone surrogate; `input.too_large` when it needs more memory than the module can have; with
  *   `tools`, `tool_call.unknown_tool` and `tool_call.schema` (with `path`).
- * @throws {TypeError} when `text` is not a string.
+ * @throws {TypeError} when `text` is not a string, or `options` has an unknown name or a wrong type.
  */
 export function parseToolCalls<A extends ToolArgs = { [name: string]: Arguments }>(
   text: string,
-  options: { includeFormat: true; formats?: Iterable<Format> } & ToolsOptions<A>,
+  options: ParseOptions & { includeFormat: true } & ToolsOptions<A>,
 ): (ToolCallOf<A> & { format: Format })[];
 export function parseToolCalls<A extends ToolArgs = { [name: string]: Arguments }>(
   text: string,
-  options?: { includeFormat?: boolean; formats?: Iterable<Format> } & ToolsOptions<A>,
+  options?: ParseOptions & { includeFormat?: boolean } & ToolsOptions<A>,
 ): ToolCallOf<A>[];
 
 /** One call of a `Message`. */
@@ -236,7 +261,7 @@ export interface Message<A extends ToolArgs = { [name: string]: Arguments }> {
  */
 export function parseMessage<A extends ToolArgs = { [name: string]: Arguments }>(
   text: string,
-  options?: { formats?: Iterable<Format>; ids?: 'generate' } & ToolsOptions<A>,
+  options?: ParseOptions & { ids?: 'generate' } & ToolsOptions<A>,
 ): Message<A>;
 
 /** What `scanStream` found in the text streamed so far. */
@@ -306,6 +331,8 @@ export interface ParseResponseOptions {
    * (those calls have `id` null). Default `false`.
    */
   textFallback?: boolean;
+  /** See `BigintMode`. Default `'bigint'`. */
+  bigints?: BigintMode;
 }
 
 /** The result of running one tool call, for `formatResults`. */
@@ -338,9 +365,11 @@ export type ResultMessage = { [key: string]: Value };
  *   API's); `json.invalid_unicode` for a lone surrogate in a response string; in a decoded value,
  *   `json.invalid_number` for NaN or ±Infinity and `json.too_deep` for nesting deeper than 128
  *   or a cycle; `input.too_large` when the input needs more memory than the module can have.
- * @throws {TypeError} `response` is `undefined`, a function, a symbol, or a decoded value
- *   holding `undefined` (other than as an object member, which is left out), a function or a
- *   symbol; `provider` is not a string.
+ * @throws {TypeError} `response` is `undefined`, a function, a symbol, an object that is no
+ *   decoded JSON value (a fetch `Response` or `Request`: pass `await r.json()`; a `Promise`, a
+ *   `Map`, any class instance), or a decoded value holding `undefined` (other than as an object
+ *   member, which is left out), a function or a symbol; `provider` is not a string; an unknown
+ *   option name or an option of the wrong type.
  * @throws {RangeError} `provider` is neither `'auto'` nor one of `PROVIDERS`.
  */
 export function parseResponse(response: ProviderResponse, options?: ParseResponseOptions): ProviderCall[];

@@ -30,17 +30,25 @@ import init, {
   trap_error as wasmTrapError,
 } from './beacon_wasm.js';
 
+// Loading the module. bindings-wasm/build.sh makes the package's other entries from this file by
+// replacing the block between the two `load` lines (bindings-wasm/js/entries.mjs): browser.js
+// only fetches; index.cjs (Node's `require` and, through node.mjs, `import`) reads the file
+// synchronously. This file itself (the `default` entry, e.g. a plain <script type="module">)
+// does either. The module name is not a literal, so bundlers leave the Node branch alone.
+// load: begin
 const wasmUrl = new URL('./beacon_wasm_bg.wasm', import.meta.url);
 
 // Node's fetch() cannot read file: URLs, so Node reads the module from disk; browsers fetch it
 // (streaming compilation when the server sends application/wasm).
 if (typeof process === 'object' && process !== null && typeof process.versions?.node === 'string'
     && wasmUrl.protocol === 'file:') {
-  const { readFileSync } = await import('node:fs');
+  const fsModule = 'node:fs';
+  const { readFileSync } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsModule);
   initSync({ module: readFileSync(wasmUrl) });
 } else {
   await init({ module_or_path: wasmUrl });
 }
+// load: end
 
 /** A tool call that is present but broken, or any other parse failure. */
 export class ToolCallError extends Error {
@@ -71,8 +79,9 @@ Object.defineProperty(NoToolCallFoundError.prototype, 'name', {
   value: 'NoToolCallFoundError', writable: true, configurable: true,
 });
 
-// Undoes the tagging of src/lib.rs: "\0n<digits>" is a BigInt, "\0s<rest>" a string that
-// started with U+0000. Only used for answers that contain such values.
+// Undoes the tagging of src/lib.rs: "\0n<digits>" is a BigInt (its digits with the option
+// `bigints: 'string'`), "\0s<rest>" a string that started with U+0000. Only used for answers
+// that contain such values.
 function revive(_key, value) {
   if (typeof value === 'string' && value.charCodeAt(0) === 0) {
     return value.charCodeAt(1) === 110 /* n */ ? BigInt(value.slice(2)) : value.slice(2);
@@ -80,14 +89,18 @@ function revive(_key, value) {
   return value;
 }
 
+function reviveToString(_key, value) {
+  return typeof value === 'string' && value.charCodeAt(0) === 0 ? value.slice(2) : value;
+}
+
 // The module's answer (see bindings-wasm/src/lib.rs) as a value, or its error thrown.
-function decode(answer, cause) {
+function decode(answer, cause, bigints = 'bigint') {
   const tag = answer.charCodeAt(0);
   if (tag === 116 /* t */) throw new TypeError(answer.slice(1));
   if (tag === 114 /* r */) throw new RangeError(answer.slice(1));
   let value;
   try {
-    value = JSON.parse(answer.slice(1), tag === 98 /* b */ ? revive : undefined);
+    value = JSON.parse(answer.slice(1), tag !== 98 /* b */ ? undefined : bigints === 'string' ? reviveToString : revive);
   } catch (e) {
     throw e instanceof RangeError ? trapped(e) : e; // a string longer than the engine allows
   }
@@ -166,6 +179,11 @@ function checkInstance() {
 // Calls a module export with `args` (the first is the input, `inputLength` long) and decodes
 // its answer.
 function callModule(inputLength, wasmFunction, ...args) {
+  return callModuleBigints('bigint', inputLength, wasmFunction, ...args);
+}
+
+// callModule, with big integers in the answer as `bigints` says ('bigint' or 'string').
+function callModuleBigints(bigints, inputLength, wasmFunction, ...args) {
   checkInstance();
   let answer;
   try {
@@ -174,7 +192,7 @@ function callModule(inputLength, wasmFunction, ...args) {
     throw trapped(e);
   }
   recycleAfter(inputLength);
-  return decode(answer);
+  return decode(answer, undefined, bigints);
 }
 
 // The error a module export answers with, to throw.
@@ -209,6 +227,50 @@ function textArg(fn, text) {
     throw new TypeError(`${fn}(): text must be a string, not ${describe(text)}`);
   }
   return unicodeText(text);
+}
+
+// Options. Each function names the options it takes; any other name (a Python-style
+// `include_format`, a misspelling) or a value of the wrong type is a TypeError naming them, so a
+// mistake is never silently ignored. An option given as undefined is left at its default.
+const OPTION = {
+  formats: ['an array (or other iterable) of format ids',
+    (v) => v !== null && typeof v === 'object' && typeof v[Symbol.iterator] === 'function'],
+  includeFormat: ['a boolean', (v) => typeof v === 'boolean'],
+  textFallback: ['a boolean', (v) => typeof v === 'boolean'],
+  bigints: ["'bigint' or 'string'", (v) => v === 'bigint' || v === 'string'],
+  ids: ["'generate' (or undefined: keep the ids the text has)", (v) => v === null || typeof v === 'string'],
+  provider: ['a provider id (string)', (v) => typeof v === 'string'],
+  content: ['a string', (v) => v === null || typeof v === 'string'],
+  tools: ['a Tools or an array of tool definitions', (v) => v === null || v instanceof Tools || Array.isArray(v)],
+  validate: ['a boolean', (v) => typeof v === 'boolean'],
+  unknown: ["'error', 'keep' or 'drop'", (v) => v === null || typeof v === 'string'],
+};
+
+// The options every parse function takes with tools.
+const TOOL_OPTIONS = ['tools', 'validate', 'unknown'];
+
+const camelCase = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+
+// `options` (undefined: {}) checked against the option names `names`.
+function optionsArg(fn, options, names) {
+  const list = names.join(', ');
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${fn}(): options must be an object with any of ${list}, not ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!names.includes(key)) {
+      const hint = names.includes(camelCase(key)) ? ` (did you mean ${camelCase(key)}?)` : '';
+      throw new TypeError(`${fn}(): unknown option ${JSON.stringify(key)}${hint}; the options are ${list}`);
+    }
+    const value = options[key];
+    const [expected, valid] = OPTION[key];
+    if (value !== undefined && !valid(value)) {
+      const got = typeof value === 'string' ? JSON.stringify(value) : describe(value);
+      throw new TypeError(`${fn}(): option ${key} must be ${expected}, not ${got} (the options are ${list})`);
+    }
+  }
+  return options;
 }
 
 /** Every format id: the tagged (tier 1) formats, then `json` (tier 2) and `python` (tier 3). */
@@ -323,11 +385,12 @@ function withTools(fn, { tools, validate = true, unknown }, run) {
  * `tool_call.multiple` when there are several, and `NoToolCallFoundError` when there is none.
  * `tools`, `validate`, `unknown`: see `parseToolCalls`.
  */
-export function parseToolCall(text, { formats, ...options } = {}) {
+export function parseToolCall(text, options) {
   const fn = 'parseToolCall';
   const t = textArg(fn, text);
-  const f = formatsArg(fn, formats);
-  return withTools(fn, options, (...o) => callModule(t.length, wasmParseToolCalls, t, false, false, f, ...o));
+  const o = optionsArg(fn, options, ['formats', 'bigints', ...TOOL_OPTIONS]);
+  const f = formatsArg(fn, o.formats);
+  return withTools(fn, o, (...x) => callModuleBigints(o.bigints, t.length, wasmParseToolCalls, t, false, false, f, ...x));
 }
 
 /**
@@ -340,12 +403,13 @@ export function parseToolCall(text, { formats, ...options } = {}) {
  * JSON or call-syntax candidate with an unknown name is prose; arguments that break the schema
  * throw `tool_call.schema` with `error.path` (`validate: false`: naming and typing only).
  */
-export function parseToolCalls(text, { includeFormat = false, formats, ...options } = {}) {
+export function parseToolCalls(text, options) {
   const fn = 'parseToolCalls';
   const t = textArg(fn, text);
-  const f = formatsArg(fn, formats);
-  const all = Boolean(includeFormat);
-  return withTools(fn, options, (...o) => callModule(t.length, wasmParseToolCalls, t, true, all, f, ...o));
+  const o = optionsArg(fn, options, ['includeFormat', 'formats', 'bigints', ...TOOL_OPTIONS]);
+  const f = formatsArg(fn, o.formats);
+  const all = o.includeFormat ?? false;
+  return withTools(fn, o, (...x) => callModuleBigints(o.bigints, t.length, wasmParseToolCalls, t, true, all, f, ...x));
 }
 
 /**
@@ -356,15 +420,12 @@ export function parseToolCalls(text, { includeFormat = false, formats, ...option
  * then empty. `ids: 'generate'` gives every call without an id one (`call_` and 24 letters and
  * digits, the same for the same text). `tools`, `validate`, `unknown`: as for `parseToolCalls`.
  */
-export function parseMessage(text, { formats, ids, ...options } = {}) {
+export function parseMessage(text, options) {
   const fn = 'parseMessage';
   const t = textArg(fn, text);
-  if (ids !== undefined && ids !== null && typeof ids !== 'string') {
-    throw new TypeError(`${fn}(): ids must be a string or undefined, not ${describe(ids)}`);
-  }
-  const f = formatsArg(fn, formats);
-  const i = ids ?? undefined;
-  return withTools(fn, options, (...o) => callModule(t.length, wasmParseMessage, t, f, i, ...o));
+  const o = optionsArg(fn, options, ['formats', 'ids', 'bigints', ...TOOL_OPTIONS]);
+  const f = formatsArg(fn, o.formats);
+  return withTools(fn, o, (...x) => callModuleBigints(o.bigints, t.length, wasmParseMessage, t, f, o.ids ?? undefined, ...x));
 }
 
 /**
@@ -548,6 +609,23 @@ function toJson(fn, value, root, positioned) {
   return writer.out;
 }
 
+// What `value` is, when it is no decoded JSON value (else ''): undefined, a function, a symbol, or
+// an object other than a plain one (from any realm), an array or a boxed primitive, such as a
+// fetch Response or Request, a Promise, a Map.
+function notJsonValue(value) {
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return describe(value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return '';
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) return '';
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null || Object.getPrototypeOf(proto) === null) return '';
+  const name = typeof proto.constructor === 'function' && proto.constructor.name ? proto.constructor.name : 'object';
+  if (typeof value.then === 'function') return `a ${name} (await it first)`;
+  if (typeof value.json === 'function' && typeof value.headers === 'object') {
+    return `a fetch ${name} (pass its body: await r.json(), or await r.text())`;
+  }
+  return `a ${name} object`;
+}
+
 // The response: a string is JSON text (or plain text) as given; bytes (an ArrayBuffer or a view
 // of one, such as a Uint8Array) are UTF-8 JSON, positions in bytes; any other value is a decoded
 // JSON value, read as its JSON text (so error positions refer to that text).
@@ -555,20 +633,23 @@ function responseArg(fn, response) {
   if (typeof response === 'string') return unicodeText(response);
   if (response instanceof ArrayBuffer) return new Uint8Array(response);
   if (ArrayBuffer.isView(response)) return new Uint8Array(response.buffer, response.byteOffset, response.byteLength);
-  if (response === undefined || typeof response === 'function' || typeof response === 'symbol') {
+  const what = notJsonValue(response);
+  if (what) {
     throw new TypeError(
-      `${fn}(): response must be a string of JSON, bytes of UTF-8 JSON or a decoded JSON value (object, `
-      + `array, number, boolean or null), not ${describe(response)}`,
+      `${fn}(): response must be a string of JSON, bytes of UTF-8 JSON or a decoded JSON value (plain `
+      + `object, array, number, boolean or null), not ${what}`,
     );
   }
   return toJson(fn, response, 'response', true);
 }
 
-function readResponse(fn, response, provider, textFallback, query) {
+function readResponse(fn, response, options, query) {
+  const names = query === 2 ? [] : ['provider', 'textFallback', 'bigints'];
+  const { provider = 'auto', textFallback = false, bigints } = optionsArg(fn, options, names);
   const id = providerArg(fn, provider);
   const input = responseArg(fn, response);
   const wasmFunction = typeof input === 'string' ? wasmReadResponse : wasmReadResponseBytes;
-  return callModule(input.length, wasmFunction, fn, input, id, Boolean(textFallback), query);
+  return callModuleBigints(bigints, input.length, wasmFunction, fn, input, id, textFallback, query);
 }
 
 /**
@@ -578,18 +659,18 @@ function readResponse(fn, response, provider, textFallback, query) {
  * With `textFallback: true`, a response without structured calls has its assistant text read
  * like `parseToolCalls` (those calls have `id` null).
  */
-export function parseResponse(response, { provider = 'auto', textFallback = false } = {}) {
-  return readResponse('parseResponse', response, provider, textFallback, 0);
+export function parseResponse(response, options) {
+  return readResponse('parseResponse', response, options, 0);
 }
 
 /** Whether `response` has tool calls: exactly `parseResponse(...).length > 0`, same errors. */
-export function hasToolCalls(response, { provider = 'auto', textFallback = false } = {}) {
-  return readResponse('hasToolCalls', response, provider, textFallback, 1);
+export function hasToolCalls(response, options) {
+  return readResponse('hasToolCalls', response, options, 1);
 }
 
 /** Which API `response` came from (one of `PROVIDERS`), or null. */
 export function detectProvider(response) {
-  return readResponse('detectProvider', response, 'auto', false, 2);
+  return readResponse('detectProvider', response, undefined, 2);
 }
 
 /**
@@ -612,7 +693,8 @@ export function formatResults(results, provider) {
  * input items. Each call is `{id, name, arguments}` (the calls of `parseMessage` may be passed as
  * they are). A call without an id where the provider needs one is `result.missing_field`.
  */
-export function formatCalls(calls, provider, { content } = {}) {
+export function formatCalls(calls, provider, options) {
+  const { content } = optionsArg('formatCalls', options, ['content']);
   const id = providerArg('formatCalls', provider);
   if (!Array.isArray(calls)) {
     throw new TypeError(`formatCalls(): calls must be an array of objects, not ${describe(calls)}`);

@@ -29,7 +29,8 @@ test('npm pack -> npm install --offline -> import', () => {
     assert.match(packed[0].filename, /^beacon-toolcall-\d+\.\d+\.\d+\.tgz$/);
     assert.deepEqual(
       packed[0].files.map((f) => f.path).sort(),
-      ['README.md', 'beacon_wasm.js', 'beacon_wasm_bg.wasm', 'index.d.ts', 'index.js', 'package.json'],
+      ['README.md', 'beacon_wasm.js', 'beacon_wasm_bg.wasm', 'browser.js', 'index.cjs', 'index.d.cts', 'index.d.ts',
+        'index.js', 'node.mjs', 'package.json'],
     );
 
     const project = join(tmp, 'project');

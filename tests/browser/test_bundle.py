@@ -1,0 +1,45 @@
+"""The npm package bundled for the browser: tests/js/bundle-app.mjs packs it, installs it offline
+into a fresh project and bundles a tiny app with the pinned esbuild (`platform=browser`, so the
+`browser` export condition, which holds no Node code); the app then runs in Chromium."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import subprocess
+import threading
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from conftest import ROOT, _Handler
+
+BUNDLE_APP = ROOT / "tests" / "js" / "bundle-app.mjs"
+
+
+def test_esbuild_bundle_runs_in_chromium(browser, playground_pkg: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    subprocess.run(["node", str(BUNDLE_APP), str(out)], check=True, cwd=ROOT, timeout=300)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(out)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    context = browser.new_context()
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html")
+        expect(page.locator("#result")).not_to_be_empty(timeout=15_000)
+        assert page.locator("#error").text_content() == ""
+        assert json.loads(page.locator("#result").text_content() or "") == {
+            "calls": [{"name": "f", "arguments": {"n": "12345678901234567890"}, "format": "hermes"}],
+            "broken": [True, "json.unexpected_token", 46],
+            "typeError": True,
+            "formats": True,
+        }
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
+    assert not errors, "\n".join(errors)
