@@ -37,7 +37,7 @@ use arrow_array::{make_array, Array, ArrayRef, ListArray, RecordBatch, RecordBat
 use arrow_buffer::{OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields};
 use beacon_core::host::{self, Input, Located, Op, Output};
-use beacon_core::{Ids, Message, Value};
+use beacon_core::{ErrorCode, Ids, Message, Value};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyDict, PyList, PyTuple};
@@ -98,7 +98,11 @@ struct CallOut {
 fn parse_row(text: &str, op: &Op) -> Out {
     match host::run(&Input::Text(text), op.clone(), HOST) {
         Ok(Output::Message { message, .. }) => parsed(message),
-        Ok(_) => unreachable!("Op::Message answers Output::Message"),
+        Ok(_) => Out::Failed {
+            code: ErrorCode::Internal.as_str().to_owned(),
+            message: "the message operation gave another answer; this is a bug in beacon".to_owned(),
+            position: 0,
+        },
         Err(err) => failed(err),
     }
 }
