@@ -260,6 +260,10 @@ class JsonlWriter:
     def close(self) -> None:
         self.file.close()
 
+    def abort(self) -> None:
+        self.file.close()
+        _remove(self.file.name)
+
 
 class ParquetWriter:
     def __init__(self, path: str, prefix: str, counts: Counts) -> None:
@@ -302,6 +306,11 @@ class ParquetWriter:
                 ) from None
         self.writer.write_batch(batch)
 
+    def abort(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        _remove(self.path)
+
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
@@ -330,6 +339,13 @@ def _tools(path: str) -> Any:
         return Tools(definitions)
     except (TypeError, ValueError) as e:
         raise BatchError(f"{path}: {e}") from None
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
 
 
 def _check_names(inputs: Any, prefix: str) -> None:
@@ -364,8 +380,10 @@ def run(args: argparse.Namespace, stderr: IO[str]) -> str:
             result = parse_arrow(texts, formats=formats, tools=tools, unknown=args.unknown, threads=args.threads)
             writer.write(inputs, result)
             progress.update(len(result), fraction)
-    finally:
-        writer.close()
+    except BaseException:
+        writer.abort()  # no half-written or empty output left behind a job that failed
+        raise
+    writer.close()
     elapsed = max(time.perf_counter() - progress.start, 1e-9)
     summary = (
         f"beacon batch: {progress.rows:,} rows in {elapsed:.1f} s ({progress.rows / elapsed:,.0f} rows/s): "

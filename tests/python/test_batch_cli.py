@@ -144,6 +144,7 @@ def test_jsonl_errors(tmp_path: Path, capsys: Any, lines: List[str], message: st
     code, _, err = run(tmp_path / "in.jsonl", "--column", "output", "-o", tmp_path / "out.jsonl", capsys=capsys)
     assert code == 2
     assert message in err and err.startswith("beacon batch: ")
+    assert not (tmp_path / "out.jsonl").exists()
 
 
 def test_other_errors(tmp_path: Path, capsys: Any) -> None:
@@ -162,6 +163,8 @@ def test_other_errors(tmp_path: Path, capsys: Any) -> None:
     for args, message in cases:
         code, _, err = run(*args, capsys=capsys)
         assert (code, message in err) == (2, True), (args, err)
+        output = Path(args[args.index("-o") + 1])
+        assert output == tmp_path / "in.jsonl" or not output.exists(), "a failed job leaves no output file"
 
 
 def test_progress_bar_on_a_terminal() -> None:
