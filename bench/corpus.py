@@ -44,8 +44,18 @@ def _py(v):
 GEMMA_QUOTE = '<|"|>'
 
 
+def _lfm2(v):
+    """An LFM2 call argument, as its template writes it: strings in single quotes, dicts as JSON,
+    anything else with Python's str(). (The template does not escape strings; repr() does, so the
+    10 KB output's multi-line string stays valid Python.)"""
+    if isinstance(v, dict):
+        return json.dumps(v, ensure_ascii=False)
+    return repr(v)
+
+
 def _gemma(v, quote):
-    """Gemma 4's object literal: unquoted keys, strings between `quote` tokens."""
+    """Gemma 4's object literal, as its template writes it: unquoted keys in sorted order, strings
+    between `quote` tokens."""
     if isinstance(v, str):
         return quote + v + quote
     if isinstance(v, bool):
@@ -53,7 +63,7 @@ def _gemma(v, quote):
     if isinstance(v, list):
         return "[" + ",".join(_gemma(x, quote) for x in v) + "]"
     if isinstance(v, dict):
-        return "{" + ",".join(f"{k}:{_gemma(x, quote)}" for k, x in v.items()) + "}"
+        return "{" + ",".join(f"{k}:{_gemma(x, quote)}" for k, x in sorted(v.items())) + "}"
     return json.dumps(v)
 
 
@@ -126,7 +136,7 @@ def render(fmt, name, args):
     if fmt == "function_gemma":
         return f"<start_function_call>call:{name}{_gemma(args, '<escape>')}<end_function_call>", payload
     if fmt == "pythonic":
-        kwargs = ", ".join(f"{k}={_py(v)}" for k, v in args.items())
+        kwargs = ", ".join(f"{k}={_lfm2(v)}" for k, v in args.items())
         return f"<|tool_call_start|>[{name}({kwargs})]<|tool_call_end|>", payload
     if fmt == "command_r7b":
         return (f'<|START_ACTION|>[\n    {{"tool_call_id": "0", "tool_name": "{name}", "parameters": {payload}}}\n]'
@@ -185,6 +195,26 @@ ADVERSARIAL = {
     "deep [[[[": "[",
     "repeated {{{{ (prose)": "{",
     "repeated a( (prose)": "a(",
+    # The open-model formats' markers, alone or opening a broken call, and inside a <think> that
+    # is never closed (where a marker not followed by a well-formed call is reasoning text).
+    "repeated <｜tool▁call▁begin｜>": "<｜tool▁call▁begin｜>",
+    '<｜DSML｜invoke name="': '<｜DSML｜invoke name="',
+    "repeated <|tool_call_begin|>": "<|tool_call_begin|>",
+    "repeated <|channel|>": "<|channel|>",
+    "repeated <|tool_call>call:": "<|tool_call>call:",
+    "repeated Gemma nesting": "<|tool_call>call:f{a:",
+    "repeated <|tool_call_start|>[f(": "<|tool_call_start|>[f(",
+    "repeated [TOOL_CALLS]f": "[TOOL_CALLS]f",
+    "repeated >>>": ">>>",
+    "repeated functools[": "functools[",
+    "repeated <arg_key>": "<arg_key>",
+    "repeated <|START_ACTION|>": "<|START_ACTION|>",
+    '<|START_ACTION|>[{"tool_name": ': '<|START_ACTION|>[{"tool_name": ',
+    "unclosed <think>, Kimi calls": "<think><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{",
+    "unclosed <think>, DeepSeek calls": '<think><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a": ',
+    "unclosed <think>, GLM pairs": "<think><arg_key>a</arg_key>",
+    "unclosed <think>, Harmony calls": "<think><|channel|>commentary to=functions.f<|message|>{",
+    "unclosed <think>, >>>": "<think>>>>f\n",
 }
 
 

@@ -1,9 +1,11 @@
 //! Times the parser on adversarial inputs at growing sizes, to show time grows linearly:
-//! `cargo run --release -p beacon-core --example adversarial`.
+//! `cargo run --release -p beacon-core --example adversarial [FILTER]` (only the inputs whose
+//! label contains FILTER). Each pattern repeats one unit: the seed formats' tokens, then every
+//! open-model format's markers, alone, as broken calls, and inside a `<think>` left open.
 use std::time::Instant;
 
 fn main() {
-    let patterns: [(&str, &str); 16] = [
+    let patterns = [
         ("{\"name\": ", "repeated `{\"name\": `"),
         ("f(a=", "repeated `f(a=`"),
         ("<tool_call>", "repeated `<tool_call>`"),
@@ -20,9 +22,67 @@ fn main() {
         ("é(", "repeated `é(`"),
         ("日本語", "one identifier run"),
         ("{\"id\": 0, \"n\": [1, ", "broken objects, claim keys"),
+        // The open-model formats' markers.
+        ("<｜tool▁call▁begin｜>", "repeated DeepSeek call begin"),
+        ("<｜tool▁calls▁begin｜>", "repeated DeepSeek section"),
+        ("<｜DSML｜invoke name=\"", "repeated DSML invoke"),
+        ("<steptml:invoke name=\"", "repeated steptml invoke"),
+        ("<|tool_call_begin|>", "repeated Kimi call begin"),
+        ("<|tool_calls_section_begin|>", "repeated Kimi section"),
+        ("<tool_call>f\n<arg_key>", "repeated GLM call"),
+        ("<arg_key>", "repeated `<arg_key>`"),
+        ("<|channel|>", "repeated Harmony channel"),
+        (
+            "<|start|>assistant<|channel|>commentary to=functions.f",
+            "repeated Harmony headers",
+        ),
+        ("<|tool_call>call:", "repeated Gemma call"),
+        ("<|tool_call>call:f{a:", "repeated Gemma nesting"),
+        (
+            "<start_function_call>call:f{a:<escape>",
+            "repeated FunctionGemma string",
+        ),
+        ("<|tool_call_start|>[f(", "repeated LFM2 list"),
+        ("<function_calls>f(", "repeated Olmo call"),
+        ("[TOOL_CALLS]f", "repeated `[TOOL_CALLS]f`"),
+        (">>>", "repeated `>>>`"),
+        (">>>f\n{", "repeated Functionary v3.2 call"),
+        ("<function=f>", "repeated `<function=f>`"),
+        ("functools[", "repeated `functools[`"),
+        ("<|START_ACTION|>", "repeated `<|START_ACTION|>`"),
+        ("<|START_ACTION|>[{\"tool_name\": ", "repeated Command R7B call"),
+        ("<|tools_prefix|>[{", "repeated Apertus list"),
+        ("<tool_calls>", "repeated `<tool_calls>`"),
+        ("<|action_start|>", "repeated InternLM action"),
+        ("<|function_call|>", "repeated GigaChat call"),
+        ("<longcat_tool_call>", "repeated LongCat call"),
+        (
+            "<think><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{",
+            "unclosed think, Kimi calls",
+        ),
+        (
+            "<think><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"a\": ",
+            "unclosed think, DeepSeek calls",
+        ),
+        ("<think><arg_key>a</arg_key>", "unclosed think, GLM pairs"),
+        (
+            "<think><|channel|>commentary to=functions.f<|message|>{",
+            "unclosed think, Harmony calls",
+        ),
+        ("<think>>>>f\n", "unclosed think, `>>>`"),
+        (
+            "<think><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\" string=\"true\">",
+            "unclosed think, DSML parameters",
+        ),
+        ("<think><|tool_call>call:f{a:<|\"|>", "unclosed think, Gemma strings"),
+        (
+            "<think><tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"",
+            "unclosed think, JSON strings",
+        ),
     ];
-    println!("{:<28} {:>10} {:>12} {:>12}", "input", "size", "time", "ns/byte");
-    for (unit, label) in patterns {
+    let filter = std::env::args().nth(1).unwrap_or_default();
+    println!("{:<34} {:>10} {:>12} {:>12}", "input", "size", "time", "ns/byte");
+    for (unit, label) in patterns.into_iter().filter(|(_, label)| label.contains(&filter)) {
         for size in [1usize << 20, 4 << 20, 16 << 20] {
             let text = unit.repeat(size / unit.len());
             let t = Instant::now();
@@ -33,7 +93,7 @@ fn main() {
                 Err(e) => e.code.as_str().to_string(),
             };
             println!(
-                "{:<28} {:>9}K {:>10.2}ms {:>12.3}  {}",
+                "{:<34} {:>9}K {:>10.2}ms {:>12.3}  {}",
                 label,
                 text.len() >> 10,
                 dt.as_secs_f64() * 1e3,
