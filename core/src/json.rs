@@ -459,7 +459,8 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
     u32::from_str_radix(s, 16).ok()
 }
 
-/// Whether `rest` (the whole rest of the text) is a proper beginning of a `\uXXXX` escape.
+/// Whether `rest` (the whole rest of the text) is a proper beginning of a `\u` escape with its
+/// four hex digits.
 pub(crate) fn ends_in_escape(rest: &[u8]) -> bool {
     rest.len() < 6 && b"\\u".starts_with(&rest[..rest.len().min(2)]) && rest.iter().skip(2).all(u8::is_ascii_hexdigit)
 }

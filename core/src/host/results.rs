@@ -13,19 +13,30 @@ const KEYS: &str = "'id', 'name', 'content' and 'is_error' (or 'isError')";
 /// (any value) and optionally `id` and `name` (a string or null) and `is_error` (a boolean; also
 /// spelled `isError`). Any other key is an error, so a misspelt `is_error` never passes.
 pub fn read_results(func: &str, results: Value, host: Host) -> Result<Vec<ToolResult>, ArgError> {
-    let Value::Array(items) = results else {
+    read_list(func, "results", results, host, one)
+}
+
+/// The items of the caller's list `value` (the argument `arg`), each read by `item` with its path.
+fn read_list<T>(
+    func: &str,
+    arg: &str,
+    value: Value,
+    host: Host,
+    item: fn(&str, Value, &str, Host) -> Result<T, ArgError>,
+) -> Result<Vec<T>, ArgError> {
+    let Value::Array(items) = value else {
         return Err(ArgError::Type(format!(
-            "{func}(): results must be a list of results, not {}",
-            host.type_name(&results)
+            "{func}(): {arg} must be a list of {arg}, not {}",
+            host.type_name(&value)
         )));
     };
     items
         .into_iter()
         .enumerate()
-        .map(|(i, item)| {
-            let mut path = String::from("results");
+        .map(|(i, value)| {
+            let mut path = String::from(arg);
             host.push_index(&mut path, i);
-            one(func, item, &path, host)
+            item(func, value, &path, host)
         })
         .collect()
 }
@@ -93,21 +104,7 @@ const CALL_KEYS: &str = "'id', 'name' and 'arguments' (and, as parse_message wri
 /// `parse_message` adds, are allowed and ignored, so its calls can be passed as they are. Any
 /// other key is an error.
 pub fn read_calls(func: &str, calls: Value, host: Host) -> Result<Vec<ProviderCall>, ArgError> {
-    let Value::Array(items) = calls else {
-        return Err(ArgError::Type(format!(
-            "{func}(): calls must be a list of calls, not {}",
-            host.type_name(&calls)
-        )));
-    };
-    items
-        .into_iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let mut path = String::from("calls");
-            host.push_index(&mut path, i);
-            call(func, item, &path, host)
-        })
-        .collect()
+    read_list(func, "calls", calls, host, call)
 }
 
 fn call(func: &str, item: Value, path: &str, host: Host) -> Result<ProviderCall, ArgError> {
