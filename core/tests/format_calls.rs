@@ -3,8 +3,10 @@
 //! has no call ids, without their ids), whether the provider is given or detected, from the value
 //! and from its JSON text. A call without an id where the API needs one is `result.missing_field`.
 
+mod common;
+
 use beacon_core::{
-    format_calls, parse_response, parse_response_value, ErrorCode, Number, Object, Provider, ProviderCall, Value,
+    format_calls, parse_response, parse_response_value, ErrorCode, Number, Provider, ProviderCall, Value,
 };
 use proptest::prelude::*;
 
@@ -31,23 +33,8 @@ fn leaf() -> impl Strategy<Value = Value> {
     ]
 }
 
-fn unique(entries: Vec<(String, Value)>) -> Object {
-    let mut out: Object = Vec::new();
-    for (k, v) in entries {
-        if !out.iter().any(|(seen, _)| *seen == k) {
-            out.push((k, v));
-        }
-    }
-    out
-}
-
 fn value() -> impl Strategy<Value = Value> {
-    leaf().prop_recursive(3, 32, 5, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::vec((text(), inner), 0..4).prop_map(|e| Value::Object(unique(e))),
-        ]
-    })
+    common::nested(leaf(), text, 3, 32, 4)
 }
 
 fn call(with_id: bool) -> impl Strategy<Value = ProviderCall> {
@@ -64,7 +51,7 @@ fn call(with_id: bool) -> impl Strategy<Value = ProviderCall> {
         .prop_map(|(id, name, arguments)| ProviderCall {
             id,
             name,
-            arguments: unique(arguments),
+            arguments: common::unique(arguments),
         })
 }
 

@@ -1,6 +1,8 @@
 //! Property tests for gpt-oss Harmony, Gemma 4 and FunctionGemma: random calls rendered the way
 //! the models write them parse back equal, and streaming such a call only moves forward.
 
+mod common;
+
 use beacon_core::{parse_tool_calls, scan_stream, Format, Number, Object, StreamState, Value};
 use proptest::prelude::*;
 
@@ -45,27 +47,12 @@ fn key() -> impl Strategy<Value = String> {
     prop_oneof!["[a-z_][a-z0-9_.-]{0,8}", string_value()]
 }
 
-fn unique(entries: Vec<(String, Value)>) -> Object {
-    let mut out: Object = Vec::new();
-    for (k, v) in entries {
-        if !out.iter().any(|(seen, _)| *seen == k) {
-            out.push((k, v));
-        }
-    }
-    out
-}
-
 fn value() -> impl Strategy<Value = Value> {
-    leaf().prop_recursive(4, 48, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            prop::collection::vec((key(), inner), 0..5).prop_map(|e| Value::Object(unique(e))),
-        ]
-    })
+    common::nested(leaf(), key, 4, 48, 5)
 }
 
 fn arguments() -> impl Strategy<Value = Object> {
-    prop::collection::vec((key(), value()), 0..5).prop_map(unique)
+    prop::collection::vec((key(), value()), 0..5).prop_map(common::unique)
 }
 
 fn name() -> impl Strategy<Value = String> {

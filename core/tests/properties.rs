@@ -54,23 +54,8 @@ fn leaf() -> impl Strategy<Value = Value> {
     ]
 }
 
-fn unique(entries: Vec<(String, Value)>) -> Object {
-    let mut out: Object = Vec::new();
-    for (k, v) in entries {
-        if !out.iter().any(|(seen, _)| *seen == k) {
-            out.push((k, v));
-        }
-    }
-    out
-}
-
 fn value() -> impl Strategy<Value = Value> {
-    leaf().prop_recursive(4, 48, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            prop::collection::vec((string_value(), inner), 0..5).prop_map(|e| Value::Object(unique(e))),
-        ]
-    })
+    common::nested(leaf(), string_value, 4, 48, 5)
 }
 
 /// Python's keywords (lower-case ones; the generators below write lower case): not identifiers.
@@ -89,7 +74,7 @@ fn identifier(pattern: &'static str) -> impl Strategy<Value = String> {
 
 /// Call arguments: identifier keys (so call syntax can express them), any values.
 fn arguments() -> impl Strategy<Value = Object> {
-    prop::collection::vec((identifier("[a-z_][a-z0-9_]{0,6}"), value()), 0..5).prop_map(unique)
+    prop::collection::vec((identifier("[a-z_][a-z0-9_]{0,6}"), value()), 0..5).prop_map(common::unique)
 }
 
 fn name() -> impl Strategy<Value = String> {
