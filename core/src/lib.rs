@@ -37,7 +37,8 @@ pub use parse::{
 };
 pub use providers::{
     detect_provider, detect_provider_value, format_calls, format_results, has_tool_calls, has_tool_calls_value,
-    parse_response, parse_response_value, utf8_text, Provider, ProviderCall, ToolResult,
+    parse_response, parse_response_value, parse_response_value_with, parse_response_with, utf8_text, Provider,
+    ProviderCall, ResponseOptions, ToolResult,
 };
 pub use stream::{scan_stream, StreamScan, StreamState};
 pub use tools::{SchemaViolation, Tool, Tools, ToolsError, UnknownTools};

@@ -10,7 +10,8 @@ use std::path::PathBuf;
 
 use beacon_core::{
     detect_provider, detect_provider_value, format_calls, format_results, has_tool_calls, has_tool_calls_value, locate,
-    parse_response, parse_response_value, ErrorCode, ParseError, Provider, ProviderCall, ToolResult, Unit, Value,
+    parse_response, parse_response_value, parse_response_value_with, parse_response_with, ErrorCode, ParseError,
+    Provider, ProviderCall, ResponseOptions, ToolResult, Tools, Unit, UnknownTools, Value,
 };
 use serde_json::Value as J;
 
@@ -80,6 +81,10 @@ fn check_outcome(
                     failures.push(format!("{label}: message {:?} does not contain {want:?}", e.message));
                 }
             }
+            let want_path = err.get("path").and_then(J::as_str);
+            if e.path.as_deref() != want_path {
+                failures.push(format!("{label}: path {:?}, expected {want_path:?} ({e})", e.path));
+            }
             match text {
                 Some(text) => {
                     if let Some(pos) = err.get("position").and_then(J::as_u64) {
@@ -109,6 +114,22 @@ fn check_response_case(file: &str, case: &J, failures: &mut Vec<String>) {
     if case.get("expected").is_some() == case.get("error").is_some() {
         return failures.push(format!("{label}: a case has exactly one of `expected` and `error`"));
     }
+    let tools = match case.get("tools").map(|t| Tools::from_value(&from_serde(t))) {
+        None => None,
+        Some(Ok(tools)) => Some(tools),
+        Some(Err(e)) => return failures.push(format!("{label}: the case's tools cannot be read: {e}")),
+    };
+    let options = ResponseOptions {
+        provider,
+        text_fallback: fallback,
+        tools: tools.as_ref(),
+        validate: case.get("validate").and_then(J::as_bool).unwrap_or(true),
+        unknown: match case.get("unknown").and_then(J::as_str) {
+            Some("keep") => UnknownTools::Keep,
+            Some("drop") => UnknownTools::Drop,
+            _ => UnknownTools::Error,
+        },
+    };
     let (text, value) = match case.get("response_text").and_then(J::as_str) {
         Some(t) => (t.to_string(), serde_json::from_str::<J>(t).ok().map(|j| from_serde(&j))),
         None => (
@@ -125,11 +146,14 @@ fn check_response_case(file: &str, case: &J, failures: &mut Vec<String>) {
     // An error case without `provider` is a malformed response: detection raises the same error.
     let json_error = case.get("error").is_some_and(|e| e.get("provider").is_none());
 
-    // Text variant.
-    let got = parse_response(&text, provider, fallback);
+    // Text variant. has_tool_calls takes no tools: it agrees with parse_response without them.
+    let got = parse_response_with(&text, &options);
     check_outcome(&got, case, Some(&text), &format!("{label} [text]"), failures);
+    if tools.is_none() && got != parse_response(&text, provider, fallback) {
+        failures.push(format!("{label} [text]: parse_response_with without tools differs"));
+    }
     let has = has_tool_calls(&text, provider, fallback);
-    if !same_outcome(&has, &got.as_ref().map(|c| !c.is_empty()).map_err(Clone::clone)) {
+    if tools.is_none() && !same_outcome(&has, &got.as_ref().map(|c| !c.is_empty()).map_err(Clone::clone)) {
         failures.push(format!(
             "{label} [text]: has_tool_calls {has:?} disagrees with parse_response"
         ));
@@ -158,10 +182,15 @@ fn check_response_case(file: &str, case: &J, failures: &mut Vec<String>) {
     let Some(value) = value.filter(|_| !json_error) else {
         return;
     };
-    let got = parse_response_value(&value, provider, fallback);
+    let got = parse_response_value_with(&value, &options);
     check_outcome(&got, case, None, &format!("{label} [value]"), failures);
+    if tools.is_none() && got != parse_response_value(&value, provider, fallback) {
+        failures.push(format!(
+            "{label} [value]: parse_response_value_with without tools differs"
+        ));
+    }
     let has = has_tool_calls_value(&value, provider, fallback);
-    if !same_outcome(&has, &got.as_ref().map(|c| !c.is_empty()).map_err(Clone::clone)) {
+    if tools.is_none() && !same_outcome(&has, &got.as_ref().map(|c| !c.is_empty()).map_err(Clone::clone)) {
         failures.push(format!(
             "{label} [value]: has_tool_calls {has:?} disagrees with parse_response"
         ));

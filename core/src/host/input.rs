@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use crate::error::{ErrorCode, ParseError, Unit};
-use crate::providers::{self, Provider};
+use crate::providers::{self, ResponseOptions};
 use crate::value::{Number, Value};
 
 use super::{Located, Output, Query};
@@ -161,18 +161,13 @@ impl Input<'_> {
         }
     }
 
-    pub(super) fn response(
-        &self,
-        provider: Option<Provider>,
-        text_fallback: bool,
-        query: Query,
-    ) -> Result<Output, ParseError> {
+    pub(super) fn response(&self, options: &ResponseOptions<'_>, query: Query) -> Result<Output, ParseError> {
         match self {
-            Input::Text(text) => response_text(text, provider, text_fallback, query),
-            Input::Bytes(bytes) => response_text(providers::utf8_text(bytes)?, provider, text_fallback, query),
+            Input::Text(text) => response_text(text, options, query),
+            Input::Bytes(bytes) => response_text(providers::utf8_text(bytes)?, options, query),
             Input::Value(value) => Ok(match query {
-                Query::Calls => Output::ProviderCalls(providers::parse_response_value(value, provider, text_fallback)?),
-                Query::Has => Output::Bool(providers::has_tool_calls_value(value, provider, text_fallback)?),
+                Query::Calls => Output::ProviderCalls(providers::parse_response_value_with(value, options)?),
+                Query::Has => Output::Bool(!providers::parse_response_value_with(value, options)?.is_empty()),
                 Query::Detect => Output::Provider(providers::detect_provider_value(value)),
             }),
         }
@@ -189,15 +184,10 @@ impl Input<'_> {
     }
 }
 
-fn response_text(
-    text: &str,
-    provider: Option<Provider>,
-    text_fallback: bool,
-    query: Query,
-) -> Result<Output, ParseError> {
+fn response_text(text: &str, options: &ResponseOptions<'_>, query: Query) -> Result<Output, ParseError> {
     Ok(match query {
-        Query::Calls => Output::ProviderCalls(providers::parse_response(text, provider, text_fallback)?),
-        Query::Has => Output::Bool(providers::has_tool_calls(text, provider, text_fallback)?),
+        Query::Calls => Output::ProviderCalls(providers::parse_response_with(text, options)?),
+        Query::Has => Output::Bool(!providers::parse_response_with(text, options)?.is_empty()),
         Query::Detect => Output::Provider(providers::detect_provider(text)?),
     })
 }

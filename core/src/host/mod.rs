@@ -33,7 +33,7 @@ use crate::call::{FormatSet, ToolCall};
 use crate::error::{locate, ErrorCode, ParseError};
 use crate::message::{parse_message, Ids, Message, MessageOptions};
 use crate::parse::ParseOptions;
-use crate::providers::{Provider, ProviderCall, ToolResult};
+use crate::providers::{Provider, ProviderCall, ResponseOptions, ToolResult};
 use crate::stream::StreamState;
 use crate::tools::{Tools, UnknownTools};
 use crate::value::Value;
@@ -57,11 +57,13 @@ pub enum Op {
     },
     /// `scan_stream`.
     ScanStream,
-    /// `parse_response` (`query: Calls`), `has_tool_calls` (`Has`) or `detect_provider` (`Detect`).
+    /// `parse_response` (`query: Calls`), `has_tool_calls` (`Has`) or `detect_provider` (`Detect`);
+    /// `tools` apply to the calls read (`Has` is then whether any call stands).
     Response {
         provider: Option<Provider>,
         text_fallback: bool,
         query: Query,
+        tools: ToolOptions,
     },
     /// `format_results`: the results already read ([`read_results`]); the input is unused.
     FormatResults {
@@ -101,6 +103,16 @@ impl Default for ToolOptions {
 }
 
 impl ToolOptions {
+    fn response_options(&self, provider: Option<Provider>, text_fallback: bool) -> ResponseOptions<'_> {
+        ResponseOptions {
+            provider,
+            text_fallback,
+            tools: self.tools.as_deref(),
+            validate: self.validate,
+            unknown: self.unknown,
+        }
+    }
+
     fn parse_options(&self, formats: FormatSet) -> ParseOptions<'_> {
         ParseOptions {
             formats,
@@ -198,7 +210,8 @@ fn run_op(input: &Input<'_>, op: Op, host: Host) -> Result<Output, ParseError> {
             provider,
             text_fallback,
             query,
-        } => input.response(provider, text_fallback, query),
+            tools,
+        } => input.response(&tools.response_options(provider, text_fallback), query),
         Op::FormatResults { results, provider } => {
             Ok(Output::Value(crate::providers::format_results(&results, provider)?))
         }

@@ -16,6 +16,7 @@
 mod anthropic;
 mod bedrock;
 mod calls;
+mod check;
 mod cohere;
 mod gemini;
 mod ollama;
@@ -28,6 +29,7 @@ pub use results::{format_results, ToolResult};
 
 use crate::error::ParseError;
 use crate::scan::skip_ws;
+use crate::tools::{Tools, UnknownTools};
 use crate::value::{get, Object, Value};
 use walk::{Found, Source, ROOT};
 
@@ -289,6 +291,53 @@ pub fn detect_provider(text: &str) -> Result<Option<Provider>, ParseError> {
     Ok(json_of(text)?.and_then(|(value, _)| detect_provider_value(&value)))
 }
 
+/// How [`parse_response_with`] reads a response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResponseOptions<'a> {
+    /// The API the response came from; `None` detects it ([`detect_provider`]).
+    pub provider: Option<Provider>,
+    /// Read the assistant text of a response without structured calls by
+    /// [`crate::parse_tool_calls_with`].
+    pub text_fallback: bool,
+    /// The caller's tools: each call's name must be in the list, and its arguments are checked
+    /// against the tool's schema (README: "Tools and schemas").
+    pub tools: Option<&'a Tools>,
+    /// With `tools`, check the arguments (`tool_call.schema`); when false, only names apply.
+    pub validate: bool,
+    /// With `tools`, what a call to a tool not in the list is.
+    pub unknown: UnknownTools,
+}
+
+impl Default for ResponseOptions<'_> {
+    fn default() -> Self {
+        ResponseOptions {
+            provider: None,
+            text_fallback: false,
+            tools: None,
+            validate: true,
+            unknown: UnknownTools::Error,
+        }
+    }
+}
+
+impl<'a> ResponseOptions<'a> {
+    /// The default options (detect the provider, no text fallback) with this tool list.
+    pub fn with_tools(tools: &'a Tools) -> Self {
+        ResponseOptions {
+            tools: Some(tools),
+            ..ResponseOptions::default()
+        }
+    }
+
+    fn plain(provider: Option<Provider>, text_fallback: bool) -> Self {
+        ResponseOptions {
+            provider,
+            text_fallback,
+            ..ResponseOptions::default()
+        }
+    }
+}
+
 /// The tool calls in a provider response given as text. `provider: None` detects it
 /// ([`detect_provider`]). With `text_fallback`, a response without structured calls has its
 /// assistant text read by [`crate::parse_tool_calls`]. Plain text has no calls (`[]`).
@@ -297,8 +346,15 @@ pub fn parse_response(
     provider: Option<Provider>,
     text_fallback: bool,
 ) -> Result<Vec<ProviderCall>, ParseError> {
+    parse_response_with(text, &ResponseOptions::plain(provider, text_fallback))
+}
+
+/// [`parse_response`] with `options`, which may carry the caller's tools: a call to a tool not in
+/// the list is `tool_call.unknown_tool` at its name, and arguments that break the tool's schema
+/// are `tool_call.schema` at the offending value (also inside an arguments string).
+pub fn parse_response_with(text: &str, options: &ResponseOptions<'_>) -> Result<Vec<ProviderCall>, ParseError> {
     match json_of(text)? {
-        Some((value, start)) => read(&Source::text(text, start), &value, provider, text_fallback),
+        Some((value, start)) => read(&Source::text(text, start), &value, options),
         None => Ok(Vec::new()),
     }
 }
@@ -310,7 +366,16 @@ pub fn parse_response_value(
     provider: Option<Provider>,
     text_fallback: bool,
 ) -> Result<Vec<ProviderCall>, ParseError> {
-    read(&Source::value(), response, provider, text_fallback)
+    parse_response_value_with(response, &ResponseOptions::plain(provider, text_fallback))
+}
+
+/// [`parse_response_with`] for a response already decoded (errors at offset 0, their messages
+/// name the path in the response and, inside an arguments string, the byte in it).
+pub fn parse_response_value_with(
+    response: &Value,
+    options: &ResponseOptions<'_>,
+) -> Result<Vec<ProviderCall>, ParseError> {
+    read(&Source::value(), response, options)
 }
 
 /// Whether the response text has tool calls: exactly `!parse_response(..)?.is_empty()`.
@@ -327,16 +392,12 @@ pub fn has_tool_calls_value(
     Ok(!parse_response_value(response, provider, text_fallback)?.is_empty())
 }
 
-fn read(
-    ctx: &Source<'_>,
-    value: &Value,
-    provider: Option<Provider>,
-    text_fallback: bool,
-) -> Result<Vec<ProviderCall>, ParseError> {
+fn read(ctx: &Source<'_>, value: &Value, options: &ResponseOptions<'_>) -> Result<Vec<ProviderCall>, ParseError> {
     api_errors(ctx, value)?;
-    let Some(provider) = provider.or_else(|| detect_provider_value(value)) else {
+    let Some(provider) = options.provider.or_else(|| detect_provider_value(value)) else {
         return Ok(Vec::new());
     };
+    let text_fallback = options.text_fallback;
     let mut found = Found::new(text_fallback);
     match provider {
         Provider::OpenaiChat => openai::chat(ctx, value, &mut found)?,
@@ -350,9 +411,18 @@ fn read(
         Provider::Ollama => ollama::chat(ctx, value, &mut found)?,
     }
     if found.calls.is_empty() && text_fallback {
-        return walk::fallback(ctx, &found.text);
+        let parse = crate::parse::ParseOptions {
+            formats: crate::FormatSet::ALL,
+            tools: options.tools,
+            validate: options.validate,
+            unknown: options.unknown,
+        };
+        return walk::fallback(ctx, &found.text, &parse);
     }
-    Ok(found.calls)
+    match options.tools {
+        Some(tools) => check::calls(ctx, value, found.calls, tools, options),
+        None => Ok(found.calls.into_iter().map(|c| c.call).collect()),
+    }
 }
 
 /// `response.error` when the response is an error the API returned: an object with an `error`

@@ -8,7 +8,7 @@ use crate::error::{ErrorCode, ParseError};
 use crate::json::{self, quote};
 use crate::value::{get, Number, Object, Value};
 
-use super::walk::{self, At, Found, Joined, Seg, Source, ROOT};
+use super::walk::{self, ArgsAt, At, Found, FoundCall, Joined, Seg, Source, ROOT};
 use super::ProviderCall;
 
 /// Chat Completions: a response (`choices[]`), a list of streamed chunks, or a bare message.
@@ -88,7 +88,7 @@ fn is_function(ctx: &Source<'_>, o: &Object, at: &At<'_>) -> Result<bool, ParseE
 }
 
 /// One `tool_calls` item: `{"id", "type": "function", "function": {"name", "arguments"}}`.
-fn tool_call(ctx: &Source<'_>, item: &Value, at: &At<'_>) -> Result<Option<ProviderCall>, ParseError> {
+fn tool_call(ctx: &Source<'_>, item: &Value, at: &At<'_>) -> Result<Option<FoundCall>, ParseError> {
     let Value::Object(tc) = item else {
         return Err(ctx.unrecognized(at, "a tool call object", item));
     };
@@ -138,6 +138,8 @@ struct Partial {
     skip: bool,
     id: Option<String>,
     name: Option<String>,
+    /// Where the name was taken from.
+    name_at: Vec<Seg>,
     arguments: Joined,
     object: Option<(Object, Vec<Seg>)>,
 }
@@ -159,6 +161,7 @@ impl Partial {
             skip: false,
             id: None,
             name: None,
+            name_at: Vec::new(),
             arguments: Joined::default(),
             object: None,
         }
@@ -306,8 +309,9 @@ impl Choice {
         if partial.id.is_none() {
             partial.id = id;
         }
-        if partial.name.is_none() {
+        if partial.name.is_none() && name.is_some() {
             partial.name = name.cloned();
+            partial.name_at = name_at.path();
         }
         let (key, arguments) = match function {
             Some(f) => walk::arguments_key(ctx, f, &function_at, "arguments")?,
@@ -336,7 +340,7 @@ impl Choice {
 
 /// A streamed call if it is complete: its joined arguments parse as a JSON object. When the
 /// choice has finished (`finish_reason` seen), an incomplete call is an error, and `""` is `{}`.
-fn complete(ctx: &Source<'_>, p: Partial, finished: bool) -> Result<Option<ProviderCall>, ParseError> {
+fn complete(ctx: &Source<'_>, p: Partial, finished: bool) -> Result<Option<FoundCall>, ParseError> {
     if p.skip {
         return Ok(None);
     }
@@ -350,8 +354,8 @@ fn complete(ctx: &Source<'_>, p: Partial, finished: bool) -> Result<Option<Provi
             format!("the streamed tool call starting at {} has no name", walk::show(&p.at)),
         ));
     };
-    let arguments = match p.object {
-        Some((o, _)) if p.arguments.text.is_empty() => o,
+    let (arguments, args) = match p.object {
+        Some((o, path)) if p.arguments.text.is_empty() => (o, ArgsAt::Value(path)),
         Some((_, path)) => {
             return Err(ParseError::new(
                 ErrorCode::InvalidArguments,
@@ -367,10 +371,10 @@ fn complete(ctx: &Source<'_>, p: Partial, finished: bool) -> Result<Option<Provi
             if !finished {
                 return Ok(None);
             }
-            Object::new()
+            (Object::new(), ArgsAt::None)
         }
         None => match json::parse_complete(&p.arguments.text) {
-            Ok(Value::Object(o)) => o,
+            Ok(Value::Object(o)) => (o, ArgsAt::Joined(p.arguments)),
             _ if !finished => return Ok(None),
             Ok(other) => {
                 let (offset, path) = p.arguments.locate(ctx, 0);
@@ -405,10 +409,14 @@ fn complete(ctx: &Source<'_>, p: Partial, finished: bool) -> Result<Option<Provi
             }
         },
     };
-    Ok(Some(ProviderCall {
-        id: p.id,
-        name,
-        arguments,
+    Ok(Some(FoundCall {
+        call: ProviderCall {
+            id: p.id,
+            name,
+            arguments,
+        },
+        name_at: p.name_at,
+        args,
     }))
 }
 

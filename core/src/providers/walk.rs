@@ -109,6 +109,11 @@ impl<'s> Source<'s> {
         self.src.is_some()
     }
 
+    /// The caller's text (`None` for a response passed as a value).
+    pub(super) fn src(&self) -> Option<&'s str> {
+        self.src
+    }
+
     /// The offset of the value at `path` (the response parsed from the text, so the path exists).
     pub(super) fn offset(&self, path: &[Seg]) -> usize {
         self.locate(path, None)
@@ -222,11 +227,32 @@ impl Joined {
     }
 }
 
+/// A call a reader found, with where its name and arguments stand in the response (for the
+/// positions of the tools checks, [`super::tools`]).
+#[derive(Debug)]
+pub(super) struct FoundCall {
+    pub(super) call: ProviderCall,
+    /// The path of the name's value.
+    pub(super) name_at: Vec<Seg>,
+    pub(super) args: ArgsAt,
+}
+
+/// Where a call's arguments are written.
+#[derive(Debug)]
+pub(super) enum ArgsAt {
+    /// Nowhere (no arguments key): positions are the name's.
+    None,
+    /// The value at this path: an object, or a string holding its JSON.
+    Value(Vec<Seg>),
+    /// Streamed `arguments` fragments, joined.
+    Joined(Joined),
+}
+
 /// What a reader found: the structured calls, and (when the text fallback may need it) the
 /// assistant's text.
 #[derive(Debug, Default)]
 pub(super) struct Found {
-    pub(super) calls: Vec<ProviderCall>,
+    pub(super) calls: Vec<FoundCall>,
     pub(super) text: Joined,
     pub(super) want_text: bool,
 }
@@ -502,21 +528,33 @@ pub(super) fn call(
     at: &At<'_>,
     id: Option<String>,
     own: &'static str,
-) -> Result<ProviderCall, ParseError> {
+) -> Result<FoundCall, ParseError> {
     let name = name(ctx, o, at)?;
     let (key, value) = arguments_key(ctx, o, at, own)?;
-    let arguments = arguments(ctx, &name, value, &at.key(key))?;
-    Ok(ProviderCall { id, name, arguments })
+    let args_at = at.key(key);
+    let arguments = arguments(ctx, &name, value, &args_at)?;
+    Ok(FoundCall {
+        call: ProviderCall { id, name, arguments },
+        name_at: at.key("name").path(),
+        args: match value {
+            Some(_) => ArgsAt::Value(args_at.path()),
+            None => ArgsAt::None,
+        },
+    })
 }
 
 /// The text fallback: the calls written in the assistant's text, by [`crate::parse_tool_calls`].
 /// No call there is `[]`; any other error is raised at its position mapped back into the
 /// caller's text (the message names the path of the text piece).
-pub(super) fn fallback(ctx: &Source<'_>, text: &Joined) -> Result<Vec<ProviderCall>, ParseError> {
+pub(super) fn fallback(
+    ctx: &Source<'_>,
+    text: &Joined,
+    options: &crate::parse::ParseOptions<'_>,
+) -> Result<Vec<ProviderCall>, ParseError> {
     if text.is_empty() {
         return Ok(Vec::new());
     }
-    match crate::parse::parse_tool_calls(&text.text) {
+    match crate::parse::parse_tool_calls_with(&text.text, options) {
         Ok(calls) => Ok(calls
             .into_iter()
             .map(|c| ProviderCall {
@@ -533,11 +571,11 @@ pub(super) fn fallback(ctx: &Source<'_>, text: &Joined) -> Result<Vec<ProviderCa
             } else {
                 format!(", at byte {} of the assistant text", e.offset)
             };
-            Err(ParseError::new(
-                e.code,
+            Err(ParseError {
                 offset,
-                format!("{} (in the assistant text at {path}{inner})", e.message),
-            ))
+                message: format!("{} (in the assistant text at {path}{inner})", e.message),
+                ..e
+            })
         }
     }
 }

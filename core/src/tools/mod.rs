@@ -30,7 +30,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 pub use define::ToolsError;
-pub(crate) use origin::{offset_of, Args, Origin, Param, Text};
+pub(crate) use origin::{in_json, offset_of, steps, Args, Origin, Param, Text};
+pub(crate) use validate::Violation;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::json::quote;
@@ -242,28 +243,45 @@ pub(crate) fn apply(
         if let Some(schema) = &tool.schema {
             type_arguments(text, &mut call, schema, validate)?;
             if validate {
-                let arguments = Value::Object(std::mem::take(&mut call.arguments));
-                let violation = validate::first_violation(schema, 0, &arguments);
-                if let Value::Object(o) = arguments {
-                    call.arguments = o;
-                }
-                if let Some(v) = violation {
+                if let Some(v) = tool.violation(&mut call.arguments) {
                     let at = call.value_at(text, &v.path);
-                    let path = pointer(&v.path);
-                    let message = format!(
-                        "the arguments of {} break its schema at {}: {} ({})",
-                        quote(&call.name),
-                        show(&path),
-                        v.message,
-                        v.keyword
-                    );
-                    return Err(ParseError::new(ErrorCode::Schema, at, message).with_path(path));
+                    return Err(v.error(&call.name, "", at));
                 }
             }
         }
         out.push(call);
     }
     Ok(out)
+}
+
+impl Tool {
+    /// The first violation of `arguments` against the tool's schema (none without a schema).
+    /// The arguments are borrowed back as a value for the check, not copied.
+    pub(crate) fn violation(&self, arguments: &mut crate::value::Object) -> Option<validate::Violation> {
+        let schema = self.schema.as_ref()?;
+        let value = Value::Object(std::mem::take(arguments));
+        let violation = validate::first_violation(schema, 0, &value);
+        if let Value::Object(o) = value {
+            *arguments = o;
+        }
+        violation
+    }
+}
+
+impl validate::Violation {
+    /// `tool_call.schema` at `offset` for this violation of the arguments of `name` (written
+    /// `where_` in the input: empty, or ` at <path>`), with the JSON pointer as its path.
+    pub(crate) fn error(&self, name: &str, where_: &str, offset: usize) -> ParseError {
+        let path = pointer(&self.path);
+        let message = format!(
+            "the arguments of {}{where_} break its schema at {}: {} ({})",
+            quote(name),
+            show(&path),
+            self.message,
+            self.keyword
+        );
+        ParseError::new(ErrorCode::Schema, offset, message).with_path(path)
+    }
 }
 
 fn show(path: &str) -> String {
@@ -275,20 +293,27 @@ fn show(path: &str) -> String {
 }
 
 fn unknown_tool(text: &str, call: &ToolCall, tools: &Tools) -> ParseError {
-    let mut names: Vec<String> = tools.tools.iter().take(8).map(|t| quote(&t.name)).collect();
-    if tools.len() > 8 {
-        names.push(format!("and {} more", tools.len() - 8));
-    }
-    let known = if names.is_empty() {
-        "the tool list is empty".to_string()
-    } else {
-        format!("the tools are {}", names.join(", "))
-    };
     ParseError::new(
         ErrorCode::UnknownTool,
         call.name_at(text),
-        format!("{} is not in the tool list; {known}", quote(&call.name)),
+        tools.unknown_message(&call.name),
     )
+}
+
+impl Tools {
+    /// Why `name` is not a call: it is not in the list, which holds these tools.
+    pub(crate) fn unknown_message(&self, name: &str) -> String {
+        let mut names: Vec<String> = self.tools.iter().take(8).map(|t| quote(&t.name)).collect();
+        if self.len() > 8 {
+            names.push(format!("and {} more", self.len() - 8));
+        }
+        let known = if names.is_empty() {
+            "the tool list is empty".to_string()
+        } else {
+            format!("the tools are {}", names.join(", "))
+        };
+        format!("{} is not in the tool list; {known}", quote(name))
+    }
 }
 
 /// Retypes the arguments a format wrote as text by their parameters' schemas.

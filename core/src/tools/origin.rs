@@ -98,7 +98,8 @@ impl Origin {
     }
 }
 
-fn steps(path: &[Seg]) -> Vec<Step<'_>> {
+/// `path` as steps for [`json::locate_path`].
+pub(crate) fn steps(path: &[Seg]) -> Vec<Step<'_>> {
     path.iter()
         .map(|s| match s {
             Seg::Key(k) => Step::Key(k),
