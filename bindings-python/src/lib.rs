@@ -250,6 +250,7 @@ fn response_op<'py>(
     provider: Option<&Bound<'py, PyAny>>,
     text_fallback: bool,
     query: Query,
+    tools: ToolOptions,
 ) -> PyResult<Bound<'py, PyAny>> {
     let provider = match provider {
         Some(p) => host::provider(func, &provider_str(func, p)?).map_err(arg_error)?,
@@ -259,20 +260,27 @@ fn response_op<'py>(
         provider,
         text_fallback,
         query,
+        tools,
     };
     call(py, args::response(func, response)?, op)
 }
 
 /// The tool calls in a provider response. See `beacon.parse_response`.
 #[pyfunction]
-#[pyo3(signature = (response, *, provider = None, text_fallback = false))]
+#[pyo3(signature = (response, *, provider = None, text_fallback = false, tools = None, validate = true, unknown = None))]
+#[allow(clippy::too_many_arguments)]
 fn parse_response<'py>(
     py: Python<'py>,
     response: &Bound<'py, PyAny>,
     provider: Option<&Bound<'py, PyAny>>,
     text_fallback: bool,
+    tools: Option<&Bound<'py, PyAny>>,
+    validate: bool,
+    unknown: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    response_op(py, "parse_response", response, provider, text_fallback, Query::Calls)
+    const FUNC: &str = "parse_response";
+    let tools = tool_options(FUNC, tools, validate, unknown)?;
+    response_op(py, FUNC, response, provider, text_fallback, Query::Calls, tools)
 }
 
 /// Whether a provider response has tool calls. See `beacon.has_tool_calls`.
@@ -284,13 +292,30 @@ fn has_tool_calls<'py>(
     provider: Option<&Bound<'py, PyAny>>,
     text_fallback: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    response_op(py, "has_tool_calls", response, provider, text_fallback, Query::Has)
+    let tools = ToolOptions::default();
+    response_op(
+        py,
+        "has_tool_calls",
+        response,
+        provider,
+        text_fallback,
+        Query::Has,
+        tools,
+    )
 }
 
 /// Which API a response came from. See `beacon.detect_provider`.
 #[pyfunction]
 fn detect_provider<'py>(py: Python<'py>, response: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    response_op(py, "detect_provider", response, None, false, Query::Detect)
+    response_op(
+        py,
+        "detect_provider",
+        response,
+        None,
+        false,
+        Query::Detect,
+        ToolOptions::default(),
+    )
 }
 
 /// The messages or parts that carry tool results back to `provider`. See

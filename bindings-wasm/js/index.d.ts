@@ -160,7 +160,7 @@ export function compileTools<A extends ToolArgs = { [name: string]: Arguments }>
   definitions: readonly ToolDefinition[],
 ): Tools<A>;
 
-/** The tools options of `parseToolCall`, `parseToolCalls` and `parseMessage`. */
+/** The tools options of `parseToolCall`, `parseToolCalls`, `parseMessage` and `parseResponse`. */
 export interface ToolsOptions<A extends ToolArgs> {
   /**
    * The caller's tools: calls are named, typed and validated (README: "Tools and schemas"). A
@@ -322,7 +322,7 @@ export interface ProviderCall {
   arguments: { [key: string]: Value };
 }
 
-/** Options of `parseResponse` and `hasToolCalls`. */
+/** Options of `parseResponse` and `hasToolCalls` (`parseResponse` also takes `ToolsOptions`). */
 export interface ParseResponseOptions {
   /** `'auto'` (the default) detects the API; a provider id reads that API's paths only. */
   provider?: Provider | 'auto';
@@ -357,7 +357,10 @@ export type ResultMessage = { [key: string]: Value };
 
 /**
  * The tool calls in a model API's response, in response order. A response without calls (or
- * plain text, or JSON of no known API) gives `[]`, not an error.
+ * plain text, or JSON of no known API) gives `[]`, not an error. With `tools`, a call to a tool
+ * not in the list throws `tool_call.unknown_tool` at its name (`unknown: 'keep'` returns it,
+ * `'drop'` leaves it out), and arguments that break the tool's schema throw `tool_call.schema`
+ * with `path` and the position of the offending value (also inside an `arguments` string).
  * @throws {ToolCallError} malformed JSON (`json.*`, with its position), or a broken call
  *   (`tool_call.invalid_arguments`, `tool_call.ambiguous_arguments`, `tool_call.invalid_name`,
  *   `tool_call.unrecognized`) whose message names the tool and its path in the response;
@@ -372,7 +375,15 @@ export type ResultMessage = { [key: string]: Value };
  *   option name or an option of the wrong type.
  * @throws {RangeError} `provider` is neither `'auto'` nor one of `PROVIDERS`.
  */
-export function parseResponse(response: ProviderResponse, options?: ParseResponseOptions): ProviderCall[];
+export function parseResponse<A extends ToolArgs = { [name: string]: Arguments }>(
+  response: ProviderResponse,
+  options?: ParseResponseOptions & ToolsOptions<A>,
+): ProviderCallOf<A>[];
+
+/** A provider call to one of the tools of `A`, discriminated by `name` (plain `ProviderCall` for the default `A`). */
+export type ProviderCallOf<A extends ToolArgs> = string extends keyof A
+  ? ProviderCall
+  : { [N in keyof A & string]: { id: string | null; name: N; arguments: A[N] } }[keyof A & string];
 
 /**
  * Which API `response` came from, or `null` (plain text, or JSON of no known API).

@@ -644,12 +644,14 @@ function responseArg(fn, response) {
 }
 
 function readResponse(fn, response, options, query) {
-  const names = query === 2 ? [] : ['provider', 'textFallback', 'bigints'];
-  const { provider = 'auto', textFallback = false, bigints } = optionsArg(fn, options, names);
+  // parseResponse (0) takes the tools options too; hasToolCalls (1) the rest; detectProvider none.
+  const names = query === 2 ? [] : ['provider', 'textFallback', 'bigints', ...(query === 0 ? TOOL_OPTIONS : [])];
+  const o = optionsArg(fn, options, names);
+  const { provider = 'auto', textFallback = false, bigints } = o;
   const id = providerArg(fn, provider);
   const input = responseArg(fn, response);
   const wasmFunction = typeof input === 'string' ? wasmReadResponse : wasmReadResponseBytes;
-  return callModuleBigints(bigints, input.length, wasmFunction, fn, input, id, textFallback, query);
+  return withTools(fn, o, (...x) => callModuleBigints(bigints, input.length, wasmFunction, fn, input, id, textFallback, query, ...x));
 }
 
 /**
@@ -657,7 +659,10 @@ function readResponse(fn, response, options, query) {
  * (`id` null when the provider gave none). `provider: 'auto'` detects the API; a provider id
  * reads that API's paths only. No calls (or plain text, or JSON of no known API) is `[]`.
  * With `textFallback: true`, a response without structured calls has its assistant text read
- * like `parseToolCalls` (those calls have `id` null).
+ * like `parseToolCalls` (those calls have `id` null). `tools`, `validate`, `unknown`: as for
+ * `parseToolCalls`; a call to a tool not in the list throws `tool_call.unknown_tool` at its name,
+ * arguments that break the schema `tool_call.schema` at the offending value (also inside an
+ * `arguments` string), with `error.path`.
  */
 export function parseResponse(response, options) {
   return readResponse('parseResponse', response, options, 0);

@@ -207,15 +207,44 @@ pub fn scan_stream(text: &str) -> String {
 }
 
 /// `parseResponse` (`query` 0), `hasToolCalls` (1) or `detectProvider` (2), called `func`, on
-/// the response's JSON text. `provider`: `"auto"` or a provider id.
+/// the response's JSON text. `provider`: `"auto"` or a provider id; `tools`, `validate`,
+/// `unknown`: see [`tool_options`] (`parseResponse` only).
 #[wasm_bindgen]
 #[must_use]
-pub fn read_response(func: &str, text: &str, provider: &str, text_fallback: bool, query: u8) -> String {
-    response(func, Input::Text(text), provider, text_fallback, query)
+#[allow(clippy::too_many_arguments)]
+pub fn read_response(
+    func: &str,
+    text: &str,
+    provider: &str,
+    text_fallback: bool,
+    query: u8,
+    tools: Option<u32>,
+    validate: bool,
+    unknown: Option<String>,
+) -> String {
+    let options = ResponseArgs {
+        provider,
+        text_fallback,
+        query,
+        tools,
+        validate,
+        unknown,
+    };
+    response(func, Input::Text(text), options)
 }
 
-fn response(func: &str, input: Input<'_>, provider: &str, text_fallback: bool, query: u8) -> String {
-    let query = match query {
+/// The options of [`read_response`].
+struct ResponseArgs<'a> {
+    provider: &'a str,
+    text_fallback: bool,
+    query: u8,
+    tools: Option<u32>,
+    validate: bool,
+    unknown: Option<String>,
+}
+
+fn response(func: &str, input: Input<'_>, args: ResponseArgs<'_>) -> String {
+    let query = match args.query {
         0 => Query::Calls,
         1 => Query::Has,
         _ => Query::Detect,
@@ -223,9 +252,10 @@ fn response(func: &str, input: Input<'_>, provider: &str, text_fallback: bool, q
     let capacity = 64 + input.len() / 4;
     run(input, capacity, || {
         Ok(Op::Response {
-            provider: host::provider(func, provider)?,
-            text_fallback,
+            provider: host::provider(func, args.provider)?,
+            text_fallback: args.text_fallback,
             query,
+            tools: tool_options(func, args.tools, args.validate, args.unknown.as_deref())?,
         })
     })
 }
@@ -233,8 +263,26 @@ fn response(func: &str, input: Input<'_>, provider: &str, text_fallback: bool, q
 /// [`read_response`] on a response given as UTF-8 bytes (positions in bytes).
 #[wasm_bindgen]
 #[must_use]
-pub fn read_response_bytes(func: &str, bytes: &[u8], provider: &str, text_fallback: bool, query: u8) -> String {
-    response(func, Input::Bytes(bytes.into()), provider, text_fallback, query)
+#[allow(clippy::too_many_arguments)]
+pub fn read_response_bytes(
+    func: &str,
+    bytes: &[u8],
+    provider: &str,
+    text_fallback: bool,
+    query: u8,
+    tools: Option<u32>,
+    validate: bool,
+    unknown: Option<String>,
+) -> String {
+    let options = ResponseArgs {
+        provider,
+        text_fallback,
+        query,
+        tools,
+        validate,
+        unknown,
+    };
+    response(func, Input::Bytes(bytes.into()), options)
 }
 
 /// `formatResults`: `results` is the JSON text of the caller's results (`index.js` checked it is

@@ -26,7 +26,7 @@ from typing import Any, Dict, Iterable, List, Literal, Optional, Tuple, TypedDic
 
 from . import _core
 from ._errors import NoToolCallFoundError, ToolCallError
-from ._tools import Tools, check_as_models, compiled, to_model, tools_arg
+from ._tools import Tools, check_as_models, compiled, to_model, to_models, tools_arg
 from ._batch import ArrowArray, parse_arrow, parse_many
 
 __all__ = [
@@ -260,9 +260,7 @@ def parse_message(
     message = _core.parse_message(
         text, formats=_format_ids(formats), ids=ids, tools=compiled(t), validate=validate, unknown=unknown
     )
-    if as_models and t is not None:
-        for call in message["tool_calls"]:
-            to_model(call, t)  # type: ignore[arg-type]
+    to_models(message["tool_calls"], t, as_models)
     return message
 
 
@@ -393,10 +391,7 @@ def parse_tool_calls(
         validate=validate,
         unknown=unknown,
     )
-    if as_models and t is not None:
-        for call in calls:
-            to_model(call, t)  # type: ignore[arg-type]
-    return calls
+    return to_models(calls, t, as_models)
 
 
 # --------------------------------------------------------------------------- provider responses
@@ -454,7 +449,14 @@ class ToolResult(_ToolResultContent, total=False):
 
 
 def parse_response(
-    response: Response, *, provider: Union[Provider, Literal["auto"]] = "auto", text_fallback: bool = False
+    response: Response,
+    *,
+    provider: Union[Provider, Literal["auto"]] = "auto",
+    text_fallback: bool = False,
+    tools: Optional[ToolDefinitions] = None,
+    validate: bool = True,
+    unknown: UnknownTools = "error",
+    as_models: bool = False,
 ) -> List[ProviderCall]:
     """The tool calls in a model API's response, in response order.
 
@@ -494,6 +496,24 @@ def parse_response(
     ...     print(err.code, err.position)
     json.invalid_utf8 11
 
+    ``tools`` (a :class:`Tools`, or a list of definitions), ``validate``, ``unknown`` and
+    ``as_models`` work as for :func:`parse_tool_calls`: a call to a tool not in the list raises
+    ``tool_call.unknown_tool`` at its name (``unknown="keep"`` returns it, ``"drop"`` leaves it
+    out); arguments that break the tool's schema raise ``tool_call.schema`` with ``err.path`` and
+    the position of the offending value, also inside an ``arguments`` string holding JSON. API
+    arguments are JSON, so nothing is retyped: ``{"zip": 10001}`` for a ``string`` parameter is a
+    violation. The text fallback reads the assistant text with the tools (typing included).
+
+    >>> tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+    ...     "type": "object", "properties": {"unit": {"enum": ["celsius", "fahrenheit"]}}}}}]
+    >>> text = ('{"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": '
+    ...         '{"name": "get_weather", "arguments": "{\\\\"unit\\\\": \\\\"kelvin\\\\"}"}}]}')
+    >>> try:
+    ...     parse_response(text, tools=tools)
+    ... except ToolCallError as err:
+    ...     print(err.code, err.path, text[err.position:err.position + 8])
+    tool_call.schema /unit \\"kelvin
+
     Raises:
         ToolCallError: malformed JSON (``json.*``, with its position), or a broken call:
             ``tool_call.invalid_arguments`` (arguments not an object, or an arguments string that
@@ -511,7 +531,17 @@ def parse_response(
             have, or a dict key is not a ``str``.
         ValueError: ``provider`` is neither ``"auto"`` nor one of :data:`PROVIDERS`.
     """
-    return _core.parse_response(response, provider=provider, text_fallback=text_fallback)
+    t = tools_arg(tools)
+    check_as_models("parse_response", as_models, t)
+    calls = _core.parse_response(
+        response,
+        provider=provider,
+        text_fallback=text_fallback,
+        tools=compiled(t),
+        validate=validate,
+        unknown=unknown,
+    )
+    return to_models(calls, t, as_models)
 
 
 def detect_provider(response: Response) -> Optional[Provider]:

@@ -49,6 +49,9 @@ def parse_response(
     *,
     provider: Union[Provider, Literal["auto"], None] = None,
     text_fallback: bool = False,
+    tools: Optional[Tools] = None,
+    validate: bool = True,
+    unknown: Optional[str] = None,
 ) -> List[ProviderCall]: ...
 def detect_provider(response: Response) -> Optional[Provider]: ...
 def has_tool_calls(

@@ -121,3 +121,11 @@ def to_model(call: Dict[str, Any], tools: Tools) -> Dict[str, Any]:
     if model is not None:
         call["arguments"] = model.model_validate(call["arguments"])
     return call
+
+
+def to_models(calls: List[Any], tools: Optional[Tools], as_models: bool) -> List[Any]:
+    """``calls`` (modified in place) with their arguments as model instances, when ``as_models``."""
+    if as_models and tools is not None:
+        for call in calls:
+            to_model(call, tools)
+    return calls

@@ -73,6 +73,7 @@ function checkOutcome(beacon, c, got, text, position, label, problems) {
   if (want.message_contains !== undefined && !e.message.includes(want.message_contains)) {
     problems.push(`${label}: message ${show(e.message)} does not contain ${show(want.message_contains)}`);
   }
+  if (e.path !== want.path) problems.push(`${label}: path ${show(e.path)}, want ${show(want.path)} (${e.message})`);
   if (position !== undefined && e.position !== position) {
     problems.push(`${label}: position ${e.position}, want ${position} (${e.message})`);
   }
@@ -100,18 +101,32 @@ function sameOutcome(a, b) {
 const outcomeText = (o) => (o.error ? `threw ${show(errorSummary(o.error))}` : show(o.value));
 
 /**
+ * The options of parseResponse the case gives: provider, textFallback, and its tools (compiled
+ * into a Tools) with validate and unknown.
+ */
+function responseOptions(beacon, c) {
+  const options = { provider: c.provider ?? 'auto', textFallback: c.text_fallback ?? false };
+  if (c.tools !== undefined) {
+    options.tools = new beacon.Tools(c.tools);
+    options.validate = c.validate ?? true;
+    options.unknown = c.unknown ?? 'error';
+  }
+  return options;
+}
+
+/**
  * parseResponse, hasToolCalls and detectProvider on one form of the response (`input`, a string
  * or a decoded value; `text` is the text errors point into).
  */
 function checkForm(beacon, c, input, text, position, label, problems) {
-  const options = { provider: c.provider ?? 'auto', textFallback: c.text_fallback ?? false };
-  const got = attempt(() => beacon.parseResponse(input, options));
+  const { tools, validate, unknown, ...options } = responseOptions(beacon, c);
+  const got = attempt(() => beacon.parseResponse(input, { ...options, tools, validate, unknown }));
   checkOutcome(beacon, c, got, text, position, label, problems);
 
-  // hasToolCalls is parseResponse being non-empty, or the same error.
+  // hasToolCalls (which takes no tools) is parseResponse being non-empty, or the same error.
   const has = attempt(() => beacon.hasToolCalls(input, options));
   const want = got.error ? got : { value: got.value.length > 0 };
-  if (!sameOutcome(has, want)) {
+  if (tools === undefined && !sameOutcome(has, want)) {
     problems.push(`${label}: hasToolCalls ${outcomeText(has)} disagrees with parseResponse (${outcomeText(want)})`);
   }
 
@@ -165,9 +180,7 @@ function runResponseCase(beacon, c) {
   // gives on that text.
   const compact = toJsonExact(value);
   const got = checkForm(beacon, c, value, compact, undefined, 'value', problems);
-  const onCompact = attempt(() => beacon.parseResponse(compact, {
-    provider: c.provider ?? 'auto', textFallback: c.text_fallback ?? false,
-  }));
+  const onCompact = attempt(() => beacon.parseResponse(compact, responseOptions(beacon, c)));
   if (!sameOutcome(got, onCompact)) {
     problems.push(`value: ${outcomeText(got)}, but its JSON.stringify text gives ${outcomeText(onCompact)}`);
   }

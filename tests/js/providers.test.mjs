@@ -12,7 +12,7 @@ import { runProviderCase } from './provider-fixture-lib.mjs';
 
 const beacon = await loadBeacon();
 const {
-  parseResponse, detectProvider, hasToolCalls, formatResults, PROVIDERS, ToolCallError, NoToolCallFoundError,
+  parseResponse, detectProvider, hasToolCalls, formatResults, PROVIDERS, ToolCallError, NoToolCallFoundError, Tools,
 } = beacon;
 // format_calls.json is run by the Rust runner until formatCalls reaches the package.
 const files = loadFixtureFiles(PROVIDER_FIXTURES_DIR).filter((f) => f.file !== 'format_calls.json');
@@ -21,7 +21,7 @@ test('there are provider fixtures to run, in every file the README lists', () =>
   const names = files.map((f) => f.file);
   for (const want of ['openai_chat.json', 'openai_stream.json', 'openai_responses.json', 'anthropic.json',
     'gemini.json', 'gemini_interactions.json', 'cohere.json', 'bedrock.json', 'ollama.json',
-    'detection.json', 'text_fallback.json', 'format_results.json']) {
+    'detection.json', 'text_fallback.json', 'tools.json', 'format_results.json']) {
     assert.ok(names.includes(want), `missing tests/fixtures/providers/${want}`);
   }
   for (const { file, cases } of files) {
@@ -358,4 +358,48 @@ test('responses as bytes: UTF-8 JSON, positions in bytes, invalid UTF-8 is a cod
   const latin1 = Uint8Array.from([...'{"city": "Z'].map((c) => c.charCodeAt(0)).concat([0xfc, 0x22, 0x7d]));
   const bad = thrown(() => parseResponse(latin1));
   assert.deepEqual([bad.code, bad.position], ['json.invalid_utf8', 11]);
+});
+
+// ------------------------------------------------------------------------------------------
+// parseResponse with tools (the shared cases are in tools.json; these check the JS surface).
+
+const WEATHER_TOOLS = [{ type: 'function', function: { name: 'get_weather', parameters: {
+  type: 'object', properties: { unit: { enum: ['celsius', 'fahrenheit'] } }, required: ['unit'] } } }];
+const KELVIN = {
+  role: 'assistant', content: '☀️ Zürich',
+  tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"unit": "kelvin"}' } }],
+};
+
+test('parseResponse with tools: a violation inside an arguments string, at its UTF-16 position', () => {
+  const text = JSON.stringify(KELVIN);
+  for (const tools of [WEATHER_TOOLS, new Tools(WEATHER_TOOLS)]) {
+    assert.throws(() => parseResponse(text, { tools }), (e) => {
+      assert.ok(e instanceof ToolCallError);
+      assert.equal(e.code, 'tool_call.schema');
+      assert.equal(e.path, '/unit');
+      assert.equal(e.position, text.indexOf('\\"kelvin'));
+      assert.match(e.message, /tool_calls\[0\]\.function\.arguments/);
+      return true;
+    });
+    // A decoded object: positions point into its JSON.stringify text, which is `text`.
+    assert.throws(() => parseResponse(KELVIN, { tools }), (e) => e.position === text.indexOf('\\"kelvin'));
+  }
+  assertExact(parseResponse(KELVIN, { tools: WEATHER_TOOLS, validate: false }),
+    [{ id: 'call_1', name: 'get_weather', arguments: { unit: 'kelvin' } }]);
+  // Bytes: positions in bytes.
+  const bytes = new TextEncoder().encode(text);
+  assert.throws(() => parseResponse(bytes, { tools: WEATHER_TOOLS }),
+    (e) => e.position === new TextEncoder().encode(text.slice(0, text.indexOf('\\"kelvin'))).length);
+});
+
+test('parseResponse with tools: unknown names, keep and drop; option checks', () => {
+  const tools = ['get_time'];
+  assert.throws(() => parseResponse(KELVIN, { tools }), (e) => e.code === 'tool_call.unknown_tool' && e.path === undefined);
+  assertExact(parseResponse(KELVIN, { tools, unknown: 'keep' }).map((c) => c.name), ['get_weather']);
+  assertExact(parseResponse(KELVIN, { tools, unknown: 'drop' }), []);
+  assert.throws(() => parseResponse(KELVIN, { tools, unknown: 'ignore' }), TypeError);
+  assert.throws(() => parseResponse(KELVIN, { tools: 'get_time' }), TypeError);
+  // hasToolCalls and detectProvider take no tools.
+  assert.throws(() => hasToolCalls(KELVIN, { tools }), TypeError);
+  assert.equal(hasToolCalls(KELVIN), true);
 });

@@ -31,7 +31,7 @@ const TSCONFIG = JSON.stringify({
 
 const MAIN = `\
 import {
-  parseToolCall, parseToolCalls, parseMessage, parseResponse, ToolCallError, NoToolCallFoundError,
+  parseToolCall, parseToolCalls, parseMessage, parseResponse, ToolCallError, NoToolCallFoundError, Tools,
   type ToolCall, type ToolCallWithFormat, type Message, type ProviderCall, type Format,
 } from 'beacon-toolcall';
 
@@ -42,6 +42,11 @@ const big = parseToolCalls('<tool_call>{"name": "f", "arguments": {"n": 12345678
   { bigints: 'string' });
 const message: Message = parseMessage('<think>hm</think>f(a=1)', { ids: 'generate' });
 const calls: ProviderCall[] = parseResponse('{"choices": [{"message": {"tool_calls": []}}]}', { textFallback: true });
+// Tools<A> types the arguments of parseResponse's calls by tool name.
+const weather = new Tools<{ get_weather: { city: string } }>(['get_weather']);
+const typed = parseResponse({ role: 'assistant', tool_calls: [{ id: 'c1', type: 'function',
+  function: { name: 'get_weather', arguments: '{"city": "Paris"}' } }] }, { tools: weather });
+const city: string | undefined = typed[0]?.arguments.city;
 // @ts-expect-error a Python-style option name is a type error (and a TypeError at run time)
 try { parseToolCalls('f()', { include_format: true }); } catch (e) { if (!(e instanceof TypeError)) throw e; }
 let code = '';
@@ -51,7 +56,7 @@ try {
   if (e instanceof NoToolCallFoundError) code = e.code;
   else if (e instanceof ToolCallError) code = 'other';
 }
-console.log(JSON.stringify({ call, format, big: big[0]!.arguments, message: message.tool_calls.length, calls, code }));
+console.log(JSON.stringify({ call, format, big: big[0]!.arguments, message: message.tool_calls.length, calls, code, city }));
 `;
 
 const EXPECTED = {
@@ -61,6 +66,7 @@ const EXPECTED = {
   message: 1,
   calls: [],
   code: 'tool_call.not_found',
+  city: 'Paris',
 };
 
 for (const [kind, packageJson] of [['commonjs', {}], ['module', { type: 'module' }]]) {

@@ -127,12 +127,24 @@ def _byte_location(data: bytes, position: int) -> Tuple[int, int]:
     return line, column
 
 
+def _parse_kwargs(case: Dict[str, Any]) -> Dict[str, Any]:
+    """The options of parse_response the case gives: provider, text_fallback, and its tools
+    (compiled into a beacon.Tools) with validate and unknown."""
+    kwargs: Dict[str, Any] = {"provider": _provider_arg(case), "text_fallback": case.get("text_fallback", False)}
+    if "tools" in case:
+        kwargs["tools"] = beacon.Tools(case["tools"])
+        kwargs["validate"] = case.get("validate", True)
+        kwargs["unknown"] = case.get("unknown", "error")
+    return kwargs
+
+
 def _check_error(err: ToolCallError, case: Dict[str, Any], label: str) -> None:
     want = case["error"]
     assert type(err) is ToolCallError, label
     assert err.code == want["code"], f"{label}: {err}"
     if "message_contains" in want:
         assert want["message_contains"] in err.message, f"{label}: {err}"
+    assert err.path == want.get("path"), f"{label}: path {err.path!r} ({err})"
     assert err.code != "internal"
 
 
@@ -148,29 +160,27 @@ def _check_calls(calls: Any, case: Dict[str, Any]) -> None:
 def _check_parse(response: Any, case: Dict[str, Any], label: str) -> Tuple[Any, Optional[ToolCallError]]:
     """parse_response(response) as `case` says: its calls, or its error. Returns the outcome and,
     for an error case, the exception, for the caller's position checks."""
-    provider = _provider_arg(case)
-    fallback = case.get("text_fallback", False)
-    got = _outcome(parse_response, response, provider=provider, text_fallback=fallback)
+    kwargs = _parse_kwargs(case)
+    got = _outcome(parse_response, response, **kwargs)
     if "expected" in case:
         assert got[0] == "ok", f"{label}: unexpected error {got}"
         _check_calls(got[1], case)
         return got, None
     assert got[0] == "err", f"{label}: expected {case['error']['code']}, got {got}"
     with pytest.raises(ToolCallError) as info:
-        parse_response(response, provider=provider, text_fallback=fallback)
+        parse_response(response, **kwargs)
     _check_error(info.value, case, label)
     return got, info.value
 
 
 def _check_agreement(response: Any, case: Dict[str, Any], got: Any, label: str) -> None:
-    """has_tool_calls and detect_provider agree with parse_response's outcome `got`."""
+    """has_tool_calls and detect_provider agree with parse_response's outcome `got`
+    (has_tool_calls takes no tools: for a case with tools, it is not compared)."""
     provider = _provider_arg(case)
     fallback = case.get("text_fallback", False)
     has = _outcome(has_tool_calls, response, provider=provider, text_fallback=fallback)
-    if got[0] == "ok":
-        assert has == ("ok", bool(got[1])), label
-    else:
-        assert has == got, f"{label}: has_tool_calls fails unlike parse_response"
+    if "tools" not in case:
+        assert has == (("ok", bool(got[1])) if got[0] == "ok" else got), f"{label}: has_tool_calls {has}"
 
     detected = _outcome(detect_provider, response)
     known, want = _want_provider(case)
@@ -194,7 +204,8 @@ def _params() -> List[Any]:
 
 
 def test_fixtures_exist() -> None:
-    assert len(RESPONSE_FILES) >= 11
+    assert len(RESPONSE_FILES) >= 12
+    assert "tools.json" in RESPONSE_FILES
     assert len(RESPONSE_CASES) >= 100
     assert RESULTS_CASES
     ids = [_case_id(f, c) for f, c in RESPONSE_CASES]
@@ -223,12 +234,10 @@ def test_fixture_text(file: str, case: Dict[str, Any]) -> None:
 @pytest.mark.parametrize("file, case", _params())
 def test_fixture_bytes(file: str, case: Dict[str, Any], kind: Callable[[bytes], Any]) -> None:
     """UTF-8 `bytes`/`bytearray` input: the same outcome as the text, positions in bytes."""
-    provider = _provider_arg(case)
-    fallback = case.get("text_fallback", False)
     for label, text in _texts(case):
         label = f"{_case_id(file, case)} [{label}, {kind.__name__}]"
         data = text.encode("utf-8")
-        from_text = _outcome(parse_response, text, provider=provider, text_fallback=fallback)
+        from_text = _outcome(parse_response, text, **_parse_kwargs(case))
         got, err = _check_parse(kind(data), case, label)
         if err is not None:
             # The text variant's code-point position, as a byte offset.

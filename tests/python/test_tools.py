@@ -170,3 +170,60 @@ def test_tools_is_reused_and_copied() -> None:
     assert repr(tools) == "beacon.Tools(['lookup_zip'])"
     assert tools.unchecked() == []
     assert Tools([{"name": "f", "parameters": {"type": "object", "if": {}}}]).unchecked() == [("f", "", "if")]
+
+
+# --------------------------------------------------------------------------- parse_response
+
+
+def _chat(name: str, arguments: str) -> dict:
+    return {"role": "assistant", "content": "☀️ Zürich",
+            "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": name, "arguments": arguments}}]}
+
+
+def test_parse_response_with_tools_positions_inside_the_arguments_string() -> None:
+    import json
+
+    tools = Tools([write_todos])
+    response = _chat("write_todos", json.dumps({"todos": [{"title": "a", "status": "open"}, {"title": "b", "status": "x"}]}))
+    text = json.dumps(response, ensure_ascii=False)
+    needle = text.index('\\"x\\"')
+    with pytest.raises(ToolCallError) as info:
+        beacon.parse_response(text, tools=tools)
+    assert (info.value.code, info.value.path, info.value.position) == ("tool_call.schema", "/todos/1/status", needle)
+    # bytes: the same place, in bytes
+    with pytest.raises(ToolCallError) as info:
+        beacon.parse_response(text.encode(), tools=tools)
+    assert info.value.position == len(text[:needle].encode())
+    # decoded: position 0, the message names the path in the response and the byte in the string
+    with pytest.raises(ToolCallError) as info:
+        beacon.parse_response(response, tools=tools)
+    err = info.value
+    assert (err.position, err.line, err.column, err.path) == (0, 1, 1, "/todos/1/status")
+    assert "tool_calls[0].function.arguments" in err.message and "of the string" in err.message
+    # validate=False: names only
+    calls = beacon.parse_response(response, tools=tools, validate=False)
+    assert calls[0]["arguments"]["todos"][1]["status"] == "x"
+
+
+def test_parse_response_with_tools_names_and_models() -> None:
+    tools = Tools([lookup_zip, get_weather])
+    response = _chat("lookup_zip", '{"zip": "10001"}')
+    [call] = beacon.parse_response(response, tools=tools, as_models=True)
+    assert call == {"id": "call_1", "name": "lookup_zip", "arguments": lookup_zip(zip="10001")}
+    # JSON APIs are not retyped: a number for a string parameter is a violation.
+    with pytest.raises(ToolCallError, match=r"\(type\)"):
+        beacon.parse_response(_chat("lookup_zip", '{"zip": 10001}'), tools=tools)
+    unknown = _chat("lookup_zipcode", "{}")
+    with pytest.raises(ToolCallError) as info:
+        beacon.parse_response(unknown, tools=tools)
+    assert info.value.code == "tool_call.unknown_tool" and info.value.path is None
+    assert beacon.parse_response(unknown, tools=tools, unknown="drop") == []
+    assert beacon.parse_response(unknown, tools=[{"name": "x"}], unknown="keep")[0]["name"] == "lookup_zipcode"
+    with pytest.raises(ValueError, match="as_models=True needs tools="):
+        beacon.parse_response(response, as_models=True)
+    with pytest.raises(ValueError, match="unknown must be"):
+        beacon.parse_response(response, tools=tools, unknown="ignore")
+    # The text fallback types values written as text by the schema.
+    fallback = {"role": "assistant", "content": QWEN}
+    assert beacon.parse_response(fallback, text_fallback=True, tools=tools)[0]["arguments"] == {"zip": "10001"}
+    assert beacon.parse_response(fallback, text_fallback=True)[0]["arguments"] == {"zip": 10001}
