@@ -21,10 +21,12 @@ mod gemini;
 mod ollama;
 mod openai;
 mod results;
+mod stream;
 mod walk;
 
 pub use calls::format_calls;
 pub use results::{format_results, ToolResult};
+pub use stream::ResponseStream;
 
 use crate::error::ParseError;
 use crate::scan::skip_ws;
@@ -178,7 +180,7 @@ pub fn utf8_text(bytes: &[u8]) -> Result<&str, ParseError> {
 pub fn detect_provider_value(response: &Value) -> Option<Provider> {
     match response {
         Value::Array(items) if is_chunk_list(items) => Some(Provider::OpenaiChat),
-        Value::Array(items) => item_list(items),
+        Value::Array(items) => stream::detect_list(items).or_else(|| item_list(items)),
         Value::Object(o) => detect_object(o),
         _ => None,
     }
@@ -286,6 +288,9 @@ fn has_key(o: &Object, key: &str) -> bool {
 /// Which API the response text came from. Plain text (not starting with `{` or `[`) is
 /// `Ok(None)`; malformed JSON is its `json.*` error.
 pub fn detect_provider(text: &str) -> Result<Option<Provider>, ParseError> {
+    if let Some(provider) = stream::detect_text(text)? {
+        return Ok(provider);
+    }
     Ok(json_of(text)?.and_then(|(value, _)| detect_provider_value(&value)))
 }
 
@@ -297,6 +302,9 @@ pub fn parse_response(
     provider: Option<Provider>,
     text_fallback: bool,
 ) -> Result<Vec<ProviderCall>, ParseError> {
+    if let Some(calls) = stream::read_text(text, provider, text_fallback)? {
+        return Ok(calls);
+    }
     match json_of(text)? {
         Some((value, start)) => read(&Source::text(text, start), &value, provider, text_fallback),
         None => Ok(Vec::new()),
@@ -337,6 +345,23 @@ fn read(
     let Some(provider) = provider.or_else(|| detect_provider_value(value)) else {
         return Ok(Vec::new());
     };
+    // A list of events is a recorded stream; a list of output items (Responses, Interactions)
+    // is read as a response.
+    if let (Value::Array(items), false) = (value, provider == Provider::OpenaiChat) {
+        if item_list(items).is_none()
+            && matches!(
+                provider,
+                Provider::OpenaiResponses
+                    | Provider::Anthropic
+                    | Provider::Gemini
+                    | Provider::Bedrock
+                    | Provider::CohereV2
+                    | Provider::Ollama
+            )
+        {
+            return stream::read_list(ctx, items, provider, text_fallback);
+        }
+    }
     let mut found = Found::new(text_fallback);
     match provider {
         Provider::OpenaiChat => openai::chat(ctx, value, &mut found)?,

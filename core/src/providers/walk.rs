@@ -93,16 +93,36 @@ pub(super) struct Source<'s> {
     src: Option<&'s str>,
     /// Where the response's JSON starts in `src` (after a byte-order mark).
     start: usize,
+    /// A recorded stream: where the JSON of each event starts in `src`; a path's first index
+    /// picks the event.
+    events: Option<&'s [usize]>,
 }
 
 impl<'s> Source<'s> {
     /// The response's JSON is `src[start..]`.
     pub(super) fn text(src: &'s str, start: usize) -> Self {
-        Source { src: Some(src), start }
+        Source {
+            src: Some(src),
+            start,
+            events: None,
+        }
     }
 
     pub(super) fn value() -> Self {
-        Source { src: None, start: 0 }
+        Source {
+            src: None,
+            start: 0,
+            events: None,
+        }
+    }
+
+    /// A recorded stream in `src`, event `i` starting at `starts[i]`.
+    pub(super) fn events(src: &'s str, starts: &'s [usize]) -> Self {
+        Source {
+            src: Some(src),
+            start: 0,
+            events: Some(starts),
+        }
     }
 
     pub(super) fn has_text(&self) -> bool {
@@ -126,7 +146,12 @@ impl<'s> Source<'s> {
             })
             .collect();
         steps.extend(key_name.map(Step::KeyName));
-        locate_path(src, self.start, &steps)
+        match (self.events, steps.first()) {
+            (Some(starts), Some(&Step::Index(i))) => starts
+                .get(i)
+                .map_or(src.len(), |&start| locate_path(src, start, &steps[1..])),
+            _ => locate_path(src, self.start, &steps),
+        }
     }
 
     /// The offset of the character that decoded to byte `decoded` of the string at `path`.

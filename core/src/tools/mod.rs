@@ -229,41 +229,68 @@ pub(crate) fn apply(
     validate: bool,
     unknown: UnknownTools,
 ) -> Result<Vec<ToolCall>, ParseError> {
+    Ok(apply_each(text, calls, tools, validate, unknown)?
+        .into_iter()
+        .map(|(_, call)| call)
+        .collect())
+}
+
+/// [`apply`], each kept call with its index in `calls`.
+pub(crate) fn apply_each(
+    text: &str,
+    calls: Vec<ToolCall>,
+    tools: &Tools,
+    validate: bool,
+    unknown: UnknownTools,
+) -> Result<Vec<(usize, ToolCall)>, ParseError> {
     let mut out = Vec::with_capacity(calls.len());
-    for mut call in calls {
-        let Some(tool) = tools.get(&call.name) else {
-            match unknown {
-                UnknownTools::Error => return Err(unknown_tool(text, &call, tools)),
-                UnknownTools::Keep => out.push(call),
-                UnknownTools::Drop => {}
-            }
-            continue;
-        };
-        if let Some(schema) = &tool.schema {
-            type_arguments(text, &mut call, schema, validate)?;
-            if validate {
-                let arguments = Value::Object(std::mem::take(&mut call.arguments));
-                let violation = validate::first_violation(schema, 0, &arguments);
-                if let Value::Object(o) = arguments {
-                    call.arguments = o;
-                }
-                if let Some(v) = violation {
-                    let at = call.value_at(text, &v.path);
-                    let path = pointer(&v.path);
-                    let message = format!(
-                        "the arguments of {} break its schema at {}: {} ({})",
-                        quote(&call.name),
-                        show(&path),
-                        v.message,
-                        v.keyword
-                    );
-                    return Err(ParseError::new(ErrorCode::Schema, at, message).with_path(path));
-                }
-            }
+    for (i, call) in calls.into_iter().enumerate() {
+        if let Some(call) = check(text, call, tools, validate, unknown)? {
+            out.push((i, call));
         }
-        out.push(call);
     }
     Ok(out)
+}
+
+/// Names, types and validates one call (found in `text`): the call to return, or `None` when
+/// `unknown` drops it.
+pub(crate) fn check(
+    text: &str,
+    mut call: ToolCall,
+    tools: &Tools,
+    validate: bool,
+    unknown: UnknownTools,
+) -> Result<Option<ToolCall>, ParseError> {
+    let Some(tool) = tools.get(&call.name) else {
+        return match unknown {
+            UnknownTools::Error => Err(unknown_tool(text, &call, tools)),
+            UnknownTools::Keep => Ok(Some(call)),
+            UnknownTools::Drop => Ok(None),
+        };
+    };
+    if let Some(schema) = &tool.schema {
+        type_arguments(text, &mut call, schema, validate)?;
+        if validate {
+            let arguments = Value::Object(std::mem::take(&mut call.arguments));
+            let violation = validate::first_violation(schema, 0, &arguments);
+            if let Value::Object(o) = arguments {
+                call.arguments = o;
+            }
+            if let Some(v) = violation {
+                let at = call.value_at(text, &v.path);
+                let path = pointer(&v.path);
+                let message = format!(
+                    "the arguments of {} break its schema at {}: {} ({})",
+                    quote(&call.name),
+                    show(&path),
+                    v.message,
+                    v.keyword
+                );
+                return Err(ParseError::new(ErrorCode::Schema, at, message).with_path(path));
+            }
+        }
+    }
+    Ok(Some(call))
 }
 
 fn show(path: &str) -> String {
