@@ -586,6 +586,48 @@ pub(crate) fn raw_string_end(bytes: &[u8], pos: usize) -> Option<usize> {
 /// The end of the JSON value at `pos` (no whitespace before it), found by matching brackets
 /// outside strings without parsing: for text known to be JSON up to where `bytes` ends. `None`
 /// when `bytes` ends inside the value.
+/// The nesting of JSON brackets over a text read a byte at a time, strings skipped: enough to see
+/// a value close without parsing it.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Nesting {
+    pub depth: usize,
+    string: bool,
+    escape: bool,
+}
+
+impl Nesting {
+    /// Inside `depth` open brackets, outside strings.
+    pub(crate) fn at_depth(depth: usize) -> Self {
+        Nesting {
+            depth,
+            ..Nesting::default()
+        }
+    }
+
+    /// Reads one byte; whether it closed a bracket and brought the depth back to zero.
+    pub(crate) fn byte(&mut self, b: u8) -> bool {
+        if self.string {
+            match b {
+                _ if self.escape => self.escape = false,
+                b'\\' => self.escape = true,
+                b'"' => self.string = false,
+                _ => {}
+            }
+            return false;
+        }
+        match b {
+            b'"' => self.string = true,
+            b'{' | b'[' => self.depth += 1,
+            b'}' | b']' => {
+                self.depth = self.depth.saturating_sub(1);
+                return self.depth == 0;
+            }
+            _ => {}
+        }
+        false
+    }
+}
+
 pub(crate) fn raw_value_end(bytes: &[u8], pos: usize) -> Option<usize> {
     match *bytes.get(pos)? {
         b'"' => raw_string_end(bytes, pos),

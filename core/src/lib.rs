@@ -7,21 +7,28 @@
 //! offending character, never dropped.
 //!
 //! [`parse_response`] reads the tool calls out of a provider API's response JSON (OpenAI,
-//! Anthropic, Gemini, Cohere, Bedrock, Ollama); [`format_calls`] writes calls and
-//! [`format_results`] writes results back in each API's shape.
+//! Anthropic, Gemini, Cohere, Bedrock, Ollama), or a recorded stream of it; [`format_calls`]
+//! writes calls and [`format_results`] writes results back in each API's shape.
+//!
+//! [`ToolCallStream`] reads a model's output while it arrives, and [`ResponseStream`] a provider's
+//! response stream: both report [`Event`]s that add up to the one-shot answer.
 
 mod call;
 mod callsyntax;
+mod content;
 mod detect;
 mod error;
 mod formats;
 pub mod host;
 mod json;
+mod lead;
+mod marks;
 mod message;
 mod parse;
 mod providers;
 mod reasoning;
 mod scan;
+mod scanner;
 mod shape;
 mod stream;
 mod tools;
@@ -30,7 +37,7 @@ mod value;
 pub use call::{Format, FormatSet, ToolCall};
 pub use error::{locate, ErrorCode, Location, ParseError, Unit};
 pub use json::parse_json;
-pub use message::{parse_message, Ids, Message, MessageOptions};
+pub use message::{parse_message, Ids, Message, MessageOptions, Start};
 pub use parse::{
     parse_tool_call, parse_tool_call_in, parse_tool_call_with, parse_tool_calls, parse_tool_calls_in,
     parse_tool_calls_with, ParseOptions,
@@ -38,8 +45,8 @@ pub use parse::{
 pub use providers::{
     detect_provider, detect_provider_value, format_calls, format_results, has_tool_calls, has_tool_calls_value,
     parse_response, parse_response_value, parse_response_value_with, parse_response_with, utf8_text, Provider,
-    ProviderCall, ResponseOptions, ToolResult,
+    ProviderCall, ResponseOptions, ResponseStream, ToolResult,
 };
-pub use stream::{scan_stream, StreamScan, StreamState};
+pub use stream::{scan_stream, Event, StreamScan, StreamState, ToolCallStream};
 pub use tools::{SchemaViolation, Tool, Tools, ToolsError, UnknownTools};
 pub use value::{Number, Object, Value, MAX_DEPTH};

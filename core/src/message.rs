@@ -1,20 +1,23 @@
 //! The whole message: the text around the calls, the reasoning, and the calls with ids and spans.
 //!
-//! **Content** is the text with the calls (markers, wrappers and all), the reasoning blocks and
-//! the end-of-turn tokens taken out. What remains is kept byte for byte, with one whitespace rule
-//! at the joins: whitespace that touches a removed piece at the very start or the very end of the
-//! content is dropped. So a text with nothing removed is its own content, exactly, and
-//! `Let me check.\n<tool_call>…</tool_call>` has the content `Let me check.`.
+//! **Content** is the text with the tagged and leading calls (markers, wrappers and all), the
+//! reasoning blocks and the end-of-turn tokens taken out. What remains is kept byte for byte, with
+//! one whitespace rule at the joins: whitespace that touches a removed piece at the very start or
+//! the very end of the content is dropped. So a text with nothing removed is its own content,
+//! exactly, and `Let me check.\n<tool_call>…</tool_call>` has the content `Let me check.`. A JSON
+//! or call-syntax call found in the prose (tiers 2 and 3, which only the whole text can settle)
+//! is returned and stays part of the content, as a call inside reasoning stays part of the
+//! reasoning: a stream has shown that text by the time the message ends.
 //!
 //! **Reasoning** is the text inside the reasoning blocks (their tags taken out), verbatim and
 //! concatenated in text order, or `None` when there is no block. A call written inside
 //! reasoning stays part of the reasoning text, whether or not it is returned.
 
-use std::ops::Range;
-
 use crate::call::{FormatSet, ToolCall};
+use crate::content::{prose, Content};
 use crate::detect::{detect, Found};
 use crate::error::ParseError;
+use crate::scanner::{Segment, Tagged};
 use crate::tools::{Tools, UnknownTools};
 
 /// A parsed model message.
@@ -31,10 +34,30 @@ pub enum Ids {
     /// Invent nothing: a call has the id its format wrote, or none.
     #[default]
     Keep,
-    /// Give every call without an id one derived from the whole text and the call's index (its
-    /// position among all the message's calls): `call_` and 24 letters and digits, the same for
-    /// the same text on every target, and practically never the same for two different texts.
+    /// Give every call without an id one derived from the text before the call's region (its
+    /// marker, or the call itself), the call's name and its index (its position among the
+    /// message's calls): `call_` and 24 letters and digits, the same for the same text on every
+    /// target, and practically never the same for two texts that differ before the call or in
+    /// its name. Not from the whole text: a stream gives the id when the call starts.
     Generate,
+}
+
+/// Whether the text starts inside a reasoning block that the prompt opened. Templates of
+/// reasoning models often end the prompt with `<think>`, so the output shows only the close tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Start {
+    /// Tell from the text: a close tag of a kind the prompt may open (`</think>`, `[/THINK]`,
+    /// `</seed:think>`, `</longcat_think>`) that comes before every open tag of its kind closes a
+    /// block that began at the start. Only the whole text can tell, so a stream shows nothing until
+    /// such a close tag arrives (or its open tags have all come first, or the text ends): give a
+    /// stream `Content` or `Reasoning`.
+    #[default]
+    Detect,
+    /// The prompt opened a block: the text is reasoning up to the first close tag of a kind the
+    /// prompt may open (or to its end). A text that starts with an open tag is read as usual.
+    Reasoning,
+    /// The prompt opened no block: a close tag without its open tag is content.
+    Content,
 }
 
 /// Tokens that end a turn or a message. They are taken out of the content wherever they stand.
@@ -64,7 +87,7 @@ pub(crate) const END_TOKENS: &[&str] = &[
 
 /// Headers of messages whose text is content (gpt-oss Harmony's final channel and its
 /// commentary preambles): taken out of the content wherever they stand, their text kept.
-const CONTENT_HEADERS: &[&str] = &[
+pub(crate) const CONTENT_HEADERS: &[&str] = &[
     "<|start|>assistant<|channel|>final<|message|>",
     "<|start|>assistant<|channel|>commentary<|message|>",
     "<|channel|>final<|message|>",
@@ -75,7 +98,7 @@ const CONTENT_HEADERS: &[&str] = &[
 /// Wrapper tags that some families put around their calls without the call parser consuming
 /// them (it starts at the inner marker). They are taken out of the content when the message has
 /// calls.
-const WRAPPERS: &[&str] = &[
+pub(crate) const WRAPPERS: &[&str] = &[
     "<function_calls>",
     "</function_calls>",
     "<minimax:tool_call>",
@@ -86,7 +109,7 @@ const WRAPPERS: &[&str] = &[
     "</tool_calls>",
 ];
 
-/// What [`parse_message`] recognises, checks and fills in.
+/// What [`parse_message`] (and [`crate::ToolCallStream`]) recognises, checks and fills in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MessageOptions<'a> {
     /// The formats recognised; every other format's text is content.
@@ -98,6 +121,8 @@ pub struct MessageOptions<'a> {
     pub validate: bool,
     /// With `tools`, what a call to a tool not in the list is.
     pub unknown: UnknownTools,
+    /// Whether the prompt opened a reasoning block.
+    pub start: Start,
 }
 
 impl Default for MessageOptions<'_> {
@@ -108,153 +133,156 @@ impl Default for MessageOptions<'_> {
             tools: None,
             validate: true,
             unknown: UnknownTools::Error,
+            start: Start::default(),
         }
+    }
+}
+
+impl<'a> MessageOptions<'a> {
+    /// The tools whose names decide what a leading, tier-2 or tier-3 candidate (or a tagged call
+    /// inside reasoning) is: none when unknown calls are kept.
+    pub(crate) fn names(&self) -> Option<&'a Tools> {
+        self.tools.filter(|_| self.unknown != UnknownTools::Keep)
     }
 }
 
 /// Parses the whole message. Never fails with `tool_call.not_found`: a text without calls has
-/// no `tool_calls`. A broken call fails as in [`crate::parse_tool_calls`].
+/// no `tool_calls`. A broken call fails as in [`crate::parse_tool_calls`]; then, with tools, each
+/// call in text order is named, typed and validated (see [`crate::Tools`]).
 pub fn parse_message(text: &str, options: MessageOptions<'_>) -> Result<Message, ParseError> {
-    let ids = options.ids;
-    let names = options.tools.filter(|_| options.unknown != UnknownTools::Keep);
-    let (calls, (found, tagged)) = detect(text, options.formats, names)?;
-    let mut removed: Vec<Range<usize>> = match found {
-        Found::Tagged => tagged.consumed.clone(),
-        Found::Scanned => calls.iter().map(|c| c.span.clone()).collect(),
-        Found::Inside => Vec::new(),
-    };
-    removed.extend(tagged.reasoning.iter().map(|r| r.outer.clone()));
-    let reasoning = (!tagged.reasoning.is_empty()).then(|| {
-        tagged
-            .reasoning
-            .iter()
-            .map(|r| &text[r.inner.clone()])
-            .collect::<String>()
-    });
-    let mut calls = match options.tools {
-        Some(tools) => crate::tools::apply(text, calls, tools, options.validate, options.unknown)?,
+    let (calls, (found, tagged)) = detect(text, options.formats, options.start, options.names())?;
+    // Where each call's region starts, taken before tools may drop calls.
+    let calls: Vec<(ToolCall, usize)> = calls
+        .into_iter()
+        .enumerate()
+        .map(|(index, call)| {
+            let at = region_start(found, &tagged, index, &call);
+            (call, at)
+        })
+        .collect();
+    let calls = match options.tools {
+        Some(tools) => {
+            let (calls, starts): (Vec<ToolCall>, Vec<usize>) = calls.into_iter().unzip();
+            let kept = crate::tools::apply_each(text, calls, tools, options.validate, options.unknown)?;
+            kept.into_iter().map(|(i, call)| (call, starts[i])).collect()
+        }
         None => calls,
     };
-    let content = content(text, removed, !calls.is_empty());
-    if ids == Ids::Generate {
-        for (index, call) in calls.iter_mut().enumerate() {
-            if call.id.is_none() {
-                call.id = Some(generated_id(text, index));
+    Ok(assemble(text, calls, &tagged, options.ids))
+}
+
+/// The message of `text` from what detection found.
+/// Each call comes with where its region starts (see [`region_start`]).
+pub(crate) fn assemble(text: &str, calls: Vec<(ToolCall, usize)>, tagged: &Tagged, ids: Ids) -> Message {
+    let reasoning = tagged
+        .reasoning()
+        .next()
+        .is_some()
+        .then(|| tagged.reasoning().map(|r| &text[r.inner.clone()]).collect::<String>());
+    let content = content(text, tagged, !calls.is_empty());
+    let mut hasher = IdHasher::default();
+    let calls = calls
+        .into_iter()
+        .enumerate()
+        .map(|(index, (mut call, at))| {
+            if ids == Ids::Generate && call.id.is_none() {
+                call.id = Some(hasher.id(text, at, &call.name, index));
             }
-        }
-    }
-    Ok(Message {
+            call
+        })
+        .collect();
+    Message {
         content,
         reasoning,
         tool_calls: calls,
-    })
+    }
 }
 
-/// The text less `removed`, end tokens and (when there are calls) wrapper tags, joined by the
-/// module's whitespace rule.
-fn content(text: &str, removed: Vec<Range<usize>>, has_calls: bool) -> String {
-    let mut cuts = removed;
-    cuts.sort_by_key(|r| r.start);
-    cuts.extend(token_ranges(text, &cuts, has_calls));
-    cuts.sort_by_key(|r| r.start);
-    // The text as kept pieces (`Some`) and cuts (`None`), in order.
-    let mut items: Vec<Option<&str>> = Vec::new();
-    let mut from = 0;
-    for r in &cuts {
-        if r.start > from {
-            items.push(Some(&text[from..r.start]));
-        }
-        if r.end > from {
-            items.push(None);
-            from = r.end;
-        }
+/// Where the region of the `index`-th call of the message starts: its marker (or the leading
+/// call) for tagged calls, the call itself for calls found in the prose.
+pub(crate) fn region_start(found: Found, tagged: &Tagged, index: usize, call: &ToolCall) -> usize {
+    match found {
+        Found::Tagged => tagged.outside_at.get(index).copied(),
+        Found::Inside => tagged.inside_at.get(index).copied(),
+        // The leading calls come first.
+        Found::Scanned => tagged.outside_at.get(index).copied().filter(|_| index < tagged.leading),
     }
-    if from < text.len() {
-        items.push(Some(&text[from..]));
-    }
-    let blank = |item: &Option<&str>| item.is_none_or(|s| s.trim().is_empty());
-    let lead = items.iter().take_while(|i| blank(i)).count();
-    let start = if items[..lead].iter().any(Option::is_none) {
-        lead
-    } else {
-        0
-    };
-    let trail = items[start..].iter().rev().take_while(|i| blank(i)).count();
-    let end = if items[items.len() - trail..].iter().any(Option::is_none) {
-        items.len() - trail
-    } else {
-        items.len()
-    };
+    .unwrap_or(call.span.start)
+}
+
+/// The text less the regions, the reasoning blocks, the end tokens and (when there are calls)
+/// the wrapper tags, joined by the module's whitespace rule.
+fn content(text: &str, tagged: &Tagged, has_calls: bool) -> String {
     let mut out = String::with_capacity(text.len());
-    for (i, item) in items.iter().enumerate().take(end).skip(start) {
-        let Some(mut piece) = *item else { continue };
-        if i == start && start > 0 {
-            piece = piece.trim_start();
-        }
-        if i + 1 == end && end < items.len() {
-            piece = piece.trim_end();
-        }
-        out.push_str(piece);
+    let mut rule = Content::default();
+    let mut from = 0;
+    for segment in &tagged.segments {
+        let range = match segment {
+            Segment::Calls { range, .. } => range.clone(),
+            Segment::Reasoning(r) => r.outer.clone(),
+        };
+        prose(text, from..range.start, Some(has_calls), false, &mut rule, &mut out);
+        rule.cut();
+        from = range.end;
     }
+    prose(text, from..text.len(), Some(has_calls), false, &mut rule, &mut out);
+    rule.finish(&mut out);
     out
 }
 
-/// Where the end tokens (and, when there are calls, the wrapper tags) stand outside `removed`.
-fn token_ranges(text: &str, removed: &[Range<usize>], has_calls: bool) -> Vec<Range<usize>> {
-    let wrappers: &[&str] = if has_calls { WRAPPERS } else { &[] };
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    let mut next = 0; // `removed` is sorted by start; the ranges before `next` end before `i`
-    while let Some(k) = memchr::memchr2(b'<', b'[', &bytes[i..]) {
-        let at = i + k;
-        i = at + 1;
-        while next < removed.len() && removed[next].end <= at {
-            next += 1;
-        }
-        if let Some(r) = removed.get(next).filter(|r| r.start <= at) {
-            i = r.end;
-            continue;
-        }
-        if let Some(t) = END_TOKENS
-            .iter()
-            .chain(CONTENT_HEADERS)
-            .chain(wrappers)
-            .find(|t| bytes[at..].starts_with(t.as_bytes()))
-        {
-            out.push(at..at + t.len());
-            i = at + t.len();
-        }
-    }
-    out
+/// Generated ids: a 128-bit FNV-1a hash of the text before a call, carried along the text so
+/// that the calls of one text cost one pass, then of the call's name and index.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct IdHasher {
+    hash: u128,
+    at: usize,
 }
 
-/// `call_` and 24 base-62 digits derived from the whole text and the call's index: 12 digits from
-/// a 128-bit FNV-1a hash of the index, the text's length (both as 64-bit little-endian numbers, so
-/// every target agrees) and the text, and 12 from that hash carried on over the index and length
-/// again, so that every digit varies (24 digits of one 128-bit number would start with zeros).
-fn generated_id(text: &str, index: usize) -> String {
-    const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-    let mut head = [0u8; 16];
-    head[..8].copy_from_slice(&(index as u64).to_le_bytes());
-    head[8..].copy_from_slice(&(text.len() as u64).to_le_bytes());
-    let first = fnv1a(fnv1a(OFFSET, &head), text.as_bytes());
-    let second = fnv1a(first, &head);
-    let mut id = String::with_capacity(29);
-    id.push_str("call_");
-    push_base62(&mut id, first, 12);
-    push_base62(&mut id, second, 12);
-    id
+const FNV_PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013B;
+const FNV_OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+
+impl Default for IdHasher {
+    fn default() -> Self {
+        IdHasher {
+            hash: FNV_OFFSET,
+            at: 0,
+        }
+    }
 }
 
-/// FNV-1a over `bytes`, from `hash`.
-fn fnv1a(mut hash: u128, bytes: &[u8]) -> u128 {
-    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013B;
-    for &b in bytes {
-        hash ^= u128::from(b);
-        hash = hash.wrapping_mul(PRIME);
+impl IdHasher {
+    fn feed(hash: &mut u128, bytes: &[u8]) {
+        for &b in bytes {
+            *hash ^= u128::from(b);
+            *hash = hash.wrapping_mul(FNV_PRIME);
+        }
     }
-    hash
+
+    /// The id of the `index`-th call, named `name`, whose region starts at `at` in `text`: 12
+    /// base-62 digits of the hash of `text[..at]`, a zero byte, the name, a zero byte and the
+    /// index (a 64-bit little-endian number), and 12 of that hash carried on over the index and
+    /// `at` (both so), so that every digit varies (24 digits of one 128-bit number would start
+    /// with zeros).
+    pub(crate) fn id(&mut self, text: &str, at: usize, name: &str, index: usize) -> String {
+        if at < self.at {
+            *self = IdHasher::default();
+        }
+        Self::feed(&mut self.hash, &text.as_bytes()[self.at..at]);
+        self.at = at;
+        let mut first = self.hash;
+        Self::feed(&mut first, b"\0");
+        Self::feed(&mut first, name.as_bytes());
+        Self::feed(&mut first, b"\0");
+        Self::feed(&mut first, &(index as u64).to_le_bytes());
+        let mut second = first;
+        Self::feed(&mut second, &(index as u64).to_le_bytes());
+        Self::feed(&mut second, &(at as u64).to_le_bytes());
+        let mut id = String::with_capacity(29);
+        id.push_str("call_");
+        push_base62(&mut id, first, 12);
+        push_base62(&mut id, second, 12);
+        id
+    }
 }
 
 /// The `count` lowest base-62 digits of `n`, least significant first.

@@ -50,13 +50,13 @@ pub fn parse_tool_calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
 /// [`parse_tool_calls`] recognising only `formats`: every other format's text is prose.
 pub fn parse_tool_calls_in(text: &str, formats: FormatSet) -> Result<Vec<ToolCall>, ParseError> {
     // Not through `parse_tool_calls_with`: a build that never passes tools links no schema code.
-    let (calls, _) = detect::detect(text, formats, None)?;
+    let (calls, _) = detect::detect(text, formats, crate::Start::Detect, None)?;
     found(calls)
 }
 
 /// [`parse_tool_calls`] with `options`: the formats recognised, and the caller's tools.
 pub fn parse_tool_calls_with(text: &str, options: &ParseOptions<'_>) -> Result<Vec<ToolCall>, ParseError> {
-    let (calls, _) = detect::detect(text, options.formats, options.names())?;
+    let (calls, _) = detect::detect(text, options.formats, crate::Start::Detect, options.names())?;
     let calls = match options.tools {
         Some(tools) => tools::apply(text, calls, tools, options.validate, options.unknown)?,
         None => calls,

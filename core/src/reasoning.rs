@@ -73,30 +73,70 @@ pub(crate) const BLOCKS: &[Block] = &[
     },
 ];
 
-/// The block the prompt opened, if any, and the offset of its close tag: the earliest close tag
-/// of a `prompt_may_open` block that comes before every open tag of its kind.
-pub(crate) fn opened_by_prompt(text: &str) -> Option<(&'static Block, usize)> {
-    let bytes = text.as_bytes();
-    prompt_blocks()
-        .iter()
-        .filter_map(|(b, open, close)| {
-            let close = close.find(bytes)?;
-            let opened = open.find(&bytes[..close]).is_some();
-            (!opened).then_some((*b, close))
-        })
-        .min_by_key(|&(_, close)| close)
+/// Whether the prompt opened a reasoning block ([`crate::Start::Detect`]): the earliest close tag of a
+/// kind the prompt may open that comes before every open tag of its kind, found incrementally.
+#[derive(Default)]
+pub(crate) struct PromptScan {
+    scanned: usize,
+    open: [Option<usize>; 8],
+    close: [Option<usize>; 8],
 }
 
-/// The blocks a prompt may open, with searchers for their open and close tags, built once
+impl PromptScan {
+    /// `Some(block and its close tag)`, `Some(None)` for no block, `None` while a growing text
+    /// cannot tell.
+    pub(crate) fn decide(&mut self, text: &str, more: bool) -> Option<Option<(&'static Block, usize)>> {
+        let bytes = text.as_bytes();
+        let kinds = BLOCKS.iter().enumerate().filter(|(_, b)| b.prompt_may_open);
+        let longest = kinds
+            .clone()
+            .map(|(_, b)| b.open.len().max(b.close.len()))
+            .max()
+            .unwrap_or(1);
+        let from = self.scanned.saturating_sub(longest);
+        let finders = finders();
+        for (i, _) in kinds.clone() {
+            let find = |f: &memmem::Finder<'_>| f.find(&bytes[from..]).map(|k| from + k);
+            if self.open[i].is_none() {
+                self.open[i] = find(&finders[i].0);
+            }
+            if self.close[i].is_none() {
+                self.close[i] = find(&finders[i].1);
+            }
+        }
+        self.scanned = bytes.len();
+        let best = kinds
+            .clone()
+            .filter_map(|(i, b)| {
+                let c = self.close[i]?;
+                self.open[i].is_none_or(|o| o > c).then_some((b, c))
+            })
+            .min_by_key(|&(_, c)| c);
+        if !more {
+            return Some(best);
+        }
+        match best {
+            // A close tag of another kind could still begin before this one only within the
+            // last few bytes.
+            Some((_, c)) if c + longest <= bytes.len() => Some(best),
+            Some(_) => None,
+            None => kinds
+                .clone()
+                .all(|(i, _)| self.open[i].is_some_and(|o| self.close[i].is_none_or(|c| c > o)))
+                .then_some(None),
+        }
+    }
+}
+
+/// Searchers for the open and close tags of every block, by index in [`BLOCKS`], built once
 /// (building a searcher costs more than searching a short text).
-fn prompt_blocks() -> &'static [(&'static Block, memmem::Finder<'static>, memmem::Finder<'static>)] {
-    static FINDERS: std::sync::OnceLock<Vec<(&'static Block, memmem::Finder<'static>, memmem::Finder<'static>)>> =
+fn finders() -> &'static [(memmem::Finder<'static>, memmem::Finder<'static>)] {
+    static FINDERS: std::sync::OnceLock<Vec<(memmem::Finder<'static>, memmem::Finder<'static>)>> =
         std::sync::OnceLock::new();
     FINDERS.get_or_init(|| {
         BLOCKS
             .iter()
-            .filter(|b| b.prompt_may_open)
-            .map(|b| (b, memmem::Finder::new(b.open), memmem::Finder::new(b.close)))
+            .map(|b| (memmem::Finder::new(b.open), memmem::Finder::new(b.close)))
             .collect()
     })
 }

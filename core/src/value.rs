@@ -90,6 +90,13 @@ impl Value {
     }
 }
 
+/// Serialises an object as compact JSON, as [`Value::to_json`] does.
+pub(crate) fn object_json(entries: &Object) -> String {
+    let mut out = String::new();
+    write_object(entries, &mut out);
+    out
+}
+
 /// Looks `key` up in an object.
 pub fn get<'a>(object: &'a Object, key: &str) -> Option<&'a Value> {
     object.iter().find(|(k, _)| k == key).map(|(_, v)| v)
@@ -119,19 +126,21 @@ fn write_json(value: &Value, out: &mut String) {
             }
             out.push(']');
         }
-        Value::Object(entries) => {
-            out.push('{');
-            for (i, (k, v)) in entries.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_json_string(k, out);
-                out.push(':');
-                write_json(v, out);
-            }
-            out.push('}');
-        }
+        Value::Object(entries) => write_object(entries, out),
     }
+}
+
+fn write_object(entries: &Object, out: &mut String) {
+    out.push('{');
+    for (i, (k, v)) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_string(k, out);
+        out.push(':');
+        write_json(v, out);
+    }
+    out.push('}');
 }
 
 /// Writes `s` as a JSON string literal.

@@ -49,36 +49,42 @@ fn native_ids_are_kept_when_generating() {
 }
 
 /// The ids are pinned: computed by an independent implementation of the documented derivation
-/// (FNV-1a 128 over index and length as u64 little-endian, then the text; 12 base-62 digits from
-/// it and 12 from it carried on over index and length), so every target must give these.
+/// (FNV-1a 128 over the text before the call's region, a zero byte, the name, a zero byte and the
+/// index as u64 little-endian; 12 base-62 digits from it and 12 from it carried on over the index
+/// and the region's offset, both u64 little-endian), so every target must give these.
 #[test]
 fn generated_ids_are_the_same_on_every_target() {
     assert_eq!(
         ids(TWO, Ids::Generate),
         vec![
-            Some("call_kqr3HRDkvvvZshOzcTiLYOFz".to_string()),
-            Some("call_9TmhTmyJqRyMGEkuqKNq00Qc".to_string())
+            Some("call_iZOluDJkSJRd4Hrj2ScUE4ZN".to_string()),
+            Some("call_lUblUv9a98OL15pzYRRyC5Ym".to_string())
         ]
     );
     let text = "Checking.<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>";
     assert_eq!(
         ids(text, Ids::Generate),
-        vec![Some("call_7l4UxX7IuhSjeZ7ooDAquvuD".to_string())]
+        vec![Some("call_q1J4iuJsMUaX9lRwxI4eJaG6".to_string())]
     );
 }
 
-/// Different messages, even ones that differ in one character or only in where they stop, never
-/// share an id here, and every one of the 24 digits varies.
+/// Messages that differ before the call, even in one character, never share an id here, and
+/// every one of the 24 digits varies. (Messages that differ only from the call's marker on give
+/// it the same id: a stream gives the id when the call starts, before its arguments.)
 #[test]
 fn generated_ids_differ_across_messages() {
     let mut seen = HashSet::new();
     let mut digits: Vec<HashSet<u8>> = vec![HashSet::new(); 24];
     for i in 0..2000 {
-        let text = format!("<tool_call>{{\"name\": \"f\", \"arguments\": {{\"n\": {i}}}}}</tool_call>");
-        for id in [ids(&text, Ids::Generate), ids(&format!("{text} "), Ids::Generate)]
-            .into_iter()
-            .flatten()
-            .flatten()
+        let call = "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
+        let text = format!("Step {i}.{call}");
+        for id in [
+            ids(&text, Ids::Generate),
+            ids(&format!("Step {i}:{call}"), Ids::Generate),
+        ]
+        .into_iter()
+        .flatten()
+        .flatten()
         {
             for (d, b) in id.bytes().skip(5).enumerate() {
                 digits[d].insert(b);

@@ -22,6 +22,8 @@ pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::Bracket],
     markers: &[MARKER],
     tokens: &[CLOSE, "name=", "args="],
+    closers: &[CLOSE],
+    json_bodies: &[super::JsonBody::at(MARKER, Format::Bracket)],
     parse,
 };
 

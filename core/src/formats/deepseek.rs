@@ -96,6 +96,8 @@ pub(crate) const FAMILY: super::Family = super::Family {
         "<|DSML|parameter",
         "</|DSML|parameter>",
     ],
+    closers: &[EOS, EOS_ASCII],
+    json_bodies: &[],
     parse,
 };
 

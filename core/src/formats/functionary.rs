@@ -41,6 +41,8 @@ pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::FunctionaryV32],
     markers: &[V32_MARKER],
     tokens: &V32_ENDS,
+    closers: &V32_ENDS,
+    json_bodies: &[],
     parse: parse_v32,
 };
 

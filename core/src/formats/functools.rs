@@ -18,6 +18,12 @@ pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::Functools],
     markers: &[MARKER],
     tokens: &[],
+    closers: &[],
+    json_bodies: &[super::JsonBody {
+        marker: MARKER,
+        format: Format::Functools,
+        back: 1,
+    }],
     parse,
 };
 

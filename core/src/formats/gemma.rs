@@ -73,6 +73,8 @@ pub(crate) const FAMILY: super::Family = super::Family {
         FUNCTION_GEMMA.delimiter,
         FUNCTION_GEMMA.stop,
     ],
+    closers: &[],
+    json_bodies: &[],
     parse,
 };
 

@@ -26,6 +26,8 @@ pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::Gigachat],
     markers: &[ROLE, FUNCTION_CALL],
     tokens: &[MESSAGE_SEP, EOS],
+    closers: &[MESSAGE_SEP, EOS],
+    json_bodies: &[],
     parse,
 };
 

@@ -75,6 +75,8 @@ pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::Glm45],
     markers: &[],
     tokens: &["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", "<tool_sep>"],
+    closers: &[],
+    json_bodies: &[],
     parse: super::hermes::parse,
 };
 

@@ -53,6 +53,8 @@ pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::Harmony],
     markers: &[START, CHANNEL],
     tokens: &[MESSAGE, CONSTRAIN, CALL, END, RETURN],
+    closers: &[CALL, END, RETURN],
+    json_bodies: &[],
     parse,
 };
 

@@ -21,6 +21,8 @@ pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::Hermes, Format::Qwen3Coder, Format::Glm45],
     markers: &[MARKER],
     tokens: &[CLOSE],
+    closers: &[CLOSE],
+    json_bodies: &[super::JsonBody::at(MARKER, Format::Hermes)],
     parse,
 };
 

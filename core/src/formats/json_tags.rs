@@ -199,6 +199,13 @@ pub(crate) const FAMILY: super::Family = super::Family {
         INTERPRETER,
         ACTION_END,
     ],
+    closers: &[END_ACTION, TOOLCALL_CLOSE, TOOLS_SUFFIX, TOOL_CALLS_CLOSE, ACTION_END],
+    json_bodies: &[
+        super::JsonBody::at(GRANITE, Format::Granite),
+        super::JsonBody::at(GRANITE_20B, Format::Granite),
+        super::JsonBody::at(TOOLCALL, Format::Nemotron),
+        super::JsonBody::at(TOOL_CALLS, Format::ToolCalls),
+    ],
     parse,
 };
 

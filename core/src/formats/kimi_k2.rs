@@ -42,6 +42,8 @@ pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::KimiK2],
     markers: &[SECTION_BEGIN[0], SECTION_BEGIN[1], CALL_BEGIN],
     tokens: &[ARGUMENT_BEGIN, CALL_END, SECTION_END[0], SECTION_END[1]],
+    closers: &SECTION_END,
+    json_bodies: &[],
     parse,
 };
 

@@ -16,6 +16,8 @@ pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::Llama],
     markers: &[MARKER],
     tokens: &ENDS,
+    closers: &ENDS,
+    json_bodies: &[super::JsonBody::at(MARKER, Format::Llama)],
     parse,
 };
 

@@ -42,6 +42,8 @@ pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::Longcat],
     markers: &[TAGS.open],
     tokens: &[TAGS.close, TAGS.key, TAGS.key_close, TAGS.value, TAGS.value_close],
+    closers: &[TAGS.close],
+    json_bodies: &[super::JsonBody::at(TAGS.open, Format::Longcat)],
     parse,
 };
 

@@ -29,6 +29,8 @@ pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::Mistral],
     markers: &[MARKER],
     tokens: &[ARGS, CALL_ID, EOS],
+    closers: &[EOS],
+    json_bodies: &[super::JsonBody::at(MARKER, Format::Mistral)],
     parse,
 };
 

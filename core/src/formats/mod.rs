@@ -43,7 +43,33 @@ pub(crate) struct Family {
     /// Every other token the family's grammar expects after a marker (closing tags, separators):
     /// a text that stops partway through one of these is incomplete, not wrong.
     pub tokens: &'static [&'static str],
+    /// Tokens that end a region for good: when the text a parse consumed ends with one of them,
+    /// the parser read nothing after it, so more text cannot change the result (a stream relies
+    /// on this to show what follows; `core/src/scanner.rs` tests it on every fixture).
+    pub closers: &'static [&'static str],
+    /// Markers after which (and whitespace) the grammar reads a JSON call shape with
+    /// [`tagged_json`]: a stream may show the calls of such a body while they arrive.
+    pub json_bodies: &'static [JsonBody],
     pub parse: Parser,
+}
+
+/// A marker followed by a JSON call shape, the format of its calls, and where the body starts:
+/// `back` bytes before the end of the marker (`functools[` ends with the list's `[`), then
+/// whitespace.
+pub(crate) struct JsonBody {
+    pub marker: &'static str,
+    pub format: crate::Format,
+    pub back: usize,
+}
+
+impl JsonBody {
+    pub(crate) const fn at(marker: &'static str, format: crate::Format) -> Self {
+        JsonBody {
+            marker,
+            format,
+            back: 0,
+        }
+    }
 }
 
 /// Every tier-1 family. Where two markers match at one offset, the longer one wins.

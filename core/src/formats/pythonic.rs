@@ -50,6 +50,12 @@ pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::Pythonic],
     markers: &[PYTHON_START, LFM2_START, FUNCTION_CALLS],
     tokens: &[PYTHON_END, LFM2_END, FUNCTION_CALLS_END],
+    closers: &[PYTHON_END, LFM2_END, FUNCTION_CALLS_END],
+    json_bodies: &[
+        super::JsonBody::at(PYTHON_START, Format::Pythonic),
+        super::JsonBody::at(LFM2_START, Format::Pythonic),
+        super::JsonBody::at(FUNCTION_CALLS, Format::Pythonic),
+    ],
     parse,
 };
 

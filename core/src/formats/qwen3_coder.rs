@@ -33,6 +33,8 @@ pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::Qwen3Coder, Format::FunctionaryV31],
     markers: &[MARKER],
     tokens: &[CLOSE, PARAMETER, PARAMETER_CLOSE],
+    closers: &[CLOSE],
+    json_bodies: &[],
     parse,
 };
 

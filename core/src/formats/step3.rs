@@ -62,6 +62,8 @@ pub(crate) const FAMILY: super::Family = super::Family {
         "<steptml:parameter",
         "</steptml:parameter>",
     ],
+    closers: &[],
+    json_bodies: &[],
     parse,
 };
 

@@ -57,6 +57,8 @@ pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[crate::call::Format::XmlInvoke],
     markers: &["<invoke ", "<invoke\n", "<invoke\t", "<invoke\r"],
     tokens: &["</invoke>", "<parameter ", "</parameter>"],
+    closers: &["</invoke>"],
+    json_bodies: &[],
     parse,
 };
 

@@ -193,6 +193,7 @@ fn run_op(input: &Input<'_>, op: Op, host: Host) -> Result<Output, ParseError> {
                 tools: tools.tools.as_deref(),
                 validate: tools.validate,
                 unknown: tools.unknown,
+                start: crate::Start::default(),
             };
             let message = parse_message(text, options)?;
             let spans = spans(text, &message.tool_calls, host);

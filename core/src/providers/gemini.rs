@@ -10,12 +10,22 @@ use crate::value::{get, Object, Value};
 use super::walk::{self, At, Found, Source, ROOT};
 
 pub(super) fn generate_content(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
+    generate_content_at(ctx, value, &ROOT, found)
+}
+
+/// [`generate_content`] for the response at `at` (a chunk of a stream).
+pub(super) fn generate_content_at(
+    ctx: &Source<'_>,
+    value: &Value,
+    at: &At<'_>,
+    found: &mut Found,
+) -> Result<(), ParseError> {
     let Value::Object(o) = value else { return Ok(()) };
-    let Some(candidates) = walk::array_at(ctx, o, "candidates", &ROOT)? else {
+    let Some(candidates) = walk::array_at(ctx, o, "candidates", at)? else {
         // A `Content` as stored in a conversation: `{"role": "model", "parts": [...]}`.
-        return parts(ctx, o, &ROOT, found);
+        return parts(ctx, o, at, found);
     };
-    let candidates_at = ROOT.key("candidates");
+    let candidates_at = at.key("candidates");
     for (i, candidate) in candidates.iter().enumerate() {
         let candidate_at = candidates_at.index(i);
         let c = walk::item(ctx, candidate, &candidate_at, "a candidate object")?;

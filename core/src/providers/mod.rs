@@ -22,10 +22,12 @@ mod gemini;
 mod ollama;
 mod openai;
 mod results;
+mod stream;
 mod walk;
 
 pub use calls::format_calls;
 pub use results::{format_results, ToolResult};
+pub use stream::ResponseStream;
 
 use crate::error::ParseError;
 use crate::scan::skip_ws;
@@ -180,7 +182,7 @@ pub fn utf8_text(bytes: &[u8]) -> Result<&str, ParseError> {
 pub fn detect_provider_value(response: &Value) -> Option<Provider> {
     match response {
         Value::Array(items) if is_chunk_list(items) => Some(Provider::OpenaiChat),
-        Value::Array(items) => item_list(items),
+        Value::Array(items) => stream::detect_list(items).or_else(|| item_list(items)),
         Value::Object(o) => detect_object(o),
         _ => None,
     }
@@ -288,6 +290,9 @@ fn has_key(o: &Object, key: &str) -> bool {
 /// Which API the response text came from. Plain text (not starting with `{` or `[`) is
 /// `Ok(None)`; malformed JSON is its `json.*` error.
 pub fn detect_provider(text: &str) -> Result<Option<Provider>, ParseError> {
+    if let Some(provider) = stream::detect_text(text)? {
+        return Ok(provider);
+    }
     Ok(json_of(text)?.and_then(|(value, _)| detect_provider_value(&value)))
 }
 
@@ -353,6 +358,9 @@ pub fn parse_response(
 /// the list is `tool_call.unknown_tool` at its name, and arguments that break the tool's schema
 /// are `tool_call.schema` at the offending value (also inside an arguments string).
 pub fn parse_response_with(text: &str, options: &ResponseOptions<'_>) -> Result<Vec<ProviderCall>, ParseError> {
+    if let Some(calls) = stream::read_text(text, options)? {
+        return Ok(calls);
+    }
     match json_of(text)? {
         Some((value, start)) => read(&Source::text(text, start), &value, options),
         None => Ok(Vec::new()),
@@ -397,6 +405,23 @@ fn read(ctx: &Source<'_>, value: &Value, options: &ResponseOptions<'_>) -> Resul
     let Some(provider) = options.provider.or_else(|| detect_provider_value(value)) else {
         return Ok(Vec::new());
     };
+    // A list of events is a recorded stream; a list of output items (Responses, Interactions)
+    // is read as a response.
+    if let (Value::Array(items), false) = (value, provider == Provider::OpenaiChat) {
+        if item_list(items).is_none()
+            && matches!(
+                provider,
+                Provider::OpenaiResponses
+                    | Provider::Anthropic
+                    | Provider::Gemini
+                    | Provider::Bedrock
+                    | Provider::CohereV2
+                    | Provider::Ollama
+            )
+        {
+            return stream::read_list(ctx, value, items, provider, options);
+        }
+    }
     let text_fallback = options.text_fallback;
     let mut found = Found::new(text_fallback);
     match provider {
@@ -410,7 +435,18 @@ fn read(ctx: &Source<'_>, value: &Value, options: &ResponseOptions<'_>) -> Resul
         Provider::Bedrock => bedrock::converse(ctx, value, &mut found)?,
         Provider::Ollama => ollama::chat(ctx, value, &mut found)?,
     }
-    if found.calls.is_empty() && text_fallback {
+    settle(ctx, value, found, options)
+}
+
+/// The answer from what a reader `found` in `response`: its calls with the caller's tools applied,
+/// or, when it found none and `text_fallback` is on, the calls in the assistant's text.
+fn settle(
+    ctx: &Source<'_>,
+    response: &Value,
+    found: Found,
+    options: &ResponseOptions<'_>,
+) -> Result<Vec<ProviderCall>, ParseError> {
+    if found.calls.is_empty() && options.text_fallback {
         let parse = crate::parse::ParseOptions {
             formats: crate::FormatSet::ALL,
             tools: options.tools,
@@ -420,7 +456,7 @@ fn read(ctx: &Source<'_>, value: &Value, options: &ResponseOptions<'_>) -> Resul
         return walk::fallback(ctx, &found.text, &parse);
     }
     match options.tools {
-        Some(tools) => check::calls(ctx, value, found.calls, tools, options),
+        Some(tools) => check::calls(ctx, response, found.calls, tools, options),
         None => Ok(found.calls.into_iter().map(|c| c.call).collect()),
     }
 }

@@ -77,6 +77,45 @@ fn content(o: &Object, at: &At<'_>, found: &mut Found) {
     }
 }
 
+/// A streamed call as far as its fragments go, for a reader that reports calls while they
+/// arrive.
+pub(super) struct Progress<'a> {
+    pub id: Option<&'a str>,
+    pub name: Option<&'a str>,
+    /// Its argument fragments joined so far.
+    pub arguments: &'a str,
+    /// Not a function call (skipped).
+    pub skip: bool,
+    /// Its choice has finished, or another call of the choice has begun after it: no fragment
+    /// of an orderly stream comes for it any more.
+    pub closed: bool,
+}
+
+impl Stream {
+    /// The streamed calls so far, in the order [`Stream::finish`] reports them (whole messages'
+    /// calls are not among them).
+    pub(super) fn progress(&self) -> Vec<Progress<'_>> {
+        let mut out = Vec::new();
+        for c in &self.choices {
+            for (i, p) in c.partials.iter().enumerate() {
+                out.push(Progress {
+                    id: p.id.as_deref(),
+                    name: p.name.as_deref(),
+                    arguments: &p.arguments.text,
+                    skip: p.skip,
+                    closed: c.finished || i + 1 < c.partials.len(),
+                });
+            }
+        }
+        out
+    }
+
+    /// Whether a choice holds calls of whole messages (not streamed fragments).
+    pub(super) fn has_message_calls(&self) -> bool {
+        self.choices.iter().any(|c| !c.found.calls.is_empty())
+    }
+}
+
 /// Whether a `type` field allows a function call: missing, null or `"function"`. A call of another
 /// type (`custom` tools carry free text, not arguments) is skipped.
 fn is_function(ctx: &Source<'_>, o: &Object, at: &At<'_>) -> Result<bool, ParseError> {
@@ -115,7 +154,7 @@ fn tool_call(ctx: &Source<'_>, item: &Value, at: &At<'_>) -> Result<Option<Found
 /// `index`, else the choice's last call; a fragment naming another id or tool starts a new call).
 /// Also serves full responses, whose choices carry a `message` instead of a `delta`.
 #[derive(Default)]
-struct Stream {
+pub(super) struct Stream {
     choices: Vec<Choice>,
     by_index: HashMap<u64, usize>,
 }
@@ -178,7 +217,13 @@ fn index(ctx: &Source<'_>, o: &Object, at: &At<'_>) -> Result<Option<u64>, Parse
 }
 
 impl Stream {
-    fn chunk(&mut self, ctx: &Source<'_>, o: &Object, at: &At<'_>, want_text: bool) -> Result<(), ParseError> {
+    pub(super) fn chunk(
+        &mut self,
+        ctx: &Source<'_>,
+        o: &Object,
+        at: &At<'_>,
+        want_text: bool,
+    ) -> Result<(), ParseError> {
         let Some(choices) = walk::array_at(ctx, o, "choices", at)? else {
             return Ok(());
         };
@@ -215,7 +260,7 @@ impl Stream {
     }
 
     /// The complete calls of every choice, in order of first appearance.
-    fn finish(self, ctx: &Source<'_>, found: &mut Found) -> Result<(), ParseError> {
+    pub(super) fn finish(self, ctx: &Source<'_>, found: &mut Found) -> Result<(), ParseError> {
         for choice in self.choices {
             found.calls.extend(choice.found.calls);
             for p in choice.partials {

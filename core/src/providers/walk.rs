@@ -93,16 +93,36 @@ pub(super) struct Source<'s> {
     src: Option<&'s str>,
     /// Where the response's JSON starts in `src` (after a byte-order mark).
     start: usize,
+    /// A recorded stream: where the JSON of each event starts in `src`; a path's first index
+    /// picks the event.
+    events: Option<&'s [usize]>,
 }
 
 impl<'s> Source<'s> {
     /// The response's JSON is `src[start..]`.
     pub(super) fn text(src: &'s str, start: usize) -> Self {
-        Source { src: Some(src), start }
+        Source {
+            src: Some(src),
+            start,
+            events: None,
+        }
     }
 
     pub(super) fn value() -> Self {
-        Source { src: None, start: 0 }
+        Source {
+            src: None,
+            start: 0,
+            events: None,
+        }
+    }
+
+    /// A recorded stream in `src`, event `i` starting at `starts[i]`.
+    pub(super) fn events(src: &'s str, starts: &'s [usize]) -> Self {
+        Source {
+            src: Some(src),
+            start: 0,
+            events: Some(starts),
+        }
     }
 
     pub(super) fn has_text(&self) -> bool {
@@ -131,7 +151,12 @@ impl<'s> Source<'s> {
             })
             .collect();
         steps.extend(key_name.map(Step::KeyName));
-        locate_path(src, self.start, &steps)
+        match (self.events, steps.first()) {
+            (Some(starts), Some(&Step::Index(i))) => starts
+                .get(i)
+                .map_or(src.len(), |&start| locate_path(src, start, &steps[1..])),
+            _ => locate_path(src, self.start, &steps),
+        }
     }
 
     /// The offset of the character that decoded to byte `decoded` of the string at `path`.
@@ -161,13 +186,13 @@ impl<'s> Source<'s> {
 
 /// Text pieces joined into one string, remembering where each piece came from so that an
 /// offset into the joined string can be mapped back into the caller's text.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct Joined {
     pub(super) text: String,
     parts: Vec<Part>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Part {
     start: usize,
     len: usize,
@@ -235,6 +260,17 @@ pub(super) struct FoundCall {
     /// The path of the name's value.
     pub(super) name_at: Vec<Seg>,
     pub(super) args: ArgsAt,
+}
+
+impl FoundCall {
+    /// A call whose place in the response is not known: positions are the response's start.
+    pub(super) fn unplaced(call: ProviderCall) -> Self {
+        FoundCall {
+            call,
+            name_at: Vec::new(),
+            args: ArgsAt::None,
+        }
+    }
 }
 
 /// Where a call's arguments are written.

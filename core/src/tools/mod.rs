@@ -230,26 +230,25 @@ pub(crate) fn apply(
     validate: bool,
     unknown: UnknownTools,
 ) -> Result<Vec<ToolCall>, ParseError> {
+    Ok(apply_each(text, calls, tools, validate, unknown)?
+        .into_iter()
+        .map(|(_, call)| call)
+        .collect())
+}
+
+/// [`apply`], each kept call with its index in `calls`.
+pub(crate) fn apply_each(
+    text: &str,
+    calls: Vec<ToolCall>,
+    tools: &Tools,
+    validate: bool,
+    unknown: UnknownTools,
+) -> Result<Vec<(usize, ToolCall)>, ParseError> {
     let mut out = Vec::with_capacity(calls.len());
-    for mut call in calls {
-        let Some(tool) = tools.get(&call.name) else {
-            match unknown {
-                UnknownTools::Error => return Err(unknown_tool(text, &call, tools)),
-                UnknownTools::Keep => out.push(call),
-                UnknownTools::Drop => {}
-            }
-            continue;
-        };
-        if let Some(schema) = &tool.schema {
-            type_arguments(text, &mut call, schema, validate)?;
-            if validate {
-                if let Some(v) = tool.violation(&mut call.arguments) {
-                    let at = call.value_at(text, &v.path);
-                    return Err(v.error(&call.name, "", at));
-                }
-            }
+    for (i, call) in calls.into_iter().enumerate() {
+        if let Some(call) = check(text, call, tools, validate, unknown)? {
+            out.push((i, call));
         }
-        out.push(call);
     }
     Ok(out)
 }
@@ -282,6 +281,34 @@ impl validate::Violation {
         );
         ParseError::new(ErrorCode::Schema, offset, message).with_path(path)
     }
+}
+
+/// Names, types and validates one call (found in `text`): the call to return, or `None` when
+/// `unknown` drops it.
+pub(crate) fn check(
+    text: &str,
+    mut call: ToolCall,
+    tools: &Tools,
+    validate: bool,
+    unknown: UnknownTools,
+) -> Result<Option<ToolCall>, ParseError> {
+    let Some(tool) = tools.get(&call.name) else {
+        return match unknown {
+            UnknownTools::Error => Err(unknown_tool(text, &call, tools)),
+            UnknownTools::Keep => Ok(Some(call)),
+            UnknownTools::Drop => Ok(None),
+        };
+    };
+    if let Some(schema) = &tool.schema {
+        type_arguments(text, &mut call, schema, validate)?;
+        if validate {
+            if let Some(v) = tool.violation(&mut call.arguments) {
+                let at = call.value_at(text, &v.path);
+                return Err(v.error(&call.name, "", at));
+            }
+        }
+    }
+    Ok(Some(call))
 }
 
 fn show(path: &str) -> String {

@@ -55,3 +55,29 @@ pub fn unique(entries: Vec<(String, Value)>) -> Object {
     }
     out
 }
+
+/// Every case of the text fixtures (`tests/fixtures/*.json`), in file order. Some nest past
+/// serde_json's default recursion limit.
+#[allow(dead_code)]
+pub fn fixture_cases() -> Vec<serde_json::Value> {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures dir")
+        .map(|entry| entry.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    let mut out = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).expect("fixture file");
+        let mut de = serde_json::Deserializer::from_str(&text);
+        de.disable_recursion_limit();
+        let doc = de
+            .into_iter::<serde_json::Value>()
+            .next()
+            .and_then(Result::ok)
+            .unwrap_or_else(|| panic!("{}: invalid JSON", path.display()));
+        out.extend(doc["cases"].as_array().into_iter().flatten().cloned());
+    }
+    out
+}

@@ -1,0 +1,146 @@
+//! The content rule of [`crate::parse_message`], built piece by piece so that the one-shot parse
+//! and the stream share it: the prose between the regions and reasoning blocks, less end-of-turn
+//! tokens and Harmony's content headers (and wrapper tags when the message has calls), joined with
+//! one whitespace rule.
+//!
+//! Whitespace rule: the text is a sequence of kept pieces and cuts (removed pieces). Whitespace
+//! before the first non-whitespace character is dropped when a cut stands among it, and so is
+//! whitespace after the last one; everywhere else the kept text is kept byte for byte. Fed in
+//! order, the rule needs to hold back only the whitespace since the last non-whitespace
+//! character.
+
+use std::ops::Range;
+
+use memchr::memchr2;
+
+use crate::message::{CONTENT_HEADERS, END_TOKENS, WRAPPERS};
+
+/// Where decided content text goes.
+pub(crate) trait Out {
+    fn push(&mut self, text: &str);
+}
+
+impl Out for String {
+    fn push(&mut self, text: &str) {
+        self.push_str(text);
+    }
+}
+
+/// The whitespace rule, fed kept text and cuts in order; what it decides goes to `out`.
+#[derive(Debug, Default)]
+pub(crate) struct Content {
+    /// A non-whitespace character has been kept.
+    started: bool,
+    /// A cut came before the first non-whitespace character.
+    cut_first: bool,
+    /// Whitespace since the last non-whitespace character (or the start), held back.
+    held: String,
+    /// A cut came since the last non-whitespace character.
+    cut_since: bool,
+}
+
+impl Content {
+    /// Kept text.
+    pub(crate) fn kept(&mut self, piece: &str, out: &mut impl Out) {
+        // The common case: text after text, with no whitespace at its edges.
+        let edge = |b: Option<&u8>| b.is_some_and(|&b| !b.is_ascii_whitespace() && b < 0x80);
+        if self.started && self.held.is_empty() && edge(piece.as_bytes().first()) && edge(piece.as_bytes().last()) {
+            out.push(piece);
+            self.cut_since = false;
+            return;
+        }
+        let Some(first) = piece.find(|c: char| !c.is_whitespace()) else {
+            self.held.push_str(piece);
+            return;
+        };
+        let last = piece
+            .char_indices()
+            .rev()
+            .find(|(_, c)| !c.is_whitespace())
+            .map_or(piece.len(), |(i, c)| i + c.len_utf8());
+        self.held.push_str(&piece[..first]);
+        if self.started || !self.cut_first {
+            out.push(&self.held);
+        }
+        self.held.clear();
+        out.push(&piece[first..last]);
+        self.held.push_str(&piece[last..]);
+        self.started = true;
+        self.cut_since = false;
+    }
+
+    /// A removed piece.
+    pub(crate) fn cut(&mut self) {
+        if !self.started {
+            self.cut_first = true;
+        }
+        self.cut_since = true;
+    }
+
+    /// The text ended: the held whitespace is kept unless a cut touches it at the very end (or
+    /// the very start, when nothing but whitespace was kept).
+    pub(crate) fn finish(&mut self, out: &mut impl Out) {
+        let keep = if self.started { !self.cut_since } else { !self.cut_first };
+        if keep {
+            out.push(&self.held);
+        }
+        self.held.clear();
+    }
+}
+
+/// Feeds the prose `text[range]` to `rule`: end-of-turn tokens (and, when `has_calls` is
+/// `Some(true)`, wrapper tags) are cuts, the rest is kept. A token counts only when it lies
+/// wholly inside the range. Returns how far it got: with `has_calls` unknown (`None`), it stops
+/// before the first wrapper tag; with `open` (the prose may go on past the range), before a token
+/// that runs past the range's end.
+pub(crate) fn prose(
+    text: &str,
+    range: Range<usize>,
+    has_calls: Option<bool>,
+    open: bool,
+    rule: &mut Content,
+    out: &mut impl Out,
+) -> usize {
+    let bytes = if open {
+        text.as_bytes()
+    } else {
+        &text.as_bytes()[..range.end]
+    };
+    let mut from = range.start;
+    let mut i = range.start;
+    while let Some(k) = memchr2(b'<', b'[', &bytes[i..range.end]) {
+        let at = i + k;
+        i = at + 1;
+        let rest = &bytes[at..];
+        let token = END_TOKENS
+            .iter()
+            .chain(CONTENT_HEADERS)
+            .find(|t| rest.starts_with(t.as_bytes()))
+            .map(|t| (t.len(), true));
+        let token = token.or_else(|| {
+            WRAPPERS
+                .iter()
+                .find(|t| rest.starts_with(t.as_bytes()))
+                .map(|t| (t.len(), false))
+        });
+        match token {
+            Some((len, _)) if at + len > range.end => {
+                rule.kept(&text[from..at], out);
+                return at;
+            }
+            Some((_, false)) if has_calls.is_none() => {
+                rule.kept(&text[from..at], out);
+                return at;
+            }
+            Some((len, end_token)) if end_token || has_calls == Some(true) => {
+                rule.kept(&text[from..at], out);
+                rule.cut();
+                from = at + len;
+                i = from;
+            }
+            _ => {}
+        }
+    }
+    rule.kept(&text[from..range.end], out);
+    range.end
+}

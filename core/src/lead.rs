@@ -1,0 +1,197 @@
+//! Leading calls: a message that *begins* with a JSON call or a call-syntax call (after
+//! whitespace and reasoning blocks), the way Llama 3 JSON, xLAM lists and pythonic lists are
+//! written, is a tool-call message. Such a call is a claim, like a tagged call: it counts with the
+//! tagged calls (tier 1), in text order, and must parse. Calls that follow it directly (after
+//! whitespace and at most one `;` or `,`) are leading calls too; the first text that does not
+//! begin one ends the run.
+//!
+//! What begins a leading call: a `{` or `[` that opens a well-formed JSON value of a call shape; a
+//! `[` that opens a well-formed list of call-syntax calls (`[f(a=1), g()]`, format `pythonic`); a
+//! dotted name directly followed by `(` and then `)` or `identifier=`, and a well-formed call
+//! (format `python`). Anything else, broken calls included, is left to the tiers as before: a
+//! broken call raises when its tier reads it.
+//!
+//! With the caller's tools (`known`), a leading call to a tool not in the list is no leading
+//! call: its text is left to the tiers, which treat it as content.
+//!
+//! Each answer may be [`Lead::Pending`] while more text may follow (`more`): the text ends
+//! before the call, its shape or its end is known.
+
+use crate::callsyntax::{is_keyword, parse_arguments};
+use crate::error::{ErrorCode, ParseError};
+use crate::formats::pythonic;
+use crate::scan::{dotted_name_end, ident_end, skip_ws};
+use crate::shape::{call_spans, calls_in, Mode};
+use crate::tools::{Args, Origin, Tools};
+use crate::{Format, FormatSet, ToolCall};
+
+/// What stands at a leading position.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Lead {
+    /// No call begins here.
+    None,
+    /// More text is needed to tell.
+    Pending,
+    /// Calls were pushed; the offset after them.
+    Calls(usize),
+}
+
+/// The leading call at `q` (a non-whitespace offset), if one begins there; its calls are pushed
+/// to `out`. `more`: the text may grow.
+pub(crate) fn lead_at(
+    text: &str,
+    q: usize,
+    formats: FormatSet,
+    known: Option<&Tools>,
+    more: bool,
+    out: &mut Vec<ToolCall>,
+) -> Lead {
+    let first = out.len();
+    let lead = lead_of(text, q, formats, more, out);
+    let unknown = known.is_some_and(|tools| out[first..].iter().any(|c| !tools.contains(&c.name)));
+    if unknown {
+        out.truncate(first);
+        return Lead::None;
+    }
+    lead
+}
+
+fn lead_of(text: &str, q: usize, formats: FormatSet, more: bool, out: &mut Vec<ToolCall>) -> Lead {
+    let bytes = text.as_bytes();
+    match bytes.get(q) {
+        Some(b'{' | b'[') => {
+            if formats.contains(Format::Json) {
+                match json_at(text, q, more, out) {
+                    Lead::None => {}
+                    found => return found,
+                }
+            }
+            if bytes[q] == b'[' && formats.contains(Format::Pythonic) {
+                return list_at(text, q, more, out);
+            }
+            Lead::None
+        }
+        Some(_) if formats.contains(Format::Python) => call_at(text, q, more, out),
+        _ => Lead::None,
+    }
+}
+
+/// A JSON value of a call shape at `q`.
+fn json_at(text: &str, q: usize, more: bool, out: &mut Vec<ToolCall>) -> Lead {
+    let (value, end) = match crate::json::probe_value_at(text, q) {
+        Ok(parsed) => parsed,
+        Err(offset) if more && offset >= text.len() => return Lead::Pending,
+        Err(_) => return Lead::None,
+    };
+    let spans = call_spans(text, q, end, &value, Mode::Bare);
+    match calls_in(text, q, value, Mode::Bare).unwrap_or(None) {
+        Some(calls) if !calls.is_empty() => {
+            let spans = spans.into_iter().chain(std::iter::repeat(q..end));
+            out.extend(
+                calls
+                    .into_iter()
+                    .zip(spans)
+                    .map(|(call, span)| call.into_call(Format::Json, span)),
+            );
+            Lead::Calls(end)
+        }
+        _ => Lead::None,
+    }
+}
+
+/// A list of call-syntax calls at `q` (a `[`).
+fn list_at(text: &str, q: usize, more: bool, out: &mut Vec<ToolCall>) -> Lead {
+    match starts_list(text.as_bytes(), q, more) {
+        None => return Lead::Pending,
+        Some(false) => return Lead::None,
+        Some(true) => {}
+    }
+    let first = out.len();
+    match pythonic::bare_list(text, q, out) {
+        Ok(end) => Lead::Calls(end),
+        Err(e) => {
+            out.truncate(first);
+            if more && incomplete(&e, text.len()) {
+                Lead::Pending
+            } else {
+                Lead::None
+            }
+        }
+    }
+}
+
+/// A call-syntax call at `q`.
+fn call_at(text: &str, q: usize, more: bool, out: &mut Vec<ToolCall>) -> Lead {
+    let bytes = text.as_bytes();
+    let open = dotted_name_end(bytes, q);
+    if open == q {
+        return Lead::None;
+    }
+    if more && (open == bytes.len() || (bytes[open] == b'.' && open + 1 == bytes.len())) {
+        return Lead::Pending; // the name may go on
+    }
+    if bytes.get(open) != Some(&b'(') || text[q..open].split('.').any(is_keyword) {
+        return Lead::None;
+    }
+    match keyword_list(bytes, open, more) {
+        None => return Lead::Pending,
+        Some(false) => return Lead::None,
+        Some(true) => {}
+    }
+    match parse_arguments(text, open) {
+        // `f(a=1)(` calls the result, which raises: the end of the text may hide that `(`.
+        Ok((_, end)) if more && end == bytes.len() => Lead::Pending,
+        Ok((_, end)) if bytes.get(end) == Some(&b'(') => Lead::None,
+        Ok((arguments, end)) => {
+            let origin = Origin::At {
+                name: q,
+                args: Args::Call(open),
+            };
+            out.push(ToolCall::new(text[q..open].to_string(), arguments, Format::Python, q..end).with_origin(origin));
+            Lead::Calls(end)
+        }
+        Err(e) if more && incomplete(&e, bytes.len()) => Lead::Pending,
+        Err(_) => Lead::None,
+    }
+}
+
+/// Whether the `(` at `open` starts a keyword-argument list (`)` or `identifier=` after
+/// whitespace); `None` while the text ends before that is known.
+fn keyword_list(bytes: &[u8], open: usize, more: bool) -> Option<bool> {
+    let p = skip_ws(bytes, open + 1);
+    if more && p == bytes.len() {
+        return None;
+    }
+    if bytes.get(p) == Some(&b')') {
+        return Some(true);
+    }
+    let end = ident_end(bytes, p);
+    if end == p {
+        return Some(false);
+    }
+    let q = skip_ws(bytes, end);
+    if more && (end == bytes.len() || q == bytes.len() || (bytes[q] == b'=' && q + 1 == bytes.len())) {
+        return None;
+    }
+    Some(bytes.get(q) == Some(&b'=') && bytes.get(q + 1) != Some(&b'='))
+}
+
+/// Whether a list of calls starts at the `[` at `p`: `[`, whitespace, then a call by the
+/// recognition rule; `None` while the text ends before that is known.
+fn starts_list(bytes: &[u8], p: usize, more: bool) -> Option<bool> {
+    let q = skip_ws(bytes, p + 1);
+    let name_to = dotted_name_end(bytes, q);
+    if more && (q == bytes.len() || name_to == bytes.len() || (bytes[name_to] == b'.' && name_to + 1 == bytes.len())) {
+        return None;
+    }
+    if name_to == q || bytes.get(name_to) != Some(&b'(') {
+        return Some(false);
+    }
+    keyword_list(bytes, name_to, more)
+}
+
+/// Whether an error only says that the text ends too early: its offset is the end of the text,
+/// or it is `tool_call.unclosed`.
+pub(crate) fn incomplete(e: &ParseError, len: usize) -> bool {
+    e.offset >= len || e.code == ErrorCode::Unclosed
+}

@@ -1,0 +1,345 @@
+//! Where tier-1 markers and reasoning tags stand: the index of every marker (from
+//! [`crate::formats::FAMILIES`]) and reasoning open tag (from [`crate::reasoning::BLOCKS`]), the
+//! candidate search the scanner runs, and, for a text that is still growing, the tags its end may
+//! be the beginning of. Also the shield: the JSON and call-syntax calls a marker may stand inside.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use memchr::{memchr2, memchr3};
+
+use crate::error::ParseError;
+use crate::formats::{json_shapes, python, Family, FAMILIES};
+use crate::message::{CONTENT_HEADERS, END_TOKENS, WRAPPERS};
+use crate::reasoning::{Block, BLOCKS};
+use crate::{FormatSet, ToolCall};
+
+/// What a candidate offset starts.
+#[derive(Clone, Copy)]
+pub(crate) enum Kind {
+    Call(&'static Family),
+    Reasoning(&'static Block),
+}
+
+/// A marker or reasoning open tag, and where its anchor byte (`<`, `[` or `>`) stands in it.
+struct Entry {
+    text: &'static str,
+    anchor: usize,
+    kind: Kind,
+}
+
+/// Entries by anchor byte (`<`, `[`, `>`) and by the byte after the anchor (256 for an entry
+/// that ends with its anchor), longest first within each group.
+struct Index {
+    groups: [Vec<Vec<Entry>>; 3],
+}
+
+fn entries() -> &'static Index {
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index = Index {
+            groups: std::array::from_fn(|_| (0..257).map(|_| Vec::new()).collect()),
+        };
+        let calls = FAMILIES
+            .iter()
+            .flat_map(|f| f.markers.iter().map(move |&m| (m, Kind::Call(f))));
+        let opens = BLOCKS.iter().map(|b| (b.open, Kind::Reasoning(b)));
+        for (text, kind) in calls.chain(opens) {
+            let anchor = text
+                .bytes()
+                .position(|b| matches!(b, b'<' | b'[' | b'>'))
+                .unwrap_or_else(|| panic!("marker {text:?} has no `<`, `[` or `>`"));
+            let next = text.as_bytes().get(anchor + 1).map_or(256, |&b| b as usize);
+            index.groups[slot(text.as_bytes()[anchor])][next].push(Entry { text, anchor, kind });
+        }
+        // Longest first, so the longer of two markers matching at one offset wins.
+        for group in index.groups.iter_mut().flatten() {
+            group.sort_by_key(|e| std::cmp::Reverse(e.text.len()));
+        }
+        index
+    })
+}
+
+fn slot(anchor: u8) -> usize {
+    match anchor {
+        b'<' => 0,
+        b'[' => 1,
+        _ => 2,
+    }
+}
+
+/// The first marker (and, unless `calls_only`, reasoning open tag) that starts at or after `from`
+/// and before `limit`: its offset, its length and what it starts.
+pub(crate) fn next_candidate(
+    bytes: &[u8],
+    from: usize,
+    limit: usize,
+    calls_only: bool,
+) -> Option<(usize, usize, Kind)> {
+    let index = entries();
+    let mut pos = from;
+    while let Some(i) = memchr3(b'<', b'[', b'>', &bytes[pos..limit]) {
+        let anchor = pos + i;
+        let groups = &index.groups[slot(bytes[anchor])];
+        let next = bytes.get(anchor + 1).map_or(256, |&b| b as usize);
+        // The entries whose anchor is followed by this byte, then (as shorter ones would be)
+        // those that end with their anchor.
+        let found = groups[next].iter().chain(&groups[256]).find(|e| {
+            !(calls_only && matches!(e.kind, Kind::Reasoning(_)))
+                && anchor >= from + e.anchor
+                && bytes[anchor - e.anchor..].starts_with(e.text.as_bytes())
+        });
+        if let Some(e) = found {
+            return Some((anchor - e.anchor, e.text.len(), e.kind));
+        }
+        pos = anchor + 1;
+    }
+    None
+}
+
+/// The marker or reasoning open tag that starts exactly at `at`, if one does (as far as the text
+/// goes).
+pub(crate) fn entry_at(bytes: &[u8], at: usize) -> Option<(usize, Kind)> {
+    let limit = bytes.len().min(at + longest());
+    next_candidate(bytes, at, limit, false)
+        .filter(|&(start, ..)| start == at)
+        .map(|(_, len, kind)| (len, kind))
+}
+
+/// Whether the candidate `next_candidate` found at `at` (`len` bytes; scanning from `from`) may
+/// lose to another once more text arrives: at its anchor, an entry that the text from there is a
+/// proper beginning of (a longer marker, or one that the byte after the anchor would have
+/// preferred) may still match.
+pub(crate) fn may_change(bytes: &[u8], from: usize, at: usize, len: usize, calls_only: bool) -> bool {
+    let Some(anchor) = bytes[at..at + len]
+        .iter()
+        .position(|&b| matches!(b, b'<' | b'[' | b'>'))
+    else {
+        return false;
+    };
+    let anchor = at + anchor;
+    if bytes.len() - anchor >= longest() {
+        return false;
+    }
+    entries().groups[slot(bytes[anchor])].iter().flatten().any(|e| {
+        let Some(start) = anchor.checked_sub(e.anchor).filter(|&s| s >= from) else {
+            return false;
+        };
+        let rest = &bytes[start..];
+        !(calls_only && matches!(e.kind, Kind::Reasoning(_)))
+            && e.text.len() > rest.len()
+            && e.text.as_bytes().starts_with(rest)
+    })
+}
+
+/// The length of the longest marker or tag.
+fn longest() -> usize {
+    tags().longest
+}
+
+/// Every tag a growing text may end partway through: markers, reasoning open tags, end-of-turn
+/// tokens and wrapper tags, sorted, with the bytes they may start with.
+struct Tags {
+    sorted: Vec<&'static [u8]>,
+    first: [bool; 256],
+    /// The pairs of bytes a tag may start with, as a bitmap indexed by `b0 << 8 | b1`.
+    pairs: Vec<u64>,
+    longest: usize,
+}
+
+impl Tags {
+    fn new(mut sorted: Vec<&'static [u8]>) -> Tags {
+        sorted.sort_unstable();
+        sorted.dedup();
+        let mut first = [false; 256];
+        let mut pairs = vec![0u64; 1024];
+        for t in &sorted {
+            first[t[0] as usize] = true;
+            if let Some(&b1) = t.get(1) {
+                let pair = (t[0] as usize) << 8 | b1 as usize;
+                pairs[pair / 64] |= 1 << (pair % 64);
+            }
+        }
+        let longest = sorted.iter().map(|t| t.len()).max().unwrap_or(1);
+        Tags {
+            sorted,
+            first,
+            pairs,
+            longest,
+        }
+    }
+
+    /// Whether a tag may start with the first two bytes of `rest` (or its one byte).
+    fn may_begin(&self, rest: &[u8]) -> bool {
+        match rest {
+            [] => false,
+            [b0] => self.first[*b0 as usize],
+            [b0, b1, ..] => {
+                let pair = (*b0 as usize) << 8 | *b1 as usize;
+                self.pairs[pair / 64] & (1 << (pair % 64)) != 0
+            }
+        }
+    }
+}
+
+fn tags() -> &'static Tags {
+    static TAGS: OnceLock<Tags> = OnceLock::new();
+    TAGS.get_or_init(|| {
+        Tags::new(
+            FAMILIES
+                .iter()
+                .flat_map(|f| f.markers.iter().copied())
+                .chain(BLOCKS.iter().map(|b| b.open))
+                .chain(END_TOKENS.iter().copied())
+                .chain(CONTENT_HEADERS.iter().copied())
+                .chain(WRAPPERS.iter().copied())
+                .map(str::as_bytes)
+                .collect(),
+        )
+    })
+}
+
+impl Tags {
+    /// Whether `rest` is a proper, non-empty beginning of a tag: the tags that start with it
+    /// sort right after it.
+    fn begins(&self, rest: &[u8]) -> bool {
+        if !self.may_begin(rest) {
+            return false;
+        }
+        let i = self.sorted.partition_point(|t| *t < rest);
+        self.sorted[i..]
+            .iter()
+            .take(2)
+            .any(|t| t.len() > rest.len() && t.starts_with(rest))
+    }
+}
+
+/// Whether `rest` is a proper, non-empty beginning of a tool-call marker or of a token any
+/// family's grammar expects after one (closing tags, separators): a text that stops there was
+/// cut partway through it.
+pub(crate) fn begins_token(rest: &[u8]) -> bool {
+    static TOKENS: OnceLock<Tags> = OnceLock::new();
+    let tokens = TOKENS.get_or_init(|| {
+        Tags::new(
+            FAMILIES
+                .iter()
+                .flat_map(|f| f.markers.iter().chain(f.tokens).chain(f.closers).copied())
+                .map(str::as_bytes)
+                .filter(|t| !t.is_empty())
+                .collect(),
+        )
+    });
+    !rest.is_empty() && rest.len() < tokens.longest && tokens.begins(rest)
+}
+
+/// Whether `rest` (the text from some offset to its end) is a proper beginning of a marker,
+/// reasoning open tag, end-of-turn token or wrapper tag.
+pub(crate) fn begins_tag(rest: &[u8]) -> bool {
+    let tags = tags();
+    rest.len() < tags.longest && tags.begins(rest)
+}
+
+/// Whether `piece` has a byte that may begin a tag (a marker, reasoning tag, end token or
+/// wrapper tag all begin with one of a few bytes).
+pub(crate) fn may_hold_tag(piece: &[u8]) -> bool {
+    let first = &tags().first;
+    piece.iter().any(|&b| first[b as usize])
+}
+
+/// Where the text may end partway through a tag, for a text that is still growing: the first
+/// offset at or after `from` such that the text from it to the end is a proper beginning of a
+/// marker, reasoning open tag, end-of-turn token or wrapper tag; the end of the text when there
+/// is none. Offsets before the answer can never begin such a tag, however the text goes on, so
+/// a caller may pass the previous answer as `from`.
+pub(crate) fn tail_hold(bytes: &[u8], from: usize) -> usize {
+    let tags = tags();
+    let start = from.max(bytes.len().saturating_sub(tags.longest - 1));
+    (start..bytes.len())
+        .find(|&p| tags.begins(&bytes[p..]))
+        .unwrap_or(bytes.len())
+}
+
+/// Where the text may end partway through one of `closes` (a reasoning block's close tags): the
+/// first offset at or after `from` from which the rest is a proper beginning of one.
+pub(crate) fn close_hold<'a>(bytes: &[u8], from: usize, closes: impl Iterator<Item = &'a str> + Clone) -> usize {
+    let longest = closes.clone().map(str::len).max().unwrap_or(1);
+    let start = from.max(bytes.len().saturating_sub(longest - 1));
+    (start..bytes.len())
+        .find(|&p| {
+            let rest = &bytes[p..];
+            matches!(bytes[p], b'<' | b'[')
+                && closes
+                    .clone()
+                    .any(|c| c.len() > rest.len() && c.as_bytes().starts_with(rest))
+        })
+        .unwrap_or(bytes.len())
+}
+
+/// Drops the calls pushed since `first` whose format the caller did not ask for: their text is
+/// content.
+pub(crate) fn keep_allowed(calls: &mut Vec<ToolCall>, first: usize, formats: FormatSet) {
+    if formats == FormatSet::ALL {
+        return;
+    }
+    let mut index = 0;
+    calls.retain(|c| {
+        index += 1;
+        index <= first || formats.contains(c.format)
+    });
+}
+
+/// Whether a string of a JSON or call-syntax call may have opened in `prose`: a `{` or `(`
+/// followed by a quote.
+pub(crate) fn may_open_string(prose: &[u8]) -> bool {
+    memchr2(b'{', b'(', prose).is_some_and(|i| memchr2(b'"', b'\'', &prose[i..]).is_some())
+}
+
+/// The spans of the well-formed tier-2 and tier-3 calls of the text, found on first use, and
+/// the ones the end of the text leaves open.
+#[derive(Default)]
+pub(crate) struct Shield {
+    spans: Option<Vec<Range<usize>>>,
+    open: Vec<(usize, ParseError)>,
+}
+
+/// What a marker stands in.
+pub(crate) enum Cover {
+    /// A string of a well-formed JSON or call-syntax call, which ends at this offset.
+    Call(usize),
+    /// A JSON or call-syntax call cut off by the end of the text: its error.
+    Open(ParseError),
+}
+
+impl Shield {
+    /// What the marker at `at` stands inside, if anything.
+    pub(crate) fn covering(&mut self, text: &str, at: usize) -> Option<Cover> {
+        if self.spans.is_none() {
+            let (mut spans, json_open) = json_shapes::spans(text);
+            let (python_spans, python_open) = python::spans(text);
+            spans.extend(python_spans);
+            spans.sort_by_key(|s| s.start);
+            // A call-syntax call inside a JSON string (or the reverse) overlaps its container:
+            // keep the union, so the spans are disjoint and sorted.
+            let mut union: Vec<Range<usize>> = Vec::with_capacity(spans.len());
+            for span in spans {
+                match union.last_mut() {
+                    Some(last) if span.start < last.end => last.end = last.end.max(span.end),
+                    _ => union.push(span),
+                }
+            }
+            self.spans = Some(union);
+            self.open = json_open.into_iter().chain(python_open).collect();
+        }
+        let spans = self.spans.as_deref().unwrap_or_default();
+        let i = spans.partition_point(|s| s.start < at);
+        if let Some(span) = i.checked_sub(1).and_then(|i| spans.get(i)).filter(|s| at < s.end) {
+            return Some(Cover::Call(span.end));
+        }
+        let open = self
+            .open
+            .iter()
+            .filter(|(start, _)| *start < at)
+            .min_by_key(|(start, _)| *start);
+        open.map(|(_, e)| Cover::Open(e.clone()))
+    }
+}

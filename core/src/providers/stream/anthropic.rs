@@ -1,0 +1,218 @@
+//! Anthropic Messages streams: `message_start`, `content_block_start` / `_delta` / `_stop`,
+//! `message_delta`, `message_stop`, `ping`. A `tool_use` block is a call: it starts with its id
+//! and name, its input streams as `input_json_delta` fragments (joined, they are the input's
+//! JSON; none is the block's own `input`, usually `{}`), and it ends at its `content_block_stop`.
+//! `text_delta` is text, `thinking_delta` reasoning; blocks the server runs itself
+//! (`server_tool_use`, …) are skipped. A delta or stop for a block that never started, a delta of
+//! the wrong kind for its block, or a `tool_use` block still open at the end raises.
+
+use std::collections::HashMap;
+
+use crate::error::{ErrorCode, ParseError};
+use crate::value::{get, Object, Value};
+
+use super::super::walk::{self, At, Joined, Seg, Source};
+use super::Emit;
+
+#[derive(Default)]
+pub(super) struct Anthropic {
+    /// Open blocks by `index`.
+    blocks: HashMap<u64, Block>,
+    /// The `tool_use` blocks in order of their start, reported one after another.
+    calls: Vec<Call>,
+    reported: usize,
+}
+
+enum Block {
+    Text,
+    Thinking,
+    Call(usize),
+    Other,
+}
+
+struct Call {
+    at: Vec<Seg>,
+    id: Option<String>,
+    name: String,
+    input: Option<Object>,
+    json: Joined,
+    /// How much of `json` was reported, and whether the block stopped.
+    sent: usize,
+    stopped: bool,
+}
+
+impl Anthropic {
+    pub(super) fn event(
+        &mut self,
+        ctx: &Source<'_>,
+        value: &Value,
+        at: &At<'_>,
+        out: &mut Emit,
+    ) -> Result<(), ParseError> {
+        let o = walk::item(ctx, value, at, "a stream event object")?;
+        match walk::string(o, "type") {
+            Some("content_block_start") => self.start(ctx, o, at)?,
+            Some("content_block_delta") => self.delta(ctx, o, at, out)?,
+            Some("content_block_stop") => {
+                let index = index(ctx, o, at)?;
+                match self.blocks.remove(&index) {
+                    Some(Block::Call(i)) => self.calls[i].stopped = true,
+                    Some(_) => {}
+                    None => return Err(unknown_block(ctx, at, index)),
+                }
+            }
+            _ => {}
+        }
+        self.report(ctx, out)
+    }
+
+    fn start(&mut self, ctx: &Source<'_>, o: &Object, at: &At<'_>) -> Result<(), ParseError> {
+        let index = index(ctx, o, at)?;
+        let block_at = at.key("content_block");
+        let b = match walk::object_at(ctx, o, "content_block", at)? {
+            Some(b) => b,
+            None => return Err(ctx.unrecognized(&block_at, "a content block object", &Value::Null)),
+        };
+        let block = match walk::string(b, "type") {
+            Some("tool_use") => {
+                let id = walk::id(ctx, b, "id", &block_at)?;
+                let name = walk::name(ctx, b, &block_at)?;
+                let input = match get(b, "input") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::Object(i)) => Some(i.clone()),
+                    Some(other) => {
+                        return Err(ctx.error(
+                            ErrorCode::InvalidArguments,
+                            &block_at.key("input"),
+                            format!(
+                                "the input of {} must be an object, found {}",
+                                crate::json::quote(&name),
+                                other.kind()
+                            ),
+                        ))
+                    }
+                };
+                self.calls.push(Call {
+                    at: block_at.path(),
+                    id,
+                    name,
+                    input,
+                    json: Joined::default(),
+                    sent: 0,
+                    stopped: false,
+                });
+                Block::Call(self.calls.len() - 1)
+            }
+            Some("text") => Block::Text,
+            Some("thinking") => Block::Thinking,
+            _ => Block::Other,
+        };
+        self.blocks.insert(index, block);
+        Ok(())
+    }
+
+    fn delta(&mut self, ctx: &Source<'_>, o: &Object, at: &At<'_>, out: &mut Emit) -> Result<(), ParseError> {
+        let index = index(ctx, o, at)?;
+        let delta_at = at.key("delta");
+        let Some(d) = walk::object_at(ctx, o, "delta", at)? else {
+            return Ok(());
+        };
+        let block = self.blocks.get(&index).ok_or_else(|| unknown_block(ctx, at, index))?;
+        match (walk::string(d, "type"), block) {
+            (Some("text_delta"), _) => {
+                if let Some(Value::String(s)) = get(d, "text") {
+                    out.content(s, &delta_at.key("text"));
+                }
+            }
+            (Some("thinking_delta"), _) => {
+                if let Some(Value::String(s)) = get(d, "thinking") {
+                    out.reasoning(s);
+                }
+            }
+            (Some("input_json_delta"), Block::Call(i)) => match get(d, "partial_json") {
+                Some(Value::String(s)) => self.calls[*i].json.push("", s, delta_at.key("partial_json").path()),
+                other => {
+                    return Err(ctx.unrecognized(
+                        &delta_at.key("partial_json"),
+                        "a string",
+                        other.unwrap_or(&Value::Null),
+                    ))
+                }
+            },
+            (Some("input_json_delta"), Block::Other) => {}
+            (Some("input_json_delta"), _) => {
+                return Err(ctx.error(
+                    ErrorCode::Unrecognized,
+                    &delta_at,
+                    format!(
+                        "{} streams JSON into content block {index}, which is not a tool_use block",
+                        delta_at.show()
+                    ),
+                ))
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Reports the calls in order: the first one not yet reported as far as it has come.
+    fn report(&mut self, ctx: &Source<'_>, out: &mut Emit) -> Result<(), ParseError> {
+        while let Some(call) = self.calls.get_mut(self.reported) {
+            if !out.is_open() {
+                out.start(call.id.clone(), call.name.clone());
+            }
+            out.arguments(&call.json.text[call.sent..]);
+            call.sent = call.json.text.len();
+            if !call.stopped {
+                return Ok(());
+            }
+            let streamed = call.sent > 0;
+            let done = super::streamed_call(
+                ctx,
+                &call.json,
+                call.input.as_ref(),
+                call.id.as_ref(),
+                &call.name,
+                "input",
+            )?;
+            out.end(done, streamed);
+            self.reported += 1;
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish(&mut self, ctx: &Source<'_>, out: &mut Emit) -> Result<(), ParseError> {
+        self.report(ctx, out)?;
+        match self.calls.get(self.reported) {
+            Some(call) => Err(ParseError::new(
+                ErrorCode::Unclosed,
+                ctx.offset(&call.at),
+                format!(
+                    "the stream ends inside the tool_use block of {} (no content_block_stop)",
+                    crate::json::quote(&call.name)
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The event's block `index`: a non-negative integer.
+fn index(ctx: &Source<'_>, o: &Object, at: &At<'_>) -> Result<u64, ParseError> {
+    match get(o, "index") {
+        Some(Value::Number(crate::value::Number::Int(i))) if *i >= 0 => Ok(*i as u64),
+        other => Err(ctx.unrecognized(
+            &at.key("index"),
+            "a non-negative integer",
+            other.unwrap_or(&Value::Null),
+        )),
+    }
+}
+
+fn unknown_block(ctx: &Source<'_>, at: &At<'_>, index: u64) -> ParseError {
+    ctx.error(
+        ErrorCode::Unrecognized,
+        at,
+        format!("{} refers to content block {index}, which has not started", at.show()),
+    )
+}

@@ -1,0 +1,575 @@
+//! Recorded and live response streams of the provider APIs: the events each API streams, read
+//! one at a time by one reader per API, which reports [`Event`]s as they come and the calls of the
+//! whole stream at its end. [`crate::parse_response`] runs the same readers over a complete
+//! recording, so a stream read in one shot and one read as it arrives give the same calls.
+//!
+//! Framings ([`frames`]): SSE text, JSON values one after another (NDJSON), or a JSON list of
+//! events; or events already decoded, one by one ([`ResponseStream::feed_value`]).
+//!
+//! Readers, by API (what starts a call, what continues it, what ends it):
+//!
+//! | provider | events | call |
+//! | --- | --- | --- |
+//! | `openai_chat` | `chat.completion.chunk` objects | `delta.tool_calls[]` fragments, joined as in a chunk list; a call ends when the next call of its choice begins, its choice finishes, or the stream ends |
+//! | `openai_responses` | `response.*` events | `response.output_item.added` (a `function_call` item), `response.function_call_arguments.delta`, `response.output_item.done` |
+//! | `anthropic` | `message_start`, `content_block_*`, `message_delta`, … | `content_block_start` (`tool_use`), `input_json_delta`, `content_block_stop` |
+//! | `gemini` | `GenerateContentResponse` chunks | a `functionCall` part, whole |
+//! | `bedrock` | ConverseStream events | `contentBlockStart` (`toolUse`), `contentBlockDelta` (`toolUse.input`), `contentBlockStop` |
+//! | `cohere_v2` | `message-start`, `tool-call-*`, `content-delta`, … | `tool-call-start`, `tool-call-delta`, `tool-call-end` |
+//! | `ollama` | `/api/chat` chunks | `message.tool_calls[]`, whole |
+//!
+//! Errors the API streams (an `error` event or member, Responses `response.failed`, Bedrock
+//! exceptions, Cohere's `message-end` with an `error`) are `response.error` with the API's
+//! message. A stream whose shape is recognised but that cannot be read raises, as a response
+//! does; so does a stream that ends inside a call it had begun.
+
+mod anthropic;
+mod chat;
+mod events;
+pub(crate) mod frames;
+
+use crate::error::{ErrorCode, ParseError};
+use crate::stream::Event;
+use crate::value::{Object, Value};
+use crate::Format;
+
+use super::walk::{self, ArgsAt, At, Found, FoundCall, Joined, Source, ROOT};
+use super::{Provider, ProviderCall, ResponseOptions};
+use frames::{Frame, Frames};
+
+/// Where events go: the stream's [`Event`]s, and the calls and text of the whole response.
+pub(super) struct Emit {
+    pub events: Vec<Event>,
+    pub found: Found,
+    /// The call being reported, by the stream's index.
+    open: Option<usize>,
+    calls: usize,
+}
+
+impl Emit {
+    fn new(want_text: bool) -> Self {
+        Emit {
+            events: Vec::new(),
+            found: Found::new(want_text),
+            open: None,
+            calls: 0,
+        }
+    }
+
+    /// Assistant text, from the value at `at`.
+    pub(super) fn content(&mut self, text: &str, at: &At<'_>) {
+        if text.is_empty() {
+            return;
+        }
+        self.found.text(text, at);
+        match self.events.last_mut() {
+            Some(Event::Content { text: last }) => last.push_str(text),
+            _ => self.events.push(Event::Content { text: text.to_string() }),
+        }
+    }
+
+    /// Assistant text the reader keeps for the text fallback itself.
+    pub(super) fn content_event(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        match self.events.last_mut() {
+            Some(Event::Content { text: last }) => last.push_str(text),
+            _ => self.events.push(Event::Content { text: text.to_string() }),
+        }
+    }
+
+    /// Reasoning text.
+    pub(super) fn reasoning(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        match self.events.last_mut() {
+            Some(Event::Reasoning { text: last }) => last.push_str(text),
+            _ => self.events.push(Event::Reasoning { text: text.to_string() }),
+        }
+    }
+
+    /// Whether a call is being reported.
+    pub(super) fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+
+    /// A call begins.
+    pub(super) fn start(&mut self, id: Option<String>, name: String) {
+        let index = self.calls;
+        self.open = Some(index);
+        self.events.push(Event::CallStart {
+            index,
+            id,
+            name,
+            format: Format::Json,
+        });
+    }
+
+    /// A fragment of the arguments of the call being reported.
+    pub(super) fn arguments(&mut self, delta: &str) {
+        let Some(index) = self.open else { return };
+        if delta.is_empty() {
+            return;
+        }
+        match self.events.last_mut() {
+            Some(Event::Arguments { index: i, delta: last }) if *i == index => last.push_str(delta),
+            _ => self.events.push(Event::Arguments {
+                index,
+                delta: delta.to_string(),
+            }),
+        }
+    }
+
+    /// The call being reported ends with `call` (whose arguments its fragments add up to, or, when
+    /// none were reported, written out here).
+    pub(super) fn end(&mut self, found: FoundCall, streamed: bool) {
+        let call = &found.call;
+        let Some(index) = self.open.take() else { return };
+        if !streamed {
+            self.events.push(Event::Arguments {
+                index,
+                delta: crate::value::object_json(&call.arguments),
+            });
+        }
+        self.events.push(Event::CallEnd {
+            index,
+            arguments: call.arguments.clone(),
+        });
+        self.found.calls.push(found);
+        self.calls += 1;
+    }
+
+    /// A whole call.
+    pub(super) fn call(&mut self, found: FoundCall) {
+        self.start(found.call.id.clone(), found.call.name.clone());
+        self.end(found, false);
+    }
+}
+
+/// One reader per API.
+enum Reader {
+    Chat(chat::Chat),
+    Events(events::Events),
+    Anthropic(anthropic::Anthropic),
+}
+
+impl Reader {
+    fn new(provider: Provider) -> Result<Reader, ParseError> {
+        Ok(match provider {
+            Provider::OpenaiChat => Reader::Chat(chat::Chat::default()),
+            Provider::Anthropic => Reader::Anthropic(anthropic::Anthropic::default()),
+            Provider::OpenaiResponses
+            | Provider::Gemini
+            | Provider::Bedrock
+            | Provider::CohereV2
+            | Provider::Ollama => Reader::Events(events::Events::new(provider)),
+            Provider::GeminiInteractions | Provider::CohereV1 => {
+                return Err(ParseError::new(
+                    ErrorCode::Unrecognized,
+                    0,
+                    format!("{provider} responses are not read as streams"),
+                ))
+            }
+        })
+    }
+
+    fn event(
+        &mut self,
+        ctx: &Source<'_>,
+        value: &Value,
+        at: &At<'_>,
+        name: Option<&str>,
+        out: &mut Emit,
+    ) -> Result<(), ParseError> {
+        if let Value::Object(o) = value {
+            stream_error(ctx, o, at, name)?;
+        }
+        match self {
+            Reader::Chat(r) => r.event(ctx, value, at, out),
+            Reader::Events(r) => r.event(ctx, value, at, out),
+            Reader::Anthropic(r) => r.event(ctx, value, at, out),
+        }
+    }
+
+    fn finish(&mut self, ctx: &Source<'_>, out: &mut Emit) -> Result<(), ParseError> {
+        match self {
+            Reader::Chat(r) => r.finish(ctx, out),
+            Reader::Events(r) => r.finish(ctx, out),
+            Reader::Anthropic(r) => r.finish(ctx, out),
+        }
+    }
+}
+
+/// `response.error` for an event that reports an error: one with an `error` member, or (as the
+/// Responses API and SSE `event: error` write it) of type `error` with a `message`.
+fn stream_error(ctx: &Source<'_>, o: &Object, at: &At<'_>, name: Option<&str>) -> Result<(), ParseError> {
+    if let Some(e) = walk::api_error(o) {
+        return Err(walk::api_error_to_parse_error(ctx, e, &at.key("error")));
+    }
+    let typed = walk::string(o, "type") == Some("error") || name == Some("error");
+    if typed && walk::string(o, "message").is_some() {
+        return Err(walk::api_error_to_parse_error(ctx, &Value::Object(o.clone()), at));
+    }
+    Ok(())
+}
+
+/// The API a stream's first event comes from.
+fn detect_event(value: &Value) -> Option<Provider> {
+    let Value::Object(o) = value else { return None };
+    let has = |k: &str| crate::value::get(o, k).is_some();
+    let kind = walk::string(o, "type").unwrap_or_default();
+    if has("choices") || walk::string(o, "object") == Some("chat.completion.chunk") {
+        return Some(Provider::OpenaiChat);
+    }
+    if kind.starts_with("response.") {
+        return Some(Provider::OpenaiResponses);
+    }
+    if matches!(
+        kind,
+        "message_start"
+            | "content_block_start"
+            | "content_block_delta"
+            | "content_block_stop"
+            | "message_delta"
+            | "message_stop"
+            | "ping"
+    ) {
+        return Some(Provider::Anthropic);
+    }
+    if matches!(
+        kind,
+        "message-start"
+            | "content-start"
+            | "content-delta"
+            | "content-end"
+            | "tool-plan-delta"
+            | "tool-call-start"
+            | "tool-call-delta"
+            | "tool-call-end"
+            | "citation-start"
+            | "citation-end"
+            | "message-end"
+    ) {
+        return Some(Provider::CohereV2);
+    }
+    if has("candidates") || has("usageMetadata") || has("promptFeedback") {
+        return Some(Provider::Gemini);
+    }
+    if events::BEDROCK_EVENTS.iter().any(|k| has(k)) {
+        return Some(Provider::Bedrock);
+    }
+    if has("message") && (has("done") || has("created_at")) {
+        return Some(Provider::Ollama);
+    }
+    None
+}
+
+/// Whether a decoded value is a list of streamed events of an API other than OpenAI chat (whose
+/// chunk lists [`super::detect_provider_value`] knows): every item an event of that API, or an
+/// error.
+pub(super) fn detect_list(items: &[Value]) -> Option<Provider> {
+    let mut provider = None;
+    for item in items {
+        match detect_event(item) {
+            Some(p) if provider.is_none_or(|q| q == p) => provider = Some(p),
+            Some(_) => return None,
+            None if matches!(item, Value::Object(o) if walk::api_error(o).is_some() || walk::string(o, "type") == Some("error")) =>
+                {}
+            None => return None,
+        }
+    }
+    provider.filter(|&p| p != Provider::OpenaiChat)
+}
+
+/// The provider of a list of events: the given one, or the first event's that shows one.
+fn provider_of(given: Option<Provider>, frames: &[(&Value, Option<&str>)]) -> Option<Provider> {
+    given.or_else(|| frames.iter().find_map(|(v, _)| detect_event(v)))
+}
+
+/// The API of a recorded stream given as text: `None` when the text is not a stream,
+/// `Some(None)` for a stream of no known API.
+pub(super) fn detect_text(text: &str) -> Result<Option<Option<Provider>>, ParseError> {
+    if !Frames::is_stream(text) {
+        return Ok(None);
+    }
+    let mut frames = Vec::new();
+    Frames::default().read(text, true, &mut frames)?;
+    Ok(Some(frames.iter().find_map(|f| detect_event(&f.value))))
+}
+
+/// Reads a whole recorded stream (text) for [`crate::parse_response`]: its calls, or `None`
+/// when the text is not a stream.
+pub(super) fn read_text(text: &str, options: &ResponseOptions<'_>) -> Result<Option<Vec<ProviderCall>>, ParseError> {
+    if !Frames::is_stream(text) {
+        return Ok(None);
+    }
+    let mut frames = Vec::new();
+    Frames::default().read(text, true, &mut frames)?;
+    let starts: Vec<usize> = frames.iter().map(|f| f.start).collect();
+    let ctx = Source::events(text, &starts);
+    let events: Vec<(&Value, Option<&str>)> = frames.iter().map(|f| (&f.value, f.name.as_deref())).collect();
+    let detected = provider_of(options.provider, &events);
+    read_all(&ctx, &Value::Null, detected, &events, options).map(Some)
+}
+
+/// Reads a decoded list of events (`provider` known or detected); `response` is the list.
+pub(super) fn read_list(
+    ctx: &Source<'_>,
+    response: &Value,
+    items: &[Value],
+    provider: Provider,
+    options: &ResponseOptions<'_>,
+) -> Result<Vec<ProviderCall>, ParseError> {
+    let events: Vec<(&Value, Option<&str>)> = items.iter().map(|v| (v, None)).collect();
+    read_all(ctx, response, Some(provider), &events, options)
+}
+
+/// The calls of a whole recorded stream (`response` is its decoded list, or `Null` when read
+/// from text), with the caller's tools applied as to a response.
+fn read_all(
+    ctx: &Source<'_>,
+    response: &Value,
+    provider: Option<Provider>,
+    events: &[(&Value, Option<&str>)],
+    options: &ResponseOptions<'_>,
+) -> Result<Vec<ProviderCall>, ParseError> {
+    let mut out = Emit::new(options.text_fallback);
+    let Some(provider) = provider else {
+        // Not a known API's stream: an error event still raises.
+        for (i, (value, name)) in events.iter().enumerate() {
+            if let Value::Object(o) = value {
+                stream_error(ctx, o, &ROOT.index(i), *name)?;
+            }
+        }
+        return Ok(Vec::new());
+    };
+    let mut reader = Reader::new(provider)?;
+    for (i, (value, name)) in events.iter().enumerate() {
+        reader.event(ctx, value, &ROOT.index(i), *name, &mut out)?;
+    }
+    reader.finish(ctx, &mut out)?;
+    super::settle(ctx, response, out.found, options)
+}
+
+/// Reads a provider's response stream as it arrives: text (SSE, NDJSON or a JSON list, in pieces
+/// of any size) or decoded events, reporting [`Event`]s as they come: `Content` for assistant
+/// text, `Reasoning` where the API marks it (Anthropic thinking, Gemini thoughts, Cohere's tool
+/// plan, `reasoning_content` deltas), and the calls (`CallStart`, `Arguments`, `CallEnd`; their
+/// format is `json`). The calls add up to [`crate::parse_response`] of the whole recording.
+pub struct ResponseStream {
+    given: Option<Provider>,
+    reader: Option<Reader>,
+    text: String,
+    frames: Frames,
+    /// Where each event read from the text starts (for error positions).
+    starts: Vec<usize>,
+    /// Events decoded by the caller, counted (their errors have offset 0).
+    values: usize,
+    pending: Vec<Frame>,
+    emit: Emit,
+    state: Option<Result<(), ParseError>>,
+}
+
+impl std::fmt::Debug for ResponseStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResponseStream")
+            .field("provider", &self.provider())
+            .field("fed", &self.text.len())
+            .field("events", &(self.starts.len() + self.values))
+            .finish()
+    }
+}
+
+impl ResponseStream {
+    /// A stream of `provider`'s API, or of the API its first event shows (`None`).
+    pub fn new(provider: Option<Provider>) -> Self {
+        ResponseStream {
+            given: provider,
+            reader: None,
+            text: String::new(),
+            frames: Frames::default(),
+            starts: Vec::new(),
+            values: 0,
+            pending: Vec::new(),
+            emit: Emit::new(false),
+            state: None,
+        }
+    }
+
+    /// The API of the stream, once known.
+    pub fn provider(&self) -> Option<Provider> {
+        self.given.or(match &self.reader {
+            Some(Reader::Chat(_)) => Some(Provider::OpenaiChat),
+            Some(Reader::Anthropic(_)) => Some(Provider::Anthropic),
+            Some(Reader::Events(e)) => Some(e.provider()),
+            None => None,
+        })
+    }
+
+    /// Adds text of the stream (any piece of it); returns what it completed.
+    pub fn feed(&mut self, chunk: &str) -> Result<Vec<Event>, ParseError> {
+        self.check()?;
+        self.text.push_str(chunk);
+        let mut frames = std::mem::take(&mut self.pending);
+        let result = self
+            .frames
+            .read(&self.text, false, &mut frames)
+            .and_then(|()| self.take(frames));
+        self.settle(result)
+    }
+
+    /// Adds one event already decoded (an SDK's event object as JSON).
+    pub fn feed_value(&mut self, event: &Value) -> Result<Vec<Event>, ParseError> {
+        self.check()?;
+        let result = self.event(&Source::value(), event, self.values, None);
+        self.values += 1;
+        self.settle(result)
+    }
+
+    /// The stream has ended: the rest of the events, or its error.
+    pub fn finish(&mut self) -> Result<Vec<Event>, ParseError> {
+        self.check()?;
+        let mut frames = Vec::new();
+        let mut result = self
+            .frames
+            .read(&self.text, true, &mut frames)
+            .and_then(|()| self.take(frames));
+        if result.is_ok() {
+            if let Some(mut reader) = self.reader.take() {
+                let starts = std::mem::take(&mut self.starts);
+                let text = std::mem::take(&mut self.text);
+                let ctx = if self.values > 0 {
+                    Source::value()
+                } else {
+                    Source::events(&text, &starts)
+                };
+                result = reader.finish(&ctx, &mut self.emit);
+                self.starts = starts;
+                self.text = text;
+            }
+        }
+        let events = self.settle(result)?;
+        self.state = Some(Ok(()));
+        Ok(events)
+    }
+
+    fn check(&self) -> Result<(), ParseError> {
+        match &self.state {
+            None => Ok(()),
+            Some(Err(e)) => Err(e.clone()),
+            Some(Ok(())) => Err(ParseError::new(
+                ErrorCode::Internal,
+                self.text.len(),
+                "the stream has finished: it takes no more events",
+            )),
+        }
+    }
+
+    fn settle(&mut self, result: Result<(), ParseError>) -> Result<Vec<Event>, ParseError> {
+        match result {
+            Ok(()) => Ok(std::mem::take(&mut self.emit.events)),
+            Err(e) => {
+                self.state = Some(Err(e.clone()));
+                Err(e)
+            }
+        }
+    }
+
+    /// Reads frames from the text.
+    fn take(&mut self, frames: Vec<Frame>) -> Result<(), ParseError> {
+        for frame in frames {
+            self.starts.push(frame.start);
+            let index = self.starts.len() - 1;
+            let starts = std::mem::take(&mut self.starts);
+            let text = std::mem::take(&mut self.text);
+            let result = self.event(
+                &Source::events(&text, &starts),
+                &frame.value,
+                index,
+                frame.name.as_deref(),
+            );
+            self.text = text;
+            self.starts = starts;
+            result?;
+        }
+        Ok(())
+    }
+
+    fn event(&mut self, ctx: &Source<'_>, value: &Value, index: usize, name: Option<&str>) -> Result<(), ParseError> {
+        let at = ROOT.index(index);
+        if self.reader.is_none() {
+            match self.given.or_else(|| detect_event(value)) {
+                Some(p) => self.reader = Some(Reader::new(p)?),
+                None => {
+                    if let Value::Object(o) = value {
+                        stream_error(ctx, o, &at, name)?;
+                    }
+                    return Err(ParseError::new(
+                        ErrorCode::Unrecognized,
+                        ctx.offset(&at.path()),
+                        format!("{} is not an event of a known API's stream", at.show()),
+                    ));
+                }
+            }
+        }
+        match self.reader.as_mut() {
+            Some(reader) => reader.event(ctx, value, &at, name, &mut self.emit),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A streamed call that has ended: its joined JSON fragments parsed as an object (no fragment, or
+/// only whitespace, gives the object it was given `whole`, else `{}`). `what` names the field
+/// (`input`, `arguments`) in the error.
+fn streamed_call(
+    ctx: &Source<'_>,
+    json: &Joined,
+    whole: Option<&Object>,
+    id: Option<&String>,
+    name: &str,
+    what: &str,
+) -> Result<FoundCall, ParseError> {
+    let written = !json.text.trim().is_empty();
+    let arguments = if !written {
+        whole.cloned().unwrap_or_default()
+    } else {
+        match crate::json::parse_complete(&json.text) {
+            Ok(Value::Object(o)) => o,
+            Ok(other) => {
+                let (offset, path) = json.locate(ctx, 0);
+                let message = format!(
+                    "the JSON streamed as the {what} of {} (from {path}) must be an object, found {}",
+                    crate::json::quote(name),
+                    other.kind()
+                );
+                return Err(ParseError::new(ErrorCode::InvalidArguments, offset, message));
+            }
+            Err(e) => {
+                let (offset, path) = json.locate(ctx, e.offset);
+                let message = format!(
+                    "the JSON streamed as the {what} of {} is not valid: {} ({}), in the fragment at {path}",
+                    crate::json::quote(name),
+                    e.message,
+                    e.code
+                );
+                return Err(ParseError::new(ErrorCode::InvalidArguments, offset, message));
+            }
+        }
+    };
+    Ok(FoundCall {
+        call: ProviderCall {
+            id: id.cloned(),
+            name: name.to_string(),
+            arguments,
+        },
+        name_at: Vec::new(),
+        args: if written {
+            ArgsAt::Joined(json.clone())
+        } else {
+            ArgsAt::None
+        },
+    })
+}

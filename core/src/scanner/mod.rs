@@ -1,0 +1,645 @@
+//! The tier-1 scanner: every marker and reasoning tag in text order, each call parsed forward
+//! from its marker; scanning resumes after it. The same machine serves the one-shot functions
+//! (run once over the whole text) and the stream ([`crate::ToolCallStream`]), which runs it again
+//! as text arrives: with `more` (more text may follow) it stops at the first decision the end of
+//! the text could still change and takes it up on a later run, so every decision it makes is the
+//! one the whole text gives. What it found so far is [`Tagged`]: regions and reasoning blocks in
+//! text order, the calls outside and inside reasoning.
+//!
+//! Decisions the end of the text can change, and what a growing text waits for:
+//! - the end may be the beginning of a marker or tag (`<tool_`): the prose before it is decided;
+//! - a call's parse fails because the text ends (`tool_call.unclosed`, an error at the end): the
+//!   calls it parsed before are certain; the region is parsed again when more text has come
+//!   (after a byte that may close it, at most as often as the region's length allows, so the
+//!   total work stays linear);
+//! - a parse succeeds but its region does not end with one of its family's closing tokens
+//!   ([`crate::formats::Family::closers`]): the parser may read on (the closing tag may be
+//!   missing only at the very end of the text; `[TOOL_CALLS]f[ARGS]{}g` may become a second
+//!   call); its calls are certain, its end is not;
+//! - anything the one-shot run settles with the whole text (a marker that may stand inside a
+//!   string of a JSON or call-syntax call, a broken call): the stream waits for the end.
+
+mod wait;
+
+use std::ops::Range;
+
+use memchr::memmem;
+
+use crate::error::ParseError;
+use crate::formats::Family;
+use crate::lead::{lead_at, Lead};
+use crate::marks::{
+    begins_tag, close_hold, entry_at, keep_allowed, may_change, may_open_string, next_candidate, tail_hold, Cover,
+    Kind, Shield,
+};
+use crate::message::Start;
+use crate::reasoning::{Block, PromptScan, BLOCKS};
+use crate::tools::Tools;
+use crate::{FormatSet, ToolCall};
+
+/// What tier 1 found.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Tagged {
+    /// Calls outside reasoning, in text order.
+    pub outside: Vec<ToolCall>,
+    /// Where the region of each outside call starts (its marker, or the call itself for a
+    /// leading call).
+    pub outside_at: Vec<usize>,
+    /// How many of the outside calls (the first ones) are leading calls.
+    pub leading: usize,
+    /// Well-formed tagged calls inside reasoning, in text order.
+    pub inside: Vec<ToolCall>,
+    /// Where the region of each inside call starts.
+    pub inside_at: Vec<usize>,
+    /// The regions that gave outside calls and the reasoning blocks, in text order.
+    pub segments: Vec<Segment>,
+}
+
+/// A stretch of text the scanner took out of the prose.
+#[derive(Debug, Clone)]
+pub(crate) enum Segment {
+    /// A region (a marker up to the end of its calls, or a leading call) and its calls, indices
+    /// into [`Tagged::outside`].
+    Calls { range: Range<usize>, calls: Range<usize> },
+    /// A reasoning block.
+    Reasoning(Reasoning),
+}
+
+/// One reasoning block.
+#[derive(Debug, Clone)]
+pub(crate) struct Reasoning {
+    /// The block, tags included.
+    pub outer: Range<usize>,
+    /// The reasoning text, between the tags.
+    pub inner: Range<usize>,
+}
+
+impl Tagged {
+    /// The reasoning blocks, in text order.
+    pub(crate) fn reasoning(&self) -> impl Iterator<Item = &Reasoning> {
+        self.segments.iter().filter_map(|s| match s {
+            Segment::Reasoning(r) => Some(r),
+            Segment::Calls { .. } => None,
+        })
+    }
+}
+
+/// What the next step of the loop is.
+enum Flow {
+    Go,
+    /// Stopped: more text is needed (or the text is done).
+    Stop,
+}
+
+/// Where the leading position stands (see [`crate::lead`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LeadState {
+    /// Over: prose or a tagged call came first.
+    Off,
+    /// Only whitespace and reasoning blocks so far.
+    Start,
+    /// Right after a leading call.
+    After,
+}
+
+/// A reasoning block the scanner is in.
+#[derive(Clone, Copy)]
+struct Open {
+    /// Its kind; `None` for a block the prompt opened (`Start::Reasoning`) whose kind the first
+    /// close tag tells.
+    block: Option<&'static Block>,
+    start: usize,
+}
+
+/// The resumable tier-1 scan of one text.
+pub(crate) struct Scanner {
+    formats: FormatSet,
+    start: Start,
+    pub(crate) found: Tagged,
+    pos: usize,
+    /// Where the prose before the next marker starts.
+    gap: usize,
+    lead: LeadState,
+    block: Option<Open>,
+    /// The first close tag at or after `pos` in the current block, and how far it was looked for.
+    close: Option<(usize, &'static Block)>,
+    close_scanned: usize,
+    begun: bool,
+    prompt: PromptScan,
+    shield: Shield,
+    pub(crate) pending: Option<Pending>,
+    /// A growing text met a decision only the whole text settles: nothing more until the end.
+    deferred: bool,
+    done: bool,
+    /// Whether reasoning tags are recognised (only tool-call markers otherwise).
+    reasoning: bool,
+}
+
+impl Scanner {
+    pub(crate) fn new(formats: FormatSet, start: Start) -> Self {
+        Scanner {
+            formats,
+            start,
+            found: Tagged::default(),
+            pos: 0,
+            gap: 0,
+            lead: LeadState::Start,
+            block: None,
+            close: None,
+            close_scanned: 0,
+            begun: false,
+            prompt: PromptScan::default(),
+            shield: Shield::default(),
+            pending: None,
+            deferred: false,
+            done: false,
+            reasoning: true,
+        }
+    }
+
+    /// A scanner of tool-call markers alone: no leading calls, no reasoning blocks (a marker in
+    /// reasoning is a marker).
+    pub(crate) fn markers_only(mut self) -> Self {
+        self.lead = LeadState::Off;
+        self.reasoning = false;
+        self.start = Start::Content;
+        self
+    }
+
+    /// Whether the scan waits for the whole text (a broken call, or a marker that may stand in a
+    /// string of a JSON or call-syntax call).
+    pub(crate) fn is_deferred(&self) -> bool {
+        self.deferred
+    }
+
+    /// Scans `text` (which extends the text of earlier runs) as far as it can decide. With
+    /// `more`, more text may follow: the scan stops where it cannot decide yet and never fails
+    /// (an error waits for the final run). Without, it scans to the end and fails as the
+    /// one-shot functions fail.
+    pub(crate) fn run(&mut self, text: &str, more: bool, known: Option<&Tools>) -> Result<(), ParseError> {
+        if self.done || (more && self.deferred) {
+            return Ok(());
+        }
+        if !self.begun && !self.begin(text, more) {
+            return Ok(());
+        }
+        loop {
+            let flow = if self.block.is_some() {
+                self.step_block(text, more, known)?
+            } else {
+                self.step_outside(text, more, known)?
+            };
+            if let Flow::Stop = flow {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Everything before this offset is decided: prose, or recorded in [`Tagged::segments`].
+    pub(crate) fn frontier(&self) -> usize {
+        match self.block {
+            Some(open) => open.start,
+            None => self.pos,
+        }
+    }
+
+    /// Whether the scan stands in plain prose at `len` (the end of the text so far): no region,
+    /// block or leading call waits, so text that cannot begin a tag is prose as it comes.
+    pub(crate) fn in_prose_at(&self, len: usize) -> bool {
+        self.begun
+            && self.pos == len
+            && self.block.is_none()
+            && self.lead == LeadState::Off
+            && self.pending.is_none()
+            && !self.deferred
+            && !self.done
+    }
+
+    /// Takes text up to `len` as prose (see [`Scanner::in_prose_at`]), or as reasoning text (see
+    /// [`Scanner::in_reasoning_at`]).
+    pub(crate) fn prose_to(&mut self, len: usize) {
+        self.pos = len;
+        if self.block.is_some() {
+            self.close_scanned = len;
+        }
+    }
+
+    /// Whether the scan stands inside a reasoning block at `len` (the end of the text so far),
+    /// its close tag not yet seen and nothing waiting: text that cannot begin a tag is reasoning
+    /// as it comes.
+    pub(crate) fn in_reasoning_at(&self, len: usize) -> bool {
+        self.begun
+            && self.pos == len
+            && self.block.is_some()
+            && self.close.is_none()
+            && self.close_scanned == len
+            && self.pending.is_none()
+            && !self.deferred
+            && !self.done
+    }
+
+    /// Whether the scan has settled the whole text.
+    pub(crate) fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// The reasoning block the scan is in, if any: where its text starts, and how far that text is
+    /// certain (up to its first close tag, or to where the end may begin one).
+    pub(crate) fn open_reasoning(&self, text: &str) -> Option<(usize, usize)> {
+        let open = self.block?;
+        let start = inner_start(text, open);
+        let safe = match self.close {
+            Some((c, _)) if c >= self.pos => c,
+            _ => close_hold(text.as_bytes(), start.max(self.pos), closes_of(open)),
+        };
+        Some((start, safe.max(start)))
+    }
+
+    /// Decides whether the prompt opened a reasoning block (see [`Start`]).
+    fn begin(&mut self, text: &str, more: bool) -> bool {
+        match self.start {
+            Start::Content => {}
+            Start::Detect => match self.prompt.decide(text, more) {
+                None => return false,
+                Some(None) => {}
+                Some(Some((b, close))) => {
+                    self.block = Some(Open {
+                        block: Some(b),
+                        start: 0,
+                    });
+                    self.close = Some((close, b));
+                    self.close_scanned = text.len();
+                }
+            },
+            Start::Reasoning => {
+                let prompt_kinds = || BLOCKS.iter().filter(|b| b.prompt_may_open);
+                if more && prompt_kinds().any(|b| b.open.len() > text.len() && b.open.starts_with(text)) {
+                    return false;
+                }
+                // A text that opens the block itself is scanned as usual.
+                if !prompt_kinds().any(|b| text.starts_with(b.open)) {
+                    self.block = Some(Open { block: None, start: 0 });
+                }
+            }
+        }
+        self.begun = true;
+        true
+    }
+
+    fn step_outside(&mut self, text: &str, more: bool, known: Option<&Tools>) -> Result<Flow, ParseError> {
+        if self.lead != LeadState::Off {
+            if let Some(flow) = self.step_lead(text, more, known)? {
+                return Ok(flow);
+            }
+        }
+        let bytes = text.as_bytes();
+        // A region waiting for text: its marker is known.
+        if let Some(&Pending {
+            at,
+            marker: Some(family),
+            ..
+        }) = self.pending.as_ref()
+        {
+            if at == self.pos {
+                return self.region(text, at, family, more);
+            }
+        }
+        let candidate = next_candidate(bytes, self.pos, bytes.len(), !self.reasoning);
+        if more {
+            let tail = tail_hold(bytes, self.pos);
+            match candidate {
+                Some((at, len, _)) if at < tail && !may_change(bytes, self.pos, at, len, !self.reasoning) => {}
+                Some((at, ..)) if at < tail => {
+                    self.pos = at;
+                    return Ok(Flow::Stop);
+                }
+                _ => {
+                    self.pos = tail;
+                    return Ok(Flow::Stop);
+                }
+            }
+        }
+        let Some((at, len, kind)) = candidate else {
+            self.pos = bytes.len();
+            self.done = true;
+            return Ok(Flow::Stop);
+        };
+        match kind {
+            Kind::Reasoning(b) => {
+                self.open_block(Some(b), at, at + len);
+                Ok(Flow::Go)
+            }
+            Kind::Call(family) if !self.formats.any(family.formats) => {
+                self.pos = at + 1;
+                Ok(Flow::Go)
+            }
+            Kind::Call(family) => self.region(text, at, family, more),
+        }
+    }
+
+    /// At the leading position: a leading call, or `None` when the scan goes on as usual.
+    fn step_lead(&mut self, text: &str, more: bool, known: Option<&Tools>) -> Result<Option<Flow>, ParseError> {
+        let bytes = text.as_bytes();
+        let mut q = crate::scan::skip_ws(bytes, self.pos);
+        let mut separated = false;
+        if self.lead == LeadState::After && matches!(bytes.get(q), Some(b';' | b',')) {
+            q = crate::scan::skip_ws(bytes, q + 1);
+            separated = true;
+        }
+        if q == bytes.len() {
+            if more {
+                return Ok(Some(Flow::Stop));
+            }
+            self.lead = LeadState::Off;
+            return Ok(None);
+        }
+        // A marker or reasoning tag here is scanned as usual; a reasoning block keeps the lead.
+        match entry_at(bytes, q) {
+            Some((len, _)) if more && may_change(bytes, q, q, len, false) => return Ok(Some(Flow::Stop)),
+            Some((_, Kind::Reasoning(_))) if !separated => return Ok(None),
+            Some(_) => {
+                self.lead = LeadState::Off;
+                return Ok(None);
+            }
+            None if more && begins_tag(&bytes[q..]) => return Ok(Some(Flow::Stop)),
+            None => {}
+        }
+        if more && !self.gate(text, q, Watch::Lead(q)) {
+            return Ok(Some(Flow::Stop));
+        }
+        let mut calls = Vec::new();
+        match lead_at(text, q, self.formats, known, more, &mut calls) {
+            Lead::None => {
+                self.lead = LeadState::Off;
+                self.pending = None;
+                Ok(None)
+            }
+            Lead::Pending => Ok(Some(Flow::Stop)),
+            Lead::Calls(end) => {
+                self.push_region(q..end, calls);
+                self.found.leading = self.found.outside.len();
+                self.lead = LeadState::After;
+                Ok(Some(Flow::Go))
+            }
+        }
+    }
+
+    /// The region of the marker at `at`.
+    fn region(&mut self, text: &str, at: usize, family: &'static Family, more: bool) -> Result<Flow, ParseError> {
+        self.lead = LeadState::Off;
+        if more && !self.gate(text, at, Watch::Region(family)) {
+            self.pos = at;
+            return Ok(Flow::Stop);
+        }
+        let bytes = text.as_bytes();
+        let first = self.found.outside.len();
+        let result = (family.parse)(text, at, &mut self.found.outside);
+        keep_allowed(&mut self.found.outside, first, self.formats);
+        let calls = self.found.outside.split_off(first);
+        let prose_may_open = may_open_string(&bytes[self.gap..at]);
+        let suspect = result.is_err() || (!calls.is_empty() && prose_may_open);
+        if more {
+            let settled = matches!(result, Ok(end) if !suspect && region_final(text, at, end, family));
+            if !settled {
+                self.pos = at;
+                if let Some(p) = self.pending.as_mut() {
+                    p.marker = Some(family);
+                    p.shown = !prose_may_open;
+                    p.claimed = result.is_err() || !calls.is_empty();
+                }
+                match &result {
+                    Err(e) if !cut_short(text, e) => self.deferred = true,
+                    Ok(_) if suspect => self.deferred = true,
+                    _ => {
+                        if let Some(p) = self.pending.as_mut() {
+                            p.calls = if prose_may_open { Vec::new() } else { calls };
+                        }
+                    }
+                }
+                return Ok(Flow::Stop);
+            }
+        }
+        if suspect {
+            match self.shield.covering(text, at) {
+                Some(Cover::Call(end)) => {
+                    self.pos = end;
+                    self.gap = end;
+                    self.pending = None;
+                    return Ok(Flow::Go);
+                }
+                // The marker may be inside a string that the end of the text cut off: the call
+                // around it is unfinished, and reading the marker could give another call.
+                Some(Cover::Open(e)) => return Err(e),
+                None => {}
+            }
+        }
+        let end = result?;
+        if calls.is_empty() {
+            self.pos = end.max(at + 1);
+            self.pending = None;
+        } else {
+            self.push_region(at..end.max(at + 1), calls);
+        }
+        Ok(Flow::Go)
+    }
+
+    /// Records a region and its outside calls; scanning resumes after it.
+    fn push_region(&mut self, range: Range<usize>, calls: Vec<ToolCall>) {
+        let first = self.found.outside.len();
+        self.found
+            .outside_at
+            .extend(std::iter::repeat_n(range.start, calls.len()));
+        self.found.outside.extend(calls);
+        self.pos = range.end;
+        self.gap = range.end;
+        self.found.segments.push(Segment::Calls {
+            range,
+            calls: first..self.found.outside.len(),
+        });
+        self.pending = None;
+    }
+
+    fn open_block(&mut self, block: Option<&'static Block>, start: usize, pos: usize) {
+        self.block = Some(Open { block, start });
+        self.pos = pos;
+        self.close = None;
+        self.close_scanned = pos;
+    }
+
+    /// Inside reasoning: calls until the close tag; a marker that is not followed by a
+    /// well-formed call is reasoning text, and scanning resumes where it stopped parsing. The
+    /// close tag is searched for once per block; again only when a call inside the block ran
+    /// past it (a string holding the tag). A failed search stays failed.
+    fn step_block(&mut self, text: &str, more: bool, known: Option<&Tools>) -> Result<Flow, ParseError> {
+        let bytes = text.as_bytes();
+        let close = self.find_close(text);
+        let limit = close.map_or(bytes.len(), |(c, _)| c);
+        let candidate = next_candidate(bytes, self.pos, limit, true);
+        match candidate {
+            Some((at, len, _)) if more && close.is_none() && may_change(bytes, self.pos, at, len, true) => {
+                self.pos = at;
+                Ok(Flow::Stop)
+            }
+            Some((at, _, Kind::Call(family))) if !self.formats.any(family.formats) => {
+                self.pos = at + 1;
+                Ok(Flow::Go)
+            }
+            Some((at, len, Kind::Call(family))) => self.inside(text, (at, len), family, close.is_some(), more, known),
+            _ => match close {
+                Some((c, b)) => {
+                    self.close_block(text, c, Some(b));
+                    Ok(Flow::Go)
+                }
+                None if more => {
+                    // No marker or close tag can start before either hold.
+                    let open = self.open();
+                    self.pos = tail_hold(bytes, self.pos).min(close_hold(bytes, self.pos, closes_of(open)));
+                    Ok(Flow::Stop)
+                }
+                None => {
+                    self.close_block(text, bytes.len(), None);
+                    self.done = true;
+                    Ok(Flow::Stop)
+                }
+            },
+        }
+    }
+
+    fn open(&self) -> Open {
+        self.block.unwrap_or(Open { block: None, start: 0 })
+    }
+
+    /// A marker inside reasoning, at `at`.
+    fn inside(
+        &mut self,
+        text: &str,
+        (at, len): (usize, usize),
+        family: &'static Family,
+        closed: bool,
+        more: bool,
+        known: Option<&Tools>,
+    ) -> Result<Flow, ParseError> {
+        if more && !self.gate(text, at, Watch::Region(family)) {
+            self.pos = at;
+            return Ok(Flow::Stop);
+        }
+        let bytes = text.as_bytes();
+        let limit = self.close.map_or(bytes.len(), |(c, _)| c);
+        let first = self.found.inside.len();
+        let result = (family.parse)(text, at, &mut self.found.inside);
+        let waits = match &result {
+            Ok(end) => !region_final(text, at, *end, family),
+            // Where scanning resumes depends on the close tag, which may still be arriving.
+            Err(e) => cut_short(text, e) || (!closed && e.offset + longest_close() > bytes.len()),
+        };
+        if more && waits {
+            self.found.inside.truncate(first);
+            self.pos = at;
+            return Ok(Flow::Stop);
+        }
+        self.pending = None;
+        self.pos = match result {
+            Ok(end) => {
+                keep_allowed(&mut self.found.inside, first, self.formats);
+                keep_known(&mut self.found.inside, first, known);
+                let added = self.found.inside.len() - first;
+                self.found.inside_at.extend(std::iter::repeat_n(at, added));
+                end.max(at + 1)
+            }
+            Err(e) => {
+                self.found.inside.truncate(first);
+                e.offset.max(at + len).min(limit).max(at + 1)
+            }
+        };
+        Ok(Flow::Go)
+    }
+
+    /// The first close tag of the current block at or after `pos`.
+    fn find_close(&mut self, text: &str) -> Option<(usize, &'static Block)> {
+        let bytes = text.as_bytes();
+        match self.close {
+            Some((c, _)) if c >= self.pos => return self.close,
+            // A call inside the block ran past it: look again after the call.
+            Some((_, b)) => {
+                self.block = Some(Open {
+                    block: Some(b),
+                    start: self.open().start,
+                });
+                self.close = None;
+                self.close_scanned = self.pos;
+            }
+            None => {}
+        }
+        let open = self.open();
+        let from = self.pos.max(self.close_scanned.saturating_sub(longest_close()));
+        self.close = closes(open)
+            .filter_map(|b| memmem::find(&bytes[from..], b.close.as_bytes()).map(|i| (from + i, b)))
+            .min_by_key(|&(c, _)| c);
+        self.close_scanned = bytes.len();
+        if let Some((_, b)) = self.close {
+            self.block = Some(Open {
+                block: Some(b),
+                start: open.start,
+            });
+        }
+        self.close
+    }
+
+    fn close_block(&mut self, text: &str, close: usize, block: Option<&'static Block>) {
+        let open = self.open();
+        let end = block.map_or(close, |b| close + b.close.len());
+        let inner = inner_start(text, open)..close;
+        self.found.segments.push(Segment::Reasoning(Reasoning {
+            outer: open.start..end,
+            inner,
+        }));
+        self.block = None;
+        self.close = None;
+        self.pos = end;
+        self.gap = end;
+        self.pending = None;
+    }
+}
+
+/// Drops the calls pushed since `first` whose name is not among `known`: inside reasoning, such a
+/// call is reasoning text.
+fn keep_known(calls: &mut Vec<ToolCall>, first: usize, known: Option<&Tools>) {
+    if let Some(tools) = known {
+        let mut index = 0;
+        calls.retain(|c| {
+            index += 1;
+            index <= first || tools.contains(&c.name)
+        });
+    }
+}
+
+/// The kinds of block whose close tag may close `open`.
+fn closes(open: Open) -> impl Iterator<Item = &'static Block> + Clone {
+    BLOCKS.iter().filter(move |b| match open.block {
+        Some(k) => b.open == k.open,
+        None => b.prompt_may_open,
+    })
+}
+
+fn closes_of(open: Open) -> impl Iterator<Item = &'static str> + Clone {
+    closes(open).map(|b| b.close)
+}
+
+fn longest_close() -> usize {
+    BLOCKS.iter().map(|b| b.close.len()).max().unwrap_or(0)
+}
+
+/// Where the reasoning text of `open` starts: after its open tag, or at the start of the text
+/// for a block the prompt opened.
+fn inner_start(text: &str, open: Open) -> usize {
+    match open.block {
+        Some(b) if open.start != 0 || text.starts_with(b.open) => open.start + b.open.len(),
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests;
+
+pub(crate) use wait::Pending;
+use wait::{cut_short, region_final, Watch};

@@ -1,0 +1,667 @@
+//! Streaming: a model's output read while it arrives, with the same answer as
+//! [`crate::parse_message`] on the whole text however the text is split.
+//!
+//! [`ToolCallStream`] keeps the text it was fed and runs the scanner ([`crate::scanner`]) over it
+//! after every delta. The scanner decides only what no later text can change; the stream turns
+//! each decision into [`Event`]s as soon as it is made:
+//!
+//! - prose becomes `Content` (less end-of-turn tokens and wrappers, by the content rule of
+//!   [`crate::parse_message`]; whitespace at the end is held back, since a cut right after it
+//!   drops it), held back only where the text may end partway through a marker or tag;
+//! - reasoning text becomes `Reasoning` as it arrives;
+//! - a tagged or leading call becomes `CallStart`, `Arguments` and `CallEnd` once it is parsed;
+//!   for calls whose arguments are a JSON object written out in the text, the object's text
+//!   streams as `Arguments` fragments while it arrives ([`args`]).
+//!
+//! When the text ends ([`ToolCallStream::finish`]), the scanner settles the rest, tiers 2 and 3
+//! run over the whole text, and the calls they find (or the calls inside reasoning, when no call
+//! stands outside) follow. A broken call is the error `parse_message` raises; `feed` never raises
+//! for a call, `finish` does, and anything fed after a broken call waits for it.
+//!
+//! With the caller's tools ([`MessageOptions::tools`]) each call is named, typed and validated as
+//! [`crate::parse_message`] does: before its `CallStart` when it comes whole, at its `CallStart`
+//! (the name) and when its region is settled (the arguments) when its arguments stream. A call
+//! that fails stops the events: `finish` raises what `parse_message` raises on the whole text (a
+//! broken call after it comes first, as there). With [`crate::UnknownTools::Drop`] calls come
+//! whole, so that a dropped call shows nothing.
+
+mod args;
+mod scan;
+
+pub use scan::{scan_stream, StreamScan, StreamState};
+
+use crate::content::{prose, Content, Out};
+use crate::detect::{self, Found};
+use crate::error::{ErrorCode, ParseError};
+use crate::message::{parse_message, region_start, IdHasher, Ids, MessageOptions};
+use crate::scanner::{Scanner, Segment};
+use crate::tools::{Tools, UnknownTools};
+use crate::value::Object;
+use crate::{Format, ToolCall};
+
+use args::{Step, Walk};
+
+/// What a stream reports, in text order. Concatenated, the `Content` texts are the message's
+/// content, the `Reasoning` texts its reasoning, and each call's `Arguments` deltas the JSON text
+/// of its `CallEnd` arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// Text of the content.
+    Content { text: String },
+    /// Text of the reasoning.
+    Reasoning { text: String },
+    /// A call begins: the `index`-th call of the message (from 0), its id (the format's own, or a
+    /// generated one with [`Ids::Generate`]), name and format.
+    CallStart {
+        index: usize,
+        id: Option<String>,
+        name: String,
+        format: Format,
+    },
+    /// A fragment of the JSON text of the call's arguments.
+    Arguments { index: usize, delta: String },
+    /// The call is complete; its arguments, which the fragments add up to.
+    CallEnd { index: usize, arguments: Object },
+}
+
+impl Event {
+    /// `content`, `reasoning`, `call_start`, `arguments` or `call_end`.
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            Event::Content { .. } => "content",
+            Event::Reasoning { .. } => "reasoning",
+            Event::CallStart { .. } => "call_start",
+            Event::Arguments { .. } => "arguments",
+            Event::CallEnd { .. } => "call_end",
+        }
+    }
+}
+
+/// Incremental tool-call parsing: [`feed`](ToolCallStream::feed) the text as it arrives, then
+/// [`finish`](ToolCallStream::finish). The events add up to [`crate::parse_message`] of the whole
+/// text with the same options, for every way of splitting it.
+///
+/// Give a stream [`crate::Start::Content`] or [`crate::Start::Reasoning`] when the prompt's
+/// template is known: with the default, [`crate::Start::Detect`], the stream cannot tell
+/// content from reasoning (nor show calls) before a reasoning close tag arrives or the text ends.
+///
+/// A server that turns a local model's tokens into OpenAI `chat.completion.chunk` deltas:
+///
+/// ```
+/// use beacon_core::{Event, Ids, MessageOptions, Start, ToolCallStream, Value};
+///
+/// /// The `delta` of one chunk for one event (a call's end needs none).
+/// fn delta(event: &Event) -> Option<String> {
+///     let s = |text: &str| Value::String(text.to_string()).to_json();
+///     match event {
+///         Event::Content { text } => Some(format!(r#"{{"content":{}}}"#, s(text))),
+///         Event::Reasoning { text } => Some(format!(r#"{{"reasoning_content":{}}}"#, s(text))),
+///         Event::CallStart { index, id, name, .. } => Some(format!(
+///             r#"{{"tool_calls":[{{"index":{index},"id":{},"type":"function","function":{{"name":{},"arguments":""}}}}]}}"#,
+///             s(id.as_deref().unwrap_or_default()),
+///             s(name)
+///         )),
+///         Event::Arguments { index, delta } => Some(format!(
+///             r#"{{"tool_calls":[{{"index":{index},"function":{{"arguments":{}}}}}]}}"#,
+///             s(delta)
+///         )),
+///         Event::CallEnd { .. } => None,
+///     }
+/// }
+///
+/// let options = MessageOptions { ids: Ids::Generate, start: Start::Content, ..Default::default() };
+/// let mut stream = ToolCallStream::new(options);
+/// let tokens = ["Let me check", ".\n<tool", "_call>\n{\"name\": \"get_weather\", ", "\"arguments\": {\"city\": \"Pa", "ris\"}}\n</tool_call>", "<|im_end|>"];
+/// let mut deltas = Vec::new();
+/// let mut called = false;
+/// for token in tokens {
+///     for event in stream.feed(token)? {
+///         called |= matches!(event, Event::CallEnd { .. });
+///         deltas.extend(delta(&event));
+///     }
+/// }
+/// for event in stream.finish()? {
+///     called |= matches!(event, Event::CallEnd { .. });
+///     deltas.extend(delta(&event));
+/// }
+/// let finish_reason = if called { "tool_calls" } else { "stop" };
+/// assert_eq!(deltas[0], r#"{"content":"Let me check"}"#);
+/// assert!(deltas[2].starts_with(r#"{"tool_calls":[{"index":0,"id":"call_"#));
+/// assert_eq!(deltas[3], r#"{"tool_calls":[{"index":0,"function":{"arguments":"{\"city\": \"Pa"}}]}"#);
+/// assert_eq!(finish_reason, "tool_calls");
+/// # Ok::<(), beacon_core::ParseError>(())
+/// ```
+pub struct ToolCallStream {
+    /// The options, less the tools (kept in `tools`).
+    options: MessageOptions<'static>,
+    tools: Option<Tools>,
+    text: String,
+    scanner: Scanner,
+    /// The content rule, and how far the text has gone into it (or into reasoning and calls).
+    rule: Content,
+    emitted: usize,
+    /// The next segment of the scanner to report, and how far the reasoning of the block at
+    /// hand has been reported.
+    segment: usize,
+    reasoning_to: usize,
+    /// Calls taken from the scanner (reported, or dropped by the tools), the index of the next
+    /// call reported, and how many taken calls the tools have checked.
+    calls: usize,
+    index: usize,
+    checked: usize,
+    /// A call failed the tools: `finish` raises the whole text's error.
+    refused: bool,
+    /// The walk over the arguments of the region at hand.
+    walk: Option<Walk>,
+    steps: Vec<Step>,
+    /// The events so far disagree with the scanner (a bug): `finish` reports it.
+    diverged: bool,
+    hasher: IdHasher,
+    state: State,
+}
+
+#[derive(Debug)]
+enum State {
+    Open,
+    Finished,
+    Failed(ParseError),
+}
+
+impl std::fmt::Debug for ToolCallStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolCallStream")
+            .field("options", &self.options)
+            .field("fed", &self.text.len())
+            .field("calls", &self.calls)
+            .field("state", &self.state)
+            .finish()
+    }
+}
+
+impl ToolCallStream {
+    /// A stream with the options of [`crate::parse_message`] (formats, ids, tools, validation,
+    /// unknown tools, start). The tools are copied, so the stream owns everything it needs.
+    pub fn new(options: MessageOptions<'_>) -> Self {
+        ToolCallStream {
+            tools: options.tools.cloned(),
+            options: MessageOptions { tools: None, ..options },
+            text: String::new(),
+            scanner: Scanner::new(options.formats, options.start),
+            rule: Content::default(),
+            emitted: 0,
+            segment: 0,
+            reasoning_to: 0,
+            calls: 0,
+            index: 0,
+            checked: 0,
+            refused: false,
+            walk: None,
+            steps: Vec::new(),
+            diverged: false,
+            hasher: IdHasher::default(),
+            state: State::Open,
+        }
+    }
+
+    /// Adds `delta` to the text; returns what it decided.
+    pub fn feed(&mut self, delta: &str) -> Result<Vec<Event>, ParseError> {
+        let mut out = Vec::new();
+        self.feed_into(delta, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`feed`](Self::feed), appending the events to `out`.
+    pub fn feed_into(&mut self, delta: &str, out: &mut Vec<Event>) -> Result<(), ParseError> {
+        self.check_open()?;
+        let before = self.text.len();
+        self.text.push_str(delta);
+        if self.refused {
+            return Ok(());
+        }
+        let mut events = Events(out);
+        // Plain prose that cannot begin a tag: content as it comes.
+        let plain = self.walk.is_none()
+            && self.emitted == before
+            && self.segment == self.scanner.found.segments.len()
+            && self.scanner.in_prose_at(before)
+            && !crate::marks::may_hold_tag(delta.as_bytes());
+        if plain {
+            self.scanner.prose_to(self.text.len());
+            self.rule.kept(delta, &mut events);
+            self.emitted = self.text.len();
+            return Ok(());
+        }
+        // Reasoning text that cannot begin a tag (or a close tag): reasoning as it comes.
+        let thinking = self.walk.is_none()
+            && self.reasoning_to == before
+            && self.segment == self.scanner.found.segments.len()
+            && self.scanner.in_reasoning_at(before)
+            && !crate::marks::may_hold_tag(delta.as_bytes());
+        if thinking {
+            self.scanner.prose_to(self.text.len());
+            events.reasoning(delta);
+            self.reasoning_to = self.text.len();
+            return Ok(());
+        }
+        self.pump(None, &mut events);
+        Ok(())
+    }
+
+    /// The text has ended: the rest of the events, or the error `parse_message` raises on the
+    /// whole text.
+    pub fn finish(&mut self) -> Result<Vec<Event>, ParseError> {
+        self.check_open()?;
+        let mut out = Vec::new();
+        match self.finish_into(&mut out) {
+            Ok(()) => {
+                self.state = State::Finished;
+                Ok(out)
+            }
+            Err(e) => {
+                self.state = State::Failed(e.clone());
+                Err(e)
+            }
+        }
+    }
+
+    /// The text fed so far.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether [`finish`](Self::finish) was called (and succeeded or failed).
+    pub fn is_finished(&self) -> bool {
+        !matches!(self.state, State::Open)
+    }
+
+    #[inline]
+    fn check_open(&self) -> Result<(), ParseError> {
+        match &self.state {
+            State::Open => Ok(()),
+            _ => Err(self.closed()),
+        }
+    }
+
+    /// Why a finished or failed stream takes no more text.
+    #[cold]
+    fn closed(&self) -> ParseError {
+        match &self.state {
+            State::Open => diverged(),
+            State::Failed(e) => e.clone(),
+            State::Finished => ParseError::new(
+                ErrorCode::Internal,
+                self.text.len(),
+                "the stream has finished: it takes no more text",
+            ),
+        }
+    }
+
+    /// The tools that decide which candidates are calls: none when unknown calls are kept.
+    fn names(&self) -> Option<&Tools> {
+        self.tools
+            .as_ref()
+            .filter(|_| self.options.unknown != UnknownTools::Keep)
+    }
+
+    /// Whether arguments may stream before their call is settled.
+    fn walks(&self) -> bool {
+        self.tools.is_none() || self.options.unknown != UnknownTools::Drop
+    }
+
+    /// The whole text's error, once a call has failed the tools.
+    fn refusal(&self) -> ParseError {
+        let options = MessageOptions {
+            tools: self.tools.as_ref(),
+            ..self.options
+        };
+        match parse_message(&self.text, options) {
+            Err(e) => e,
+            Ok(_) => diverged(),
+        }
+    }
+
+    fn finish_into(&mut self, out: &mut Vec<Event>) -> Result<(), ParseError> {
+        if self.refused {
+            return Err(self.refusal());
+        }
+        let mut events = Events(out);
+        let names = self
+            .tools
+            .as_ref()
+            .filter(|_| self.options.unknown != UnknownTools::Keep);
+        self.scanner.run(&self.text, false, names)?;
+        let (late, found) = detect::later_tiers(&self.text, self.options.formats, &self.scanner.found, self.names())?;
+        let total = match (&late, found) {
+            (Some(calls), _) => calls.len(),
+            (None, Found::Inside) => self.scanner.found.inside.len(),
+            (None, _) => self.scanner.found.outside.len(),
+        };
+        self.pump(Some(total > 0), &mut events);
+        self.rule.finish(&mut events);
+        // Calls found once the text ended: the tiers' (after the leading calls reported), or
+        // those inside reasoning.
+        let late = match (late, found) {
+            (Some(calls), _) => calls,
+            (None, Found::Inside) => std::mem::take(&mut self.scanner.found.inside),
+            (None, _) => Vec::new(),
+        };
+        let text = std::mem::take(&mut self.text);
+        for (index, call) in late.into_iter().enumerate().skip(self.calls) {
+            let at = region_start(found, &self.scanner.found, index, &call);
+            self.report_call(&text, call, at, &mut events);
+        }
+        self.text = text;
+        if self.refused {
+            return Err(self.refusal());
+        }
+        let walked = self.walk.as_ref().is_some_and(|w| w.ended > 0 || w.open);
+        if self.diverged || self.calls != total || (found != Found::Tagged && walked) {
+            return Err(diverged());
+        }
+        Ok(())
+    }
+
+    /// Runs the scanner and reports what it decided. `has_calls`: whether the message has calls,
+    /// once the text has ended.
+    fn pump(&mut self, has_calls: Option<bool>, events: &mut Events<'_>) {
+        let text = std::mem::take(&mut self.text);
+        self.pump_text(&text, has_calls, events);
+        self.text = text;
+    }
+
+    fn pump_text(&mut self, text: &str, has_calls: Option<bool>, events: &mut Events<'_>) {
+        let more = has_calls.is_none();
+        if more {
+            // Errors wait for `finish`: a growing text never fails here.
+            let names = self
+                .tools
+                .as_ref()
+                .filter(|_| self.options.unknown != UnknownTools::Keep);
+            let _ = self.scanner.run(text, true, names);
+        }
+        let has_calls = has_calls.or(self.calls_certain().then_some(true));
+        self.walk_on(text, events);
+        while let Some(segment) = self.scanner.found.segments.get(self.segment) {
+            let (range, calls) = match segment {
+                Segment::Calls { range, calls } => (range.clone(), Some(calls.clone())),
+                Segment::Reasoning(r) => (r.outer.clone(), None),
+            };
+            if !Self::prose_to(
+                text,
+                &mut self.emitted,
+                range.start,
+                has_calls,
+                false,
+                &mut self.rule,
+                events,
+            ) {
+                return;
+            }
+            self.rule.cut();
+            match (segment, calls) {
+                (Segment::Reasoning(r), _) => {
+                    let from = self.reasoning_to.max(r.inner.start);
+                    events.reasoning(&text[from..r.inner.end.max(from)]);
+                    self.reasoning_to = 0;
+                }
+                (_, Some(calls)) => {
+                    if self.walk.as_ref().is_some_and(|w| w.region == range.start) {
+                        self.walk = None;
+                    }
+                    let done = self.calls;
+                    let checked = self.checked;
+                    for i in calls.clone().filter(|&i| i < done && i >= checked) {
+                        self.check_walked(text, i);
+                    }
+                    for i in calls.filter(|&i| i >= done) {
+                        // Taken out: the stream reports each call once.
+                        let call = &mut self.scanner.found.outside[i];
+                        let call = ToolCall {
+                            id: call.id.take(),
+                            name: std::mem::take(&mut call.name),
+                            arguments: std::mem::take(&mut call.arguments),
+                            format: call.format,
+                            span: call.span.clone(),
+                            origin: std::mem::take(&mut call.origin),
+                        };
+                        self.report_call(text, call, range.start, events);
+                    }
+                    if self.refused {
+                        return;
+                    }
+                }
+                _ => {}
+            }
+            self.emitted = range.end;
+            self.segment += 1;
+        }
+        let frontier = self.scanner.frontier();
+        // A region that gave no call: its walk is over (and must not have started one).
+        if self
+            .walk
+            .as_ref()
+            .is_some_and(|w| w.region < frontier && w.first == self.calls)
+        {
+            let walk = self.walk.take().expect("a walk");
+            self.diverged |= walk.ended > 0 || walk.open;
+        }
+        let open = more || !self.scanner.is_done();
+        if !Self::prose_to(
+            text,
+            &mut self.emitted,
+            frontier,
+            has_calls,
+            open,
+            &mut self.rule,
+            events,
+        ) {
+            return;
+        }
+        if !more {
+            return;
+        }
+        if let Some((start, safe)) = self.scanner.open_reasoning(text) {
+            let from = self.reasoning_to.max(start);
+            if safe > from {
+                events.reasoning(&text[from..safe]);
+                self.reasoning_to = safe;
+            }
+            return;
+        }
+        self.pending_calls(text, frontier, events);
+    }
+
+    /// Whether the message certainly has calls: a tagged or leading call has been found.
+    fn calls_certain(&self) -> bool {
+        !self.scanner.found.outside.is_empty() || self.scanner.pending.as_ref().is_some_and(|p| !p.calls.is_empty())
+    }
+
+    /// Reports the prose from `emitted` to `to`; false when it stopped before a wrapper tag
+    /// (whether it is content depends on calls not known yet).
+    fn prose_to(
+        text: &str,
+        emitted: &mut usize,
+        to: usize,
+        has_calls: Option<bool>,
+        open: bool,
+        rule: &mut Content,
+        events: &mut Events<'_>,
+    ) -> bool {
+        if to <= *emitted {
+            return true;
+        }
+        let reached = prose(text, *emitted..to, has_calls, open, rule, events);
+        *emitted = reached;
+        reached == to
+    }
+
+    /// The calls of the region the scanner waits at that are certain already, and the
+    /// arguments of the one being written.
+    fn pending_calls(&mut self, text: &str, frontier: usize, events: &mut Events<'_>) {
+        let Some(pending) = self.scanner.pending.as_ref().filter(|p| p.at == frontier && p.shown) else {
+            return;
+        };
+        let first = self.scanner.found.outside.len();
+        if self.walk.is_none() && first == self.calls && pending.claimed && self.walks() {
+            if let Some(body) = pending
+                .json_body(text)
+                .filter(|b| self.options.formats.contains(b.format))
+            {
+                self.walk = Some(Walk::new(frontier, first, body));
+                self.walk_on(text, events);
+            }
+        }
+        if self.walk.as_ref().is_some_and(|w| !w.done() || w.broken()) {
+            return;
+        }
+        let Some(pending) = self.scanner.pending.as_ref() else {
+            return;
+        };
+        if pending.calls.len() + first <= self.calls {
+            return;
+        }
+        let calls: Vec<ToolCall> = pending.calls[self.calls - first..].to_vec();
+        for call in calls {
+            self.report_call(text, call, frontier, events);
+        }
+    }
+
+    /// Advances the walk over the arguments of the region at hand.
+    fn walk_on(&mut self, text: &str, events: &mut Events<'_>) {
+        let Some(walk) = self.walk.as_mut() else {
+            return;
+        };
+        let mut steps = std::mem::take(&mut self.steps);
+        walk.advance(text, self.calls == walk.first + walk.ended, &mut steps);
+        let (region, format) = (walk.region, walk.format);
+        for step in steps.drain(..) {
+            let index = self.index;
+            if self.refused {
+                break;
+            }
+            match step {
+                Step::Start { name } => {
+                    if self.names().is_some_and(|t| !t.contains(&name)) {
+                        self.refused = true;
+                        break;
+                    }
+                    let id = (self.options.ids == Ids::Generate).then(|| self.hasher.id(text, region, &name, index));
+                    events.0.push(Event::CallStart {
+                        index,
+                        id,
+                        name,
+                        format,
+                    });
+                }
+                Step::Arguments(range) => match events.0.last_mut() {
+                    Some(Event::Arguments { index: i, delta }) if *i == index => delta.push_str(&text[range]),
+                    _ => events.0.push(Event::Arguments {
+                        index,
+                        delta: text[range].to_string(),
+                    }),
+                },
+                Step::End(arguments) => {
+                    events.0.push(Event::CallEnd { index, arguments });
+                    self.calls += 1;
+                    self.index += 1;
+                }
+            }
+        }
+        self.steps = steps;
+    }
+
+    /// Checks a call whose arguments streamed (the `i`-th of the scanner's outside calls) against
+    /// the tools, now that its region is settled: typing must leave the streamed arguments as
+    /// they are, and validation must pass.
+    fn check_walked(&mut self, text: &str, i: usize) {
+        self.checked = i + 1;
+        let Some(tools) = &self.tools else { return };
+        let call = self.scanner.found.outside[i].clone();
+        let arguments = call.arguments.clone();
+        match crate::tools::check(text, call, tools, self.options.validate, self.options.unknown) {
+            Ok(Some(c)) if c.arguments == arguments => {}
+            _ => self.refused = true,
+        }
+    }
+
+    /// Reports a whole call (the rest of it, when its start and some arguments were streamed),
+    /// named, typed and validated by the tools.
+    fn report_call(&mut self, text: &str, call: ToolCall, region: usize, events: &mut Events<'_>) {
+        self.calls += 1;
+        self.checked = self.calls;
+        if self.refused {
+            return;
+        }
+        let call = match &self.tools {
+            None => call,
+            Some(tools) => match crate::tools::check(text, call, tools, self.options.validate, self.options.unknown) {
+                Ok(Some(call)) => call,
+                Ok(None) => return,
+                Err(_) => {
+                    self.refused = true;
+                    return;
+                }
+            },
+        };
+        let index = self.index;
+        if self.walk.as_ref().is_some_and(|w| w.open) {
+            self.diverged = true;
+        }
+        let id = match (&call.id, self.options.ids) {
+            (Some(id), _) => Some(id.clone()),
+            (None, Ids::Generate) => Some(self.hasher.id(text, region, &call.name, index)),
+            (None, Ids::Keep) => None,
+        };
+        events.0.push(Event::CallStart {
+            index,
+            id,
+            name: call.name,
+            format: call.format,
+        });
+        events.0.push(Event::Arguments {
+            index,
+            delta: crate::value::object_json(&call.arguments),
+        });
+        events.0.push(Event::CallEnd {
+            index,
+            arguments: call.arguments,
+        });
+        self.index += 1;
+    }
+}
+
+/// The stream's events disagree with the whole text's message: a bug.
+fn diverged() -> ParseError {
+    ParseError::new(
+        ErrorCode::Internal,
+        0,
+        "the stream's calls differ from the whole text's: a bug in beacon",
+    )
+}
+
+/// The events of one call of the stream, with adjacent texts of one kind joined.
+struct Events<'a>(&'a mut Vec<Event>);
+
+impl Out for Events<'_> {
+    fn push(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        match self.0.last_mut() {
+            Some(Event::Content { text: last }) => last.push_str(text),
+            _ => self.0.push(Event::Content { text: text.to_string() }),
+        }
+    }
+}
+
+impl Events<'_> {
+    fn reasoning(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        match self.0.last_mut() {
+            Some(Event::Reasoning { text: last }) => last.push_str(text),
+            _ => self.0.push(Event::Reasoning { text: text.to_string() }),
+        }
+    }
+}

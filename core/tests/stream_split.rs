@@ -1,0 +1,344 @@
+//! Split invariance: every text fixture (`tests/fixtures/*.json`) through `ToolCallStream`, split
+//! at every single point, in 20 random ways and one code point at a time, gives what
+//! `parse_message` gives on the whole text with the same options: the same content, reasoning
+//! and calls (id, name, format, arguments) in order, each call's argument fragments adding up to
+//! JSON of its arguments; or the same error (code and byte offset). Each fixture runs with the
+//! three `Start` options, and once with generated ids; a case with `tools` (and `validate`,
+//! `unknown`) runs with them, as `parse_message` does.
+
+mod common;
+
+use beacon_core::{
+    parse_json, parse_message, Event, Format, FormatSet, Ids, Message, MessageOptions, ParseError, Start,
+    ToolCallStream, Tools, UnknownTools, Value,
+};
+
+/// A fixture input and its `formats`, `tools`, `validate` and `unknown` options.
+struct Input {
+    id: String,
+    text: String,
+    formats: FormatSet,
+    tools: Option<Tools>,
+    validate: bool,
+    unknown: UnknownTools,
+}
+
+impl Input {
+    fn options(&self, ids: Ids, start: Start) -> MessageOptions<'_> {
+        MessageOptions {
+            formats: self.formats,
+            ids,
+            tools: self.tools.as_ref(),
+            validate: self.validate,
+            unknown: self.unknown,
+            start,
+        }
+    }
+}
+
+fn inputs() -> Vec<Input> {
+    common::fixture_cases()
+        .into_iter()
+        .map(|case| Input {
+            id: case["id"].as_str().expect("id").to_owned(),
+            text: case["input"].as_str().expect("input").to_owned(),
+            formats: case
+                .get("formats")
+                .and_then(|f| f.as_array())
+                .map(|ids| {
+                    ids.iter()
+                        .map(|id| Format::parse(id.as_str().expect("id")).expect("known format"))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            tools: case
+                .get("tools")
+                .map(|t| Tools::from_value(&common::from_serde(t)).expect("the case's tools")),
+            validate: case.get("validate").is_none_or(|v| v.as_bool() == Some(true)),
+            unknown: match case.get("unknown").and_then(|u| u.as_str()) {
+                Some("keep") => UnknownTools::Keep,
+                Some("drop") => UnknownTools::Drop,
+                _ => UnknownTools::Error,
+            },
+        })
+        .collect()
+}
+
+/// What a stream gave, assembled like a message.
+#[derive(Debug, PartialEq)]
+struct Streamed {
+    content: String,
+    reasoning: String,
+    calls: Vec<(Option<String>, String, Format, String)>,
+}
+
+impl Streamed {
+    fn of(message: &Message) -> Streamed {
+        Streamed {
+            content: message.content.clone(),
+            reasoning: message.reasoning.clone().unwrap_or_default(),
+            calls: message
+                .tool_calls
+                .iter()
+                .map(|c| {
+                    (
+                        c.id.clone(),
+                        c.name.clone(),
+                        c.format,
+                        Value::Object(c.arguments.clone()).to_json(),
+                    )
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Assembles events, checking their order: a call starts, gets fragments, ends, and the next
+/// one starts; the fragments parse to the arguments of its end.
+struct Assembler {
+    out: Streamed,
+    open: Option<(usize, String)>,
+}
+
+impl Assembler {
+    fn new() -> Self {
+        Assembler {
+            out: Streamed {
+                content: String::new(),
+                reasoning: String::new(),
+                calls: Vec::new(),
+            },
+            open: None,
+        }
+    }
+
+    fn take(&mut self, events: Vec<Event>) -> Result<(), String> {
+        for event in events {
+            match event {
+                Event::Content { text } if self.open.is_none() => self.out.content.push_str(&text),
+                Event::Reasoning { text } if self.open.is_none() => self.out.reasoning.push_str(&text),
+                Event::CallStart {
+                    index,
+                    id,
+                    name,
+                    format,
+                } if self.open.is_none() && index == self.out.calls.len() => {
+                    self.out.calls.push((id, name, format, String::new()));
+                    self.open = Some((index, String::new()));
+                }
+                Event::Arguments { index, delta } if self.open.as_ref().is_some_and(|o| o.0 == index) => {
+                    self.open.as_mut().expect("open").1.push_str(&delta);
+                }
+                Event::CallEnd { index, arguments } if self.open.as_ref().is_some_and(|o| o.0 == index) => {
+                    let (_, text) = self.open.take().expect("open");
+                    let end = Value::Object(arguments).to_json();
+                    // beacon's own parser stops at 128 levels; arguments may nest 128 deep
+                    // inside their object.
+                    let same = match parse_json(&text) {
+                        Ok(parsed) => parsed.to_json() == end,
+                        Err(_) => deep(&text).is_some_and(|v| Some(v) == deep(&end)),
+                    };
+                    if !same {
+                        return Err(format!("fragments {text:?} do not parse to {end}"));
+                    }
+                    self.out.calls[index].3 = end;
+                }
+                other => return Err(format!("event out of order: {other:?}")),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// JSON parsed without a depth limit.
+fn deep(text: &str) -> Option<serde_json::Value> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    de.into_iter::<serde_json::Value>().next()?.ok()
+}
+
+/// Streams `pieces`; the assembled result, or the error.
+fn stream(pieces: &[&str], options: MessageOptions<'_>) -> Result<Result<Streamed, ParseError>, String> {
+    let mut stream = ToolCallStream::new(options);
+    let mut assembler = Assembler::new();
+    for piece in pieces {
+        match stream.feed(piece) {
+            Ok(events) => assembler.take(events)?,
+            Err(e) => return Ok(Err(e)),
+        }
+    }
+    match stream.finish() {
+        Ok(events) => assembler.take(events)?,
+        Err(e) => return Ok(Err(e)),
+    }
+    if assembler.open.is_some() {
+        return Err("a call never ended".to_owned());
+    }
+    Ok(Ok(assembler.out))
+}
+
+fn describe(result: &Result<Streamed, ParseError>) -> String {
+    match result {
+        Ok(s) => format!("{s:?}"),
+        Err(e) => format!("error {} at {}", e.code.as_str(), e.offset),
+    }
+}
+
+/// The char boundaries of `text`, ends included.
+fn boundaries(text: &str) -> Vec<usize> {
+    text.char_indices().map(|(i, _)| i).chain([text.len()]).collect()
+}
+
+/// A small deterministic generator (xorshift) for the random splits.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// The ways to split `text`: every single split point, 20 random splits, one code point at a
+/// time.
+fn splits(text: &str, seed: u64) -> Vec<Vec<&str>> {
+    let cuts = boundaries(text);
+    let mut out: Vec<Vec<&str>> = cuts.iter().map(|&c| vec![&text[..c], &text[c..]]).collect();
+    let mut rng = Rng(seed | 1);
+    for _ in 0..20 {
+        let mut pieces = Vec::new();
+        let mut from = 0;
+        while from < text.len() {
+            let step = 1 + (rng.next() % 12) as usize;
+            let to = cuts.iter().copied().find(|&c| c >= from + step).unwrap_or(text.len());
+            pieces.push(&text[from..to]);
+            from = to;
+        }
+        out.push(pieces);
+    }
+    out.push(cuts.windows(2).map(|w| &text[w[0]..w[1]]).collect());
+    out
+}
+
+fn check(input: &Input, options: MessageOptions<'_>, all_splits: bool, problems: &mut Vec<String>) {
+    let expected = parse_message(&input.text, options).map(|m| Streamed::of(&m));
+    let seed = input.text.len() as u64 * 2654435761 + input.id.len() as u64;
+    let mut ways = splits(&input.text, seed);
+    if !all_splits {
+        ways = ways.split_off(ways.len() - 1);
+    }
+    for pieces in ways {
+        let got = match stream(&pieces, options) {
+            Ok(got) => got,
+            Err(why) => {
+                problems.push(format!("{} {options:?} {pieces:?}: {why}", input.id));
+                return;
+            }
+        };
+        let same = match (&got, &expected) {
+            (Ok(a), Ok(b)) => a == b,
+            (Err(a), Err(b)) => (a.code, a.offset) == (b.code, b.offset),
+            _ => false,
+        };
+        if !same {
+            problems.push(format!(
+                "{} {options:?}\n  pieces:   {pieces:?}\n  expected: {}\n  streamed: {}",
+                input.id,
+                describe(&expected),
+                describe(&got)
+            ));
+            return;
+        }
+    }
+}
+
+#[test]
+fn every_split_of_every_fixture_gives_the_whole_text_answer() {
+    let inputs = inputs();
+    assert!(inputs.len() > 1000, "only {} fixture inputs", inputs.len());
+    let mut problems = Vec::new();
+    for input in &inputs {
+        for start in [Start::Content, Start::Detect, Start::Reasoning] {
+            check(input, input.options(Ids::Keep, start), true, &mut problems);
+        }
+        check(
+            input,
+            input.options(Ids::Generate, Start::Content),
+            false,
+            &mut problems,
+        );
+    }
+    for p in problems.iter().take(40) {
+        println!("{p}\n");
+    }
+    assert!(
+        problems.is_empty(),
+        "{} streams differ from parse_message",
+        problems.len()
+    );
+}
+
+/// The caller's tools through the stream: names, typing and validation as `parse_message`, under
+/// every split (an unknown tagged call raises at its name, a text value is typed by its schema, a
+/// violation raises with the one-shot position, unknown leading or prose calls are content).
+#[test]
+fn tools_give_the_whole_text_answer_under_every_split() {
+    let tools = Tools::from_json(
+        r#"[{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object",
+            "properties": {"city": {"type": "string"}, "days": {"type": "integer", "maximum": 7}},
+            "required": ["city"]}}},
+            {"name": "lookup_zip", "input_schema": {"type": "object", "properties": {"zip": {"type": "string"}}}}]"#,
+    )
+    .expect("tools");
+    let hermes =
+        |name: &str, args: &str| format!("<tool_call>\n{{\"name\": \"{name}\", \"arguments\": {args}}}\n</tool_call>");
+    let texts = [
+        format!("Sure.{}", hermes("get_weather", r#"{"city": "Paris", "days": 3}"#)),
+        format!(
+            "Sure.{}{}",
+            hermes("get_weather", r#"{"city": "Paris"}"#),
+            hermes("send_mail", "{}")
+        ),
+        hermes("get_weather", r#"{"city": "Paris", "days": 9}"#),
+        format!(
+            "{}{}",
+            hermes("get_weather", r#"{"days": 2}"#),
+            "<tool_call>{\"name\": "
+        ),
+        "<invoke name=\"lookup_zip\">\n<parameter name=\"zip\">10001</parameter>\n</invoke>".to_string(),
+        "{\"name\": \"send_mail\", \"arguments\": {\"to\": \"x\"}} and then get_weather(city='Rome')".to_string(),
+        "First requests.get(url=\"x\"), then get_weather(city=\"Paris\", days=2).".to_string(),
+        "<think>maybe <tool_call>{\"name\": \"send_mail\", \"arguments\": {}}</tool_call></think>Done.".to_string(),
+    ];
+    let mut problems = Vec::new();
+    for (i, text) in texts.iter().enumerate() {
+        for unknown in [UnknownTools::Error, UnknownTools::Keep, UnknownTools::Drop] {
+            for validate in [true, false] {
+                let input = Input {
+                    id: format!("tools/{i}"),
+                    text: text.clone(),
+                    formats: FormatSet::default(),
+                    tools: Some(tools.clone()),
+                    validate,
+                    unknown,
+                };
+                check(
+                    &input,
+                    input.options(Ids::Generate, Start::Content),
+                    true,
+                    &mut problems,
+                );
+            }
+        }
+    }
+    for p in problems.iter().take(20) {
+        println!("{p}\n");
+    }
+    assert!(
+        problems.is_empty(),
+        "{} streams differ from parse_message",
+        problems.len()
+    );
+}
