@@ -279,3 +279,66 @@ fn every_split_of_every_fixture_gives_the_whole_text_answer() {
         problems.len()
     );
 }
+
+/// The caller's tools through the stream: names, typing and validation as `parse_message`, under
+/// every split (an unknown tagged call raises at its name, a text value is typed by its schema, a
+/// violation raises with the one-shot position, unknown leading or prose calls are content).
+#[test]
+fn tools_give_the_whole_text_answer_under_every_split() {
+    let tools = Tools::from_json(
+        r#"[{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object",
+            "properties": {"city": {"type": "string"}, "days": {"type": "integer", "maximum": 7}},
+            "required": ["city"]}}},
+            {"name": "lookup_zip", "input_schema": {"type": "object", "properties": {"zip": {"type": "string"}}}}]"#,
+    )
+    .expect("tools");
+    let hermes =
+        |name: &str, args: &str| format!("<tool_call>\n{{\"name\": \"{name}\", \"arguments\": {args}}}\n</tool_call>");
+    let texts = [
+        format!("Sure.{}", hermes("get_weather", r#"{"city": "Paris", "days": 3}"#)),
+        format!(
+            "Sure.{}{}",
+            hermes("get_weather", r#"{"city": "Paris"}"#),
+            hermes("send_mail", "{}")
+        ),
+        hermes("get_weather", r#"{"city": "Paris", "days": 9}"#),
+        format!(
+            "{}{}",
+            hermes("get_weather", r#"{"days": 2}"#),
+            "<tool_call>{\"name\": "
+        ),
+        "<invoke name=\"lookup_zip\">\n<parameter name=\"zip\">10001</parameter>\n</invoke>".to_string(),
+        "{\"name\": \"send_mail\", \"arguments\": {\"to\": \"x\"}} and then get_weather(city='Rome')".to_string(),
+        "First requests.get(url=\"x\"), then get_weather(city=\"Paris\", days=2).".to_string(),
+        "<think>maybe <tool_call>{\"name\": \"send_mail\", \"arguments\": {}}</tool_call></think>Done.".to_string(),
+    ];
+    let mut problems = Vec::new();
+    for (i, text) in texts.iter().enumerate() {
+        for unknown in [UnknownTools::Error, UnknownTools::Keep, UnknownTools::Drop] {
+            for validate in [true, false] {
+                let input = Input {
+                    id: format!("tools/{i}"),
+                    text: text.clone(),
+                    formats: FormatSet::default(),
+                    tools: Some(tools.clone()),
+                    validate,
+                    unknown,
+                };
+                check(
+                    &input,
+                    input.options(Ids::Generate, Start::Content),
+                    true,
+                    &mut problems,
+                );
+            }
+        }
+    }
+    for p in problems.iter().take(20) {
+        println!("{p}\n");
+    }
+    assert!(
+        problems.is_empty(),
+        "{} streams differ from parse_message",
+        problems.len()
+    );
+}

@@ -7,7 +7,7 @@
 //! the prose before the first marker. That is allowed only where those calls stand before the
 //! input's first marker, i.e. the input itself mixes tiers.
 
-use std::path::PathBuf;
+mod common;
 
 use beacon_core::{parse_message, parse_tool_calls, Format, MessageOptions, ToolCall};
 use serde_json::Value as Json;
@@ -18,45 +18,21 @@ struct Input {
     text: String,
 }
 
-fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures")
-}
-
-/// Reads a fixture file; some cases nest past serde_json's default recursion limit.
-fn read(path: &PathBuf) -> Json {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut de = serde_json::Deserializer::from_str(&text);
-    de.disable_recursion_limit();
-    de.into_iter::<Json>()
-        .next()
-        .and_then(Result::ok)
-        .unwrap_or_else(|| panic!("{}: invalid JSON", path.display()))
-}
-
 /// The inputs of every case that expects calls, all of one format.
 fn single_format_inputs() -> Vec<Input> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
-        .expect("fixtures dir")
-        .map(|entry| entry.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths.sort();
     let mut out = Vec::new();
-    for path in &paths {
-        let doc = read(path);
-        for case in doc["cases"].as_array().expect("cases") {
-            let Some(calls) = case.get("calls").and_then(Json::as_array) else {
-                continue;
-            };
-            let format = |c: &Json| c.get("format").and_then(Json::as_str).map(str::to_owned);
-            if calls.iter().any(|c| format(c) != format(&calls[0])) {
-                continue;
-            }
-            out.push(Input {
-                id: case["id"].as_str().expect("id").to_owned(),
-                text: case["input"].as_str().expect("input").to_owned(),
-            });
+    for case in common::fixture_cases() {
+        let Some(calls) = case.get("calls").and_then(Json::as_array) else {
+            continue;
+        };
+        let format = |c: &Json| c.get("format").and_then(Json::as_str).map(str::to_owned);
+        if calls.iter().any(|c| format(c) != format(&calls[0])) {
+            continue;
         }
+        out.push(Input {
+            id: case["id"].as_str().expect("id").to_owned(),
+            text: case["input"].as_str().expect("input").to_owned(),
+        });
     }
     out
 }

@@ -12,7 +12,6 @@ use crate::error::{ErrorCode, ParseError};
 use crate::value::{get, Object, Value};
 
 use super::super::walk::{self, At, Joined, Seg, Source};
-use super::super::ProviderCall;
 use super::Emit;
 
 #[derive(Default)]
@@ -168,7 +167,14 @@ impl Anthropic {
                 return Ok(());
             }
             let streamed = call.sent > 0;
-            let done = finish_call(ctx, call)?;
+            let done = super::streamed_call(
+                ctx,
+                &call.json,
+                call.input.as_ref(),
+                call.id.as_ref(),
+                &call.name,
+                "input",
+            )?;
             out.end(done, streamed);
             self.reported += 1;
         }
@@ -189,47 +195,6 @@ impl Anthropic {
             None => Ok(()),
         }
     }
-}
-
-/// A stopped `tool_use` block as a call: its joined JSON, or its own input.
-fn finish_call(ctx: &Source<'_>, call: &Call) -> Result<ProviderCall, ParseError> {
-    let arguments = if call.json.text.trim().is_empty() {
-        call.input.clone().unwrap_or_default()
-    } else {
-        match crate::json::parse_complete(&call.json.text) {
-            Ok(Value::Object(o)) => o,
-            Ok(other) => {
-                let (offset, path) = call.json.locate(ctx, 0);
-                return Err(ParseError::new(
-                    ErrorCode::InvalidArguments,
-                    offset,
-                    format!(
-                        "the streamed input of {} (from {path}) must be a JSON object, found {}",
-                        crate::json::quote(&call.name),
-                        other.kind()
-                    ),
-                ));
-            }
-            Err(e) => {
-                let (offset, path) = call.json.locate(ctx, e.offset);
-                return Err(ParseError::new(
-                    ErrorCode::InvalidArguments,
-                    offset,
-                    format!(
-                        "the streamed input of {} is not valid JSON: {} ({}), in the fragment at {path}",
-                        crate::json::quote(&call.name),
-                        e.message,
-                        e.code
-                    ),
-                ));
-            }
-        }
-    };
-    Ok(ProviderCall {
-        id: call.id.clone(),
-        name: call.name.clone(),
-        arguments,
-    })
 }
 
 /// The event's block `index`: a non-negative integer.

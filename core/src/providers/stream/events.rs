@@ -25,7 +25,7 @@ use crate::error::{ErrorCode, ParseError};
 use crate::value::{get, Number, Object, Value};
 
 use super::super::walk::{self, At, Found, Joined, Seg, Source};
-use super::super::{gemini, openai, Provider, ProviderCall};
+use super::super::{gemini, openai, Provider};
 use super::Emit;
 
 /// The event keys of Bedrock's ConverseStream, exceptions included.
@@ -405,7 +405,14 @@ impl Calls {
                 return Ok(());
             }
             let streamed = call.sent > 0;
-            let done = arguments(ctx, call)?;
+            let done = super::streamed_call(
+                ctx,
+                &call.json,
+                call.whole.as_ref(),
+                call.id.as_ref(),
+                &call.name,
+                "arguments",
+            )?;
             out.end(done, streamed);
             self.reported += 1;
         }
@@ -425,45 +432,4 @@ impl Calls {
             None => Ok(()),
         }
     }
-}
-
-/// An ended call: its joined arguments (`""` is `{}`), or the object it was given whole.
-fn arguments(ctx: &Source<'_>, call: &Streaming) -> Result<ProviderCall, ParseError> {
-    let arguments = if call.json.text.trim().is_empty() {
-        call.whole.clone().unwrap_or_default()
-    } else {
-        match crate::json::parse_complete(&call.json.text) {
-            Ok(Value::Object(o)) => o,
-            Ok(other) => {
-                let (offset, path) = call.json.locate(ctx, 0);
-                return Err(ParseError::new(
-                    ErrorCode::InvalidArguments,
-                    offset,
-                    format!(
-                        "the streamed arguments of {} (from {path}) must be a JSON object, found {}",
-                        crate::json::quote(&call.name),
-                        other.kind()
-                    ),
-                ));
-            }
-            Err(e) => {
-                let (offset, path) = call.json.locate(ctx, e.offset);
-                return Err(ParseError::new(
-                    ErrorCode::InvalidArguments,
-                    offset,
-                    format!(
-                        "the streamed arguments of {} are not valid JSON: {} ({}), in the fragment at {path}",
-                        crate::json::quote(&call.name),
-                        e.message,
-                        e.code
-                    ),
-                ));
-            }
-        }
-    };
-    Ok(ProviderCall {
-        id: call.id.clone(),
-        name: call.name.clone(),
-        arguments,
-    })
 }

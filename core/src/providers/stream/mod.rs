@@ -33,7 +33,7 @@ use crate::stream::Event;
 use crate::value::{Object, Value};
 use crate::Format;
 
-use super::walk::{self, At, Found, Source, ROOT};
+use super::walk::{self, At, Found, Joined, Source, ROOT};
 use super::{Provider, ProviderCall};
 use frames::{Frame, Frames};
 
@@ -521,4 +521,48 @@ impl ResponseStream {
             None => Ok(()),
         }
     }
+}
+
+/// A streamed call that has ended: its joined JSON fragments parsed as an object (no fragment, or
+/// only whitespace, gives the object it was given `whole`, else `{}`). `what` names the field
+/// (`input`, `arguments`) in the error.
+fn streamed_call(
+    ctx: &Source<'_>,
+    json: &Joined,
+    whole: Option<&Object>,
+    id: Option<&String>,
+    name: &str,
+    what: &str,
+) -> Result<ProviderCall, ParseError> {
+    let arguments = if json.text.trim().is_empty() {
+        whole.cloned().unwrap_or_default()
+    } else {
+        match crate::json::parse_complete(&json.text) {
+            Ok(Value::Object(o)) => o,
+            Ok(other) => {
+                let (offset, path) = json.locate(ctx, 0);
+                let message = format!(
+                    "the JSON streamed as the {what} of {} (from {path}) must be an object, found {}",
+                    crate::json::quote(name),
+                    other.kind()
+                );
+                return Err(ParseError::new(ErrorCode::InvalidArguments, offset, message));
+            }
+            Err(e) => {
+                let (offset, path) = json.locate(ctx, e.offset);
+                let message = format!(
+                    "the JSON streamed as the {what} of {} is not valid: {} ({}), in the fragment at {path}",
+                    crate::json::quote(name),
+                    e.message,
+                    e.code
+                );
+                return Err(ParseError::new(ErrorCode::InvalidArguments, offset, message));
+            }
+        }
+    };
+    Ok(ProviderCall {
+        id: id.cloned(),
+        name: name.to_string(),
+        arguments,
+    })
 }
