@@ -1,7 +1,8 @@
 // Split invariance in JavaScript: every text fixture (tests/fixtures/*.json, with its formats and
 // tools) through ToolCallStream, split at every point (UTF-16 indices, so also between the two
 // halves of a surrogate pair; for an input longer than SPLIT_CAP units, SPLIT_CAP points spread
-// evenly over it, first and last included, to keep the suite's time in check), in 20 seeded
+// evenly over it, first and last included, to keep the suite's time in check: today every fixture
+// is shorter, and the whole file runs in about 20 s), in 20 seeded
 // random ways and one code point at a time, gives what parseMessage gives on the whole text: the
 // same content, reasoning and calls (id, name, format, arguments) in order, each call's argument
 // fragments parsing to its arguments; or the same ToolCallError (code, position, line, column,
@@ -14,7 +15,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PROVIDER_FIXTURES_DIR, loadBeacon, loadFixtureFiles, thrown } from './helpers.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROVIDER_FIXTURES_DIR, ROOT, loadBeacon, loadFixtureFiles, thrown } from './helpers.mjs';
 import { caseOptions, diffExact, show } from './fixture-lib.mjs';
 import { toJsonExact } from './provider-fixture-lib.mjs';
 import {
@@ -266,3 +269,18 @@ test('a thousand streams left unfinished do not break the next one', () => {
   assert.equal([...s.feed('f(a=1)'), ...s.finish()].at(-1).type, 'call_end');
 });
 
+
+test('the README\'s server loop (Streaming, In JavaScript) turns events into OpenAI deltas', async () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### In JavaScript'));
+  const code = /```js\n([\s\S]*?)```/.exec(section)[1].replace(/^import .*\n/m, '');
+  const AsyncFunction = (async () => {}).constructor;
+  const sent = [];
+  const tokens = ['Let me check', '.\n<tool', '_call>\n{"name": "get_weather", ', '"arguments": {"city": "Pa', 'ris"}}\n</tool_call>', '<|im_end|>'];
+  await new AsyncFunction('ToolCallStream', 'modelTokens', 'send', code)(ToolCallStream, tokens, (d) => d && sent.push(d));
+  assert.deepEqual(sent[0], { content: 'Let me check' });
+  assert.match(sent.find((d) => d.tool_calls?.[0].id)?.tool_calls[0].id, /^call_[A-Za-z0-9]{24}$/);
+  const args = sent.filter((d) => d.tool_calls && !d.tool_calls[0].id).map((d) => d.tool_calls[0].function.arguments).join('');
+  assert.deepEqual(JSON.parse(args), { city: 'Paris' });
+  assert.equal(sent.map((d) => d.content ?? '').join(''), 'Let me check.');
+});
