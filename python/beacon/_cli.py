@@ -9,17 +9,16 @@ Two modes:
 - ``--response``: the input is a model API's response (``parse_response``: a JSON response body,
   an assistant message as stored, or a JSON array of streamed chunks); its calls are printed as a
   JSON list of ``{"id", "name", "arguments"}``. ``--provider`` and ``--text-fallback`` are
-  ``parse_response``'s options. The body's framing is recognised from the input itself: JSON is
-  read; a server-sent event stream (``data:`` lines) or NDJSON (one JSON value per line) is
-  refused with ``input.unsupported`` for now, and is to be read by this same flag once the core
-  reads streams (see ``_framing``).
+  ``parse_response``'s options. The body's framing is recognised from the input itself: one JSON
+  value, a server-sent event stream (``data:`` lines) or NDJSON (one JSON value per line), as
+  ``parse_response`` reads them.
 
 Exit status: 0 when calls were found (printed as JSON on stdout), 1 when there is none
 (``tool_call.not_found``; a response without calls), 2 for any other error. Errors go to stderr
 as ``code at line L, column C: message``, then (for an error inside the text) the offending line
 with a caret under the column. Errors of the input itself use the same form: ``input.unreadable``
-(a missing file, a directory, no permission), ``json.invalid_utf8`` (at the first byte that is not
-UTF-8; its line and column count bytes) and ``input.unsupported``.
+(a missing file, a directory, no permission) and ``json.invalid_utf8`` (at the first byte that is
+not UTF-8; its line and column count bytes).
 """
 
 from __future__ import annotations
@@ -27,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import unicodedata
 from typing import Any, List, Optional, Sequence, Tuple
@@ -135,42 +133,6 @@ def _decode(data: bytes, source: str) -> str:
         if err.code == "json.invalid_utf8":
             raise _InputError(err.code, f"{source}: {err.message}", err.line, err.column) from None
     raise _InputError("json.invalid_utf8", f"{source} is not valid UTF-8")  # pragma: no cover
-
-
-# A server-sent event stream's first line: a field (`data:`, `event:`, `id:`, `retry:`) or a comment.
-_SSE_LINE = re.compile(r"\A(?:\ufeff)?[ \t\r\n]*(?:(?:data|event|id|retry)[ \t]*:|:)")
-
-
-def _framing(text: str) -> str:
-    """How a response body is framed: ``"json"`` (one JSON value), ``"sse"`` (server-sent events)
-    or ``"ndjson"`` (one JSON value per line; told apart from JSON only when the text is not one
-    JSON value, see :func:`_ndjson_error`). The core reads JSON only for now; the other framings
-    are refused with ``input.unsupported`` until it reads streams, when they will be passed on
-    from here."""
-    return "sse" if _SSE_LINE.match(text) else "json"
-
-
-def _ndjson_error(text: str, err: ToolCallError) -> Optional[_InputError]:
-    """``input.unsupported`` when the JSON error ``err`` is where a second line of NDJSON starts:
-    the text before that line is one JSON object or array."""
-    if not err.code.startswith("json.") or err.line < 2:
-        return None
-    lines = text.split("\n")
-    if lines[err.line - 1][: err.column - 1].strip():
-        return None
-    try:
-        first = json.loads("\n".join(lines[: err.line - 1]))
-    except ValueError:
-        return None
-    if not isinstance(first, (dict, list)):
-        return None
-    return _InputError(
-        "input.unsupported",
-        "one JSON value per line (NDJSON): --response reads one JSON response, or a JSON array of streamed "
-        "chunks ([chunk, chunk, ...]); NDJSON streams are not read yet",
-        err.line,
-        err.column,
-    )
 
 
 def _display_width(s: str) -> int:
@@ -315,26 +277,9 @@ def _run(text: str, all_calls: bool, include_format: bool) -> int:
 
 
 def _run_response(text: str, provider: str, text_fallback: bool) -> int:
-    if _framing(text) == "sse":
-        start = len(text) - len(text.lstrip("\ufeff \t\r\n"))
-        line = text.count("\n", 0, start) + 1
-        column = start - (text.rfind("\n", 0, start) + 1) + 1
-        err = ToolCallError(
-            "input.unsupported",
-            "a server-sent event stream (`data:` lines): --response reads one JSON response, or a JSON array of "
-            "streamed chunks ([chunk, chunk, ...]); event streams are not read yet",
-            start,
-            line,
-            column,
-        )
-        return _report(text, err)
     try:
         calls = parse_response(text, provider=provider, text_fallback=text_fallback)
     except ToolCallError as err:
-        ndjson = _ndjson_error(text, err)
-        if ndjson is not None:
-            _write(sys.stderr, f"{ndjson}\n")
-            return EXIT_ERROR
         return _report(text, err)
     if calls:
         return _print(calls)
