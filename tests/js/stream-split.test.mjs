@@ -263,6 +263,17 @@ test('a trap elsewhere loses an open stream (internal), and new streams work', (
   assert.equal([...fresh.feed('<tool_call>{"name": "f", "arguments": {}}</tool_call>'), ...fresh.finish()].length, 3);
 });
 
+test('a stream that runs out of memory throws input.too_large, and the next stream works', () => {
+  const stream = new ToolCallStream();
+  stream.feed('<tool_call>{"name": "f", "arguments": {"x": "');
+  beacon._setMemoryLimitForTesting(1 << 20);
+  const e = thrown(() => stream.feed('a'.repeat(4 << 20)));
+  assert.equal(e.code, 'input.too_large');
+  assert.equal(thrown(() => stream.finish()), e);
+  const fresh = new ToolCallStream();
+  assert.equal([...fresh.feed('f(a=1)'), ...fresh.finish()].at(-1).type, 'call_end');
+});
+
 test('a thousand streams left unfinished do not break the next one', () => {
   for (let i = 0; i < 1000; i++) new ToolCallStream().feed('<tool_call>{"name": "f", "arguments": {"x": ');
   const s = new ToolCallStream();
