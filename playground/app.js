@@ -189,6 +189,8 @@ const output = $('output');
 const outputMeta = $('output-meta');
 const inputMeta = $('input-meta');
 const includeFormat = $('include-format');
+const streamBox = $('stream');
+const streamToggle = $('stream-toggle');
 const status = $('status');
 const runBench = $('run-bench');
 const benchResult = $('bench-result');
@@ -368,6 +370,17 @@ function update() {
   inputMeta.textContent = plural(text.length, 'char');
   if (!beacon) return;
   const { source, provider } = sourceOf(text);
+  stopReplay();
+  streamToggle.hidden = source === 'response';
+  streamBox.disabled = source === 'response';
+  if (streamBox.checked && source === 'text') {
+    lastSource = source;
+    inputLabel.textContent = 'LLM output';
+    formatToggle.hidden = true;
+    fallbackToggle.hidden = true;
+    startReplay(text);
+    return;
+  }
   const parse = parser(source);
   const t0 = performance.now();
   let calls;
@@ -416,6 +429,155 @@ function update() {
   const formatTags = formats.map((f) => `<span class="fmt-id">${escapeHtml(f)}</span>`).join(', ');
   outputMeta.innerHTML = `${plural(calls.length, 'call')}${providerTag}`
     + `${formats.length ? ` · ${formatTags}` : ''} · ${took}`;
+}
+
+// ---------------------------------------------------------------------------------- stream replay
+// With "stream" on, model output is replayed through ToolCallStream about STREAM_CHARS characters
+// (code points) per tick, as a server would receive it token by token: the content appears as
+// the stream lets it out, and each call fills in, name first, then its arguments. When the text
+// has ended, a check line compares what the events add up to with parseMessage of the whole text.
+// The page knows the whole text, so it tells the stream whether it starts inside a reasoning
+// block the prompt opened (a close tag before any open tag of its kind), as a server that knows
+// its chat template would (`start`).
+
+const STREAM_CHARS = 4;
+const STREAM_TICK_MS = 40;
+let replay = null; // { timer, ... } of the replay running
+
+function stopReplay() {
+  if (replay) clearTimeout(replay.timer);
+  replay = null;
+}
+
+const REASONING_TAGS = [['<think>', '</think>'], ['[THINK]', '[/THINK]'], ['<seed:think>', '</seed:think>'],
+  ['<longcat_think>', '</longcat_think>']];
+
+/** `'reasoning'` when the text starts inside a block the prompt opened, else `'content'`. */
+function streamStart(text) {
+  for (const [open, close] of REASONING_TAGS) {
+    const at = text.indexOf(close);
+    if (at >= 0 && !text.slice(0, at).includes(open)) return 'reasoning';
+  }
+  return 'content';
+}
+
+/** Whether two results (plain values, BigInts included) are the same. */
+function same(a, b) {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && same(a[k], b[k]));
+}
+
+/** The replay's state as HTML. */
+function replayHtml(r) {
+  const calls = r.calls.map((c) => `<li class="stream-call${c.done ? ' done' : ''}" data-index="${c.index}">
+      <div class="call-head"><span class="call-name">${escapeHtml(c.name)}</span>
+        <span class="call-meta">${escapeHtml(c.format)}${c.id ? ` · ${escapeHtml(c.id)}` : ''} · ${c.done ? 'complete' : 'arguments arriving…'}</span></div>
+      <pre class="call-args">${escapeHtml(c.fragments)}</pre></li>`).join('');
+  const reasoning = r.reasoning
+    ? `<p class="stream-label">reasoning</p><pre class="stream-text stream-reasoning" id="stream-reasoning">${escapeHtml(r.reasoning)}</pre>` : '';
+  const state = r.ended ? 'done' : `tick ${r.ticks}`;
+  return `<div class="stream-view" id="stream-view">
+    <p class="stream-tick${r.ended ? ' done' : ''}" id="stream-tick"><span class="tick-dot${r.ticks % 2 ? ' on' : ''}"></span>`
+    + `${state} · ${numberFormat.format(r.fed)} / ${numberFormat.format(r.total)} chars fed</p>
+    ${reasoning}
+    <p class="stream-label">content</p><pre class="stream-text" id="stream-content">${escapeHtml(r.content)}</pre>
+    <p class="stream-label">tool calls</p><ol class="stream-calls" id="stream-calls">${calls}</ol>
+    ${r.check ?? ''}</div>`;
+}
+
+/** Applies stream events to the replay's state. */
+function applyEvents(r, events) {
+  for (const e of events) {
+    if (e.type === 'content') r.content += e.text;
+    else if (e.type === 'reasoning') r.reasoning += e.text;
+    else if (e.type === 'call_start') r.calls.push({ ...e, fragments: '', done: false });
+    else if (e.type === 'arguments') r.calls[e.index].fragments += e.delta;
+    else if (e.type === 'call_end') Object.assign(r.calls[e.index], { arguments: e.arguments, done: true });
+  }
+}
+
+/** The check line: the streamed result (or error) against parseMessage of the whole text. */
+function checkLine(r, text) {
+  let want;
+  try {
+    want = beacon.parseMessage(text);
+  } catch (e) {
+    if (!(e instanceof beacon.ToolCallError)) throw e;
+    const ok = r.error && r.error.code === e.code && r.error.position === e.position;
+    return ok
+      ? `<p class="stream-check ok" id="stream-check">✓ The stream threw what the one-shot parse throws: ${escapeHtml(e.code)} at line ${e.line}, column ${e.column}</p>`
+      : `<p class="stream-check fail" id="stream-check">✗ The one-shot parse throws ${escapeHtml(e.code)}; the stream ${r.error ? `threw ${escapeHtml(r.error.code)}` : 'did not'}</p>`;
+  }
+  const got = {
+    content: r.content,
+    reasoning: r.reasoning || null,
+    calls: r.calls.map(({ id, name, format, arguments: args }) => ({ id, name, format, arguments: args })),
+  };
+  const expected = {
+    content: want.content,
+    reasoning: want.reasoning || null,
+    calls: want.tool_calls.map(({ id, name, format, arguments: args }) => ({ id, name, format, arguments: args })),
+  };
+  if (!r.error && same(got, expected)) {
+    return `<p class="stream-check ok" id="stream-check">✓ The streamed result equals the one-shot parse: the same content${
+      expected.reasoning ? ', reasoning' : ''} and ${plural(expected.calls.length, 'call')}</p>`;
+  }
+  const why = r.error ? `the stream threw ${escapeHtml(r.error.code)}` : 'they differ';
+  return `<p class="stream-check fail" id="stream-check">✗ The streamed result is not the one-shot parse: ${why}</p>`;
+}
+
+function renderReplay(r) {
+  output.innerHTML = replayHtml(r);
+  const formats = [...new Set(r.calls.map((c) => c.format))];
+  outputMeta.innerHTML = `${r.ended ? '' : 'streaming · '}${plural(r.calls.length, 'call')}`
+    + `${formats.length ? ` · ${formats.map((f) => `<span class="fmt-id">${escapeHtml(f)}</span>`).join(', ')}` : ''}`;
+}
+
+/** Replays `text` through a ToolCallStream, one tick at a time. */
+function startReplay(text) {
+  stopReplay();
+  const chars = [...text];
+  const r = {
+    stream: new beacon.ToolCallStream({ start: streamStart(text) }),
+    timer: 0, ticks: 0, at: 0, fed: 0, total: text.length,
+    content: '', reasoning: '', calls: [], error: null, ended: false, check: null,
+  };
+  replay = r;
+  renderHighlight(text, null);
+  output.className = 'output is-ok is-streaming';
+  const end = () => {
+    r.ended = true;
+    r.check = checkLine(r, text);
+    output.className = `output ${r.check.includes('stream-check ok') ? 'is-ok' : 'is-error'}`;
+    if (r.error) renderHighlight(text, r.error.code === 'tool_call.not_found' ? null : r.error.position);
+    renderReplay(r);
+    if (replay === r) replay = null;
+  };
+  const tick = () => {
+    if (replay !== r) return;
+    r.ticks += 1;
+    const piece = chars.slice(r.at, r.at + STREAM_CHARS).join('');
+    r.at += STREAM_CHARS;
+    r.fed += piece.length;
+    try {
+      applyEvents(r, r.at >= chars.length ? [...r.stream.feed(piece), ...r.stream.finish()] : r.stream.feed(piece));
+    } catch (e) {
+      if (!(e instanceof beacon.ToolCallError)) throw e;
+      r.error = e;
+    }
+    if (r.error || r.at >= chars.length) {
+      end();
+      return;
+    }
+    renderReplay(r);
+    r.timer = setTimeout(tick, STREAM_TICK_MS);
+  };
+  renderReplay(r);
+  r.timer = setTimeout(tick, STREAM_TICK_MS);
 }
 
 // ---------------------------------------------------------------------------------- benchmark
@@ -487,7 +649,8 @@ async function copy(text, button, said) {
 // The hash holds the input and the options, so a link reproduces a parse:
 //   #z=<base64url of the UTF-8 input, deflate-raw compressed>  (what the page writes)
 //   #t=<the input, percent-encoded>                              (easier to write by hand)
-// plus m=text|response|auto (how the input is read), f=1 (include format), fb=1 (text fallback).
+// plus m=text|response|auto (how the input is read), f=1 (include format), fb=1 (text fallback),
+// s=1 (stream).
 
 const HASH_DELAY_MS = 250;
 let hashTimer = 0;
@@ -518,6 +681,7 @@ async function hashFor(text) {
   params.set('m', mode);
   if (includeFormat.checked) params.set('f', '1');
   if (textFallback.checked) params.set('fb', '1');
+  if (streamBox.checked) params.set('s', '1');
   return `#${params}`;
 }
 
@@ -562,6 +726,7 @@ async function readHash() {
   mode = m === 'text' || m === 'response' ? m : 'auto';
   includeFormat.checked = params.get('f') === '1';
   textFallback.checked = params.get('fb') === '1';
+  streamBox.checked = params.get('s') === '1';
   const preset = presetButtons.find((b) => PRESETS[b.dataset.preset] === text
     && (b.dataset.source === 'response' ? 'response' : 'text') === mode);
   pressPreset(preset ?? null);
@@ -614,7 +779,7 @@ new ResizeObserver(() => {
   outputWidth = output.clientWidth;
   if (document.getElementById('snippet')) update();
 }).observe(output);
-for (const box of [includeFormat, textFallback]) {
+for (const box of [includeFormat, textFallback, streamBox]) {
   box.addEventListener('change', () => {
     update();
     scheduleHash();

@@ -280,6 +280,72 @@ export interface StreamScan {
  */
 export function scanStream(text: string): StreamScan;
 
+/**
+ * What a stream reports, in text order: a union discriminated by `type`. Concatenated, the
+ * `content` texts are the message's content, the `reasoning` texts its reasoning, and each call's
+ * `arguments` deltas the JSON text of its `call_end` arguments (`"{}"` for none).
+ */
+export type StreamEvent<A extends ToolArgs = { [name: string]: Arguments }> =
+  | { type: 'content'; text: string }
+  | { type: 'reasoning'; text: string }
+  | {
+    type: 'call_start';
+    /** The call's index in the message, from 0. */
+    index: number;
+    /** The id the text wrote, one generated with `ids: 'generate'`, or `null`. */
+    id: string | null;
+    name: string extends keyof A ? string : keyof A & string;
+    format: Format;
+  }
+  | { type: 'arguments'; index: number; /** A fragment of the arguments' JSON text. */ delta: string }
+  | {
+    type: 'call_end';
+    index: number;
+    /** The call's arguments, which its `arguments` deltas add up to. */
+    arguments: string extends keyof A ? Arguments : A[keyof A & string];
+  };
+
+/** Options of `ToolCallStream`: those of `parseMessage`, and `start`. */
+export interface ToolCallStreamOptions<A extends ToolArgs> extends ParseOptions, ToolsOptions<A> {
+  ids?: 'generate';
+  /**
+   * Whether the text starts inside a reasoning block the prompt opened: `'detect'` (the default:
+   * tell from the text, so nothing shows before a reasoning close tag arrives or the text ends
+   * when it may start in reasoning), `'content'` (the prompt opened none) or `'reasoning'` (it
+   * opened one: the text is reasoning up to the first close tag).
+   */
+  start?: 'detect' | 'content' | 'reasoning';
+}
+
+/**
+ * Tool calls parsed while the model's output arrives: `feed` each piece of text, then `finish`.
+ * However the text is split, the events add up to `parseMessage` of the whole text with the same
+ * options. Text that may begin a marker is held back until it is decided; a tagged call (or a
+ * JSON or call-syntax call that begins the message) streams as it arrives, name first, then its
+ * arguments; a JSON or call-syntax call inside prose is reported at `finish`.
+ */
+export class ToolCallStream<A extends ToolArgs = { [name: string]: Arguments }> {
+  /**
+   * @throws {TypeError} when `options` has an unknown name or a wrong type, or an unknown format
+   *   id, `ids`, `unknown` or `start` value.
+   */
+  constructor(options?: ToolCallStreamOptions<A>);
+  /**
+   * Adds `delta` to the text; the events it decided.
+   * @throws {ToolCallError} the error `parseMessage` throws on the whole text (a broken call,
+   *   positions in UTF-16 units of all the text fed), once it is certain; `json.invalid_unicode`
+   *   for a lone surrogate (a high surrogate at the end of `delta` waits for the next piece). After
+   *   an error, every call throws it again; after `finish`, `internal`.
+   * @throws {TypeError} when `delta` is not a string.
+   */
+  feed(delta: string): StreamEvent<A>[];
+  /**
+   * The text has ended: the rest of the events.
+   * @throws {ToolCallError} as `feed`, for the whole text.
+   */
+  finish(): StreamEvent<A>[];
+}
+
 // ------------------------------------------------------------------------------------------
 // Provider responses
 
@@ -333,6 +399,37 @@ export interface ParseResponseOptions {
   textFallback?: boolean;
   /** See `BigintMode`. Default `'bigint'`. */
   bigints?: BigintMode;
+}
+
+/** Options of `ResponseStream`. */
+export interface ResponseStreamOptions {
+  /** `'auto'` (the default: the first event tells) or a provider id. */
+  provider?: Provider | 'auto';
+  /** See `BigintMode`. Default `'bigint'`. */
+  bigints?: BigintMode;
+}
+
+/**
+ * A model API's response stream read as it arrives: `feed` each piece of its text (SSE, NDJSON
+ * or a JSON list of events, cut anywhere) or each event already decoded, then `finish`. The
+ * events are `StreamEvent`s (calls have format `json`); their calls add up to `parseResponse` of
+ * the whole recording.
+ */
+export class ResponseStream {
+  /** @throws {RangeError} for an unknown provider id; {TypeError} for a wrong option. */
+  constructor(options?: ResponseStreamOptions);
+  /**
+   * Adds a piece of the stream's text, or one decoded event; the events it completed.
+   * @throws {ToolCallError} `response.error` for an error event (with the API's message), or the
+   *   error of a stream that cannot be read; after an error, every call throws it again.
+   * @throws {TypeError} when `chunk` is neither a string nor a plain object or array.
+   */
+  feed(chunk: string | object): StreamEvent[];
+  /**
+   * The stream has ended: the rest of the events.
+   * @throws {ToolCallError} as `feed`; also for a stream that ends inside a call.
+   */
+  finish(): StreamEvent[];
 }
 
 /** The result of running one tool call, for `formatResults`. */

@@ -11,6 +11,7 @@ import init, {
   initSync,
   __wbg_reset_state as resetInstance,
   compile_tools as wasmCompileTools,
+  free_stream as wasmFreeStream,
   free_tools as wasmFreeTools,
   format_calls as wasmFormatCalls,
   format_results as wasmFormatResults,
@@ -25,8 +26,14 @@ import init, {
   providers as wasmProviders,
   read_response as wasmReadResponse,
   read_response_bytes as wasmReadResponseBytes,
+  response_stream as wasmResponseStream,
   scan_stream as wasmScanStream,
   set_memory_limit_for_testing as wasmSetMemoryLimitForTesting,
+  stream_feed as wasmStreamFeed,
+  stream_feed_event as wasmStreamFeedEvent,
+  stream_finish as wasmStreamFinish,
+  stream_lone_surrogate as wasmStreamLoneSurrogate,
+  tool_call_stream as wasmToolCallStream,
   trap_error as wasmTrapError,
 } from './beacon_wasm.js';
 
@@ -116,11 +123,13 @@ function decode(answer, cause, bigints = 'bigint') {
 // in beacon: `internal`. A RangeError while the answer crosses into JavaScript (a string longer
 // than the engine allows) is `input.too_large` too. Any other exception passes through unchanged.
 let trappedInstance = false; // a trap whose instance could not be replaced yet
-let instanceGeneration = 0; // counts instances: a Tools handle belongs to one
+let instanceGeneration = 0; // counts instances: a Tools or stream handle belongs to one
+let openStreams = 0; // streams on the current instance that have not finished or failed
 
 function replaceInstance() {
   try {
     instanceGeneration++; // the old instance's handles are gone even if the reset fails
+    openStreams = 0;
     resetInstance();
     trappedInstance = false;
   } catch {
@@ -164,8 +173,11 @@ function trapped(e) {
 const RECYCLE_ABOVE = 64 * 1024 * 1024;
 const CHECK_FROM = 1 << 16;
 
+// Never while a stream is open: its state lives in the instance.
 function recycleAfter(inputLength) {
-  if (inputLength >= CHECK_FROM && !trappedInstance && wasmMemoryBytes() > RECYCLE_ABOVE) replaceInstance();
+  if (inputLength >= CHECK_FROM && openStreams === 0 && !trappedInstance && wasmMemoryBytes() > RECYCLE_ABOVE) {
+    replaceInstance();
+  }
 }
 
 // Before a call: never run on an instance that trapped.
@@ -216,9 +228,15 @@ function describe(value) {
 // at its index.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+// The index of the first lone surrogate in `text`, or -1.
+function loneSurrogateAt(text) {
+  if (typeof text.isWellFormed === 'function' ? text.isWellFormed() : !LONE_SURROGATE.test(text)) return -1;
+  return LONE_SURROGATE.exec(text).index;
+}
+
 function unicodeText(text) {
-  if (typeof text.isWellFormed === 'function' ? text.isWellFormed() : !LONE_SURROGATE.test(text)) return text;
-  const at = LONE_SURROGATE.exec(text).index;
+  const at = loneSurrogateAt(text);
+  if (at < 0) return text;
   throw moduleError(wasmLoneSurrogate, text.slice(0, at), text.charCodeAt(at), at);
 }
 
@@ -244,6 +262,7 @@ const OPTION = {
   tools: ['a Tools or an array of tool definitions', (v) => v === null || v instanceof Tools || Array.isArray(v)],
   validate: ['a boolean', (v) => typeof v === 'boolean'],
   unknown: ["'error', 'keep' or 'drop'", (v) => v === null || typeof v === 'string'],
+  start: ["'detect', 'content' or 'reasoning'", (v) => v === null || typeof v === 'string'],
 };
 
 // The options every parse function takes with tools.
@@ -439,6 +458,180 @@ export function parseMessage(text, options) {
 export function scanStream(text) {
   const t = textArg('scanStream', text);
   return callModule(t.length, wasmScanStream, t);
+}
+
+// ------------------------------------------------------------------------------------------
+// Streams
+//
+// A stream's state lives in the WebAssembly instance, under a handle (bindings-wasm/src/stream.rs).
+// A stream is freed there once it has finished or failed; after a failure every call throws the
+// same error again. A trap (in this stream or in any other call) replaces the instance: a stream
+// of the old one cannot go on, and throws `internal`. The instance is not recycled for memory
+// (recycleAfter) while a stream is open.
+
+// `internal` for a stream that cannot take a call: `why` says what happened to it.
+function streamError(fn, why) {
+  const message = `${fn}(): ${why}`;
+  return new ToolCallError(`internal at line 1, column 1: ${message}`, { code: 'internal', position: 0, line: 1, column: 1 });
+}
+
+// Frees a collected stream that was still open, when it is on the current instance.
+const streamCleanup = new FinalizationRegistry((state) => {
+  if (state.generation !== instanceGeneration) return;
+  openStreams--;
+  if (trappedInstance) return;
+  try {
+    wasmFreeStream(state.handle);
+  } catch {
+    // a trap while freeing: the next call replaces the instance
+  }
+});
+
+// Makes a stream with `create` (a module export answering its handle) for `owner`; its state.
+function openStream(owner, bigints, create) {
+  const handle = create();
+  const state = { handle, generation: instanceGeneration, bigints, open: true, error: undefined, high: '', fed: 0 };
+  openStreams++;
+  streamCleanup.register(owner, state, owner);
+  return state;
+}
+
+// The stream has finished (`error` undefined) or failed: it is freed, and every later call throws.
+function closeStream(owner, state, error) {
+  state.error = error ?? null;
+  if (!state.open) return;
+  state.open = false;
+  streamCleanup.unregister(owner);
+  if (state.generation !== instanceGeneration) return;
+  openStreams--;
+  if (!trappedInstance) wasmFreeStream(state.handle);
+}
+
+// Throws when the stream can take no call.
+function checkStream(fn, owner, state) {
+  if (state.error) throw state.error;
+  if (state.error === null) throw streamError(fn, 'the stream has finished: it takes no more text');
+  if (state.generation !== instanceGeneration) {
+    const e = streamError(fn, 'the stream was lost: its WebAssembly instance trapped and was replaced; start a new stream');
+    closeStream(owner, state, e);
+    throw e;
+  }
+}
+
+// Calls a stream export on the stream's handle (`inputLength`: the text passed); any error fails
+// the stream.
+function streamCall(fn, owner, state, inputLength, wasmFunction, ...args) {
+  checkStream(fn, owner, state);
+  try {
+    return callModuleBigints(state.bigints, inputLength, wasmFunction, state.handle, ...args);
+  } catch (e) {
+    closeStream(owner, state, e);
+    throw e;
+  }
+}
+
+// Feeds `text` to the stream. A high surrogate at its end waits for the low one in the next piece
+// (a piece may end between the two halves of a pair); a lone surrogate is json.invalid_unicode at
+// its index in all the text fed.
+function feedText(fn, owner, state, text) {
+  checkStream(fn, owner, state);
+  let t = state.high + text;
+  state.high = '';
+  const last = t.charCodeAt(t.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) {
+    state.high = t.slice(-1);
+    t = t.slice(0, -1);
+  }
+  const at = loneSurrogateAt(t);
+  if (at >= 0) streamCall(fn, owner, state, 0, wasmStreamLoneSurrogate, t.slice(0, at), t.charCodeAt(at), at);
+  state.fed += t.length;
+  return streamCall(fn, owner, state, t.length, wasmStreamFeed, t);
+}
+
+// Ends the stream: the last events.
+function finishStream(fn, owner, state) {
+  checkStream(fn, owner, state);
+  if (state.high) streamCall(fn, owner, state, 0, wasmStreamLoneSurrogate, '', state.high.charCodeAt(0), 0);
+  const events = streamCall(fn, owner, state, 0, wasmStreamFinish);
+  closeStream(owner, state);
+  recycleAfter(state.fed);
+  return events;
+}
+
+/**
+ * Tool calls parsed while the model's output arrives: `feed(delta)` each piece of text, then
+ * `finish()`. Each returns the events it decided, in text order: `{type: 'content', text}`,
+ * `{type: 'reasoning', text}`, `{type: 'call_start', index, id, name, format}`, `{type:
+ * 'arguments', index, delta}` (fragments of the call's arguments as JSON text) and `{type:
+ * 'call_end', index, arguments}`. However the text is split, they add up to `parseMessage` of the
+ * whole text with the same options; a broken call throws the same `ToolCallError` (positions in
+ * UTF-16 units of all the text fed) from `feed` or `finish`, and every later call throws it again.
+ *
+ * Options: those of `parseMessage` (`formats`, `ids`, `tools`, `validate`, `unknown`, `bigints`)
+ * and `start`: `'detect'` (the default: content and reasoning are told apart from the text, so
+ * nothing shows before a reasoning close tag or the end when the text may start in reasoning),
+ * `'content'` (the prompt opened no reasoning block) or `'reasoning'` (it opened one).
+ */
+export class ToolCallStream {
+  #state;
+
+  constructor(options) {
+    const fn = 'ToolCallStream';
+    const o = optionsArg(fn, options, ['formats', 'ids', 'start', 'bigints', ...TOOL_OPTIONS]);
+    const f = formatsArg(fn, o.formats);
+    this.#state = openStream(this, o.bigints, () => withTools(fn, o, (...x) => callModule(
+      0, wasmToolCallStream, f, o.ids ?? undefined, o.start ?? undefined, ...x,
+    )));
+  }
+
+  /** Adds `delta` (a string) to the text; the events it decided. */
+  feed(delta) {
+    if (typeof delta !== 'string') {
+      throw new TypeError(`ToolCallStream.feed(): delta must be a string, not ${describe(delta)}`);
+    }
+    return feedText('ToolCallStream.feed', this, this.#state, delta);
+  }
+
+  /** The text has ended: the rest of the events, or the error of the whole text. */
+  finish() {
+    return finishStream('ToolCallStream.finish', this, this.#state);
+  }
+}
+
+/**
+ * A model API's response stream read as it arrives: `feed(chunk)` each piece of the recorded or
+ * live stream (text: SSE, NDJSON or a JSON list, in pieces of any size; or one event already
+ * decoded, such as an SDK's event object), then `finish()`. The events are those of
+ * `ToolCallStream` (calls have format `json`); their calls add up to `parseResponse` of the whole
+ * stream. `provider`: `'auto'` (the default: the first event tells) or a provider id. An `error`
+ * event throws `response.error` with the API's message.
+ */
+export class ResponseStream {
+  #state;
+
+  constructor(options) {
+    const fn = 'ResponseStream';
+    const { provider = 'auto', bigints } = optionsArg(fn, options, ['provider', 'bigints']);
+    const id = providerArg(fn, provider);
+    this.#state = openStream(this, bigints, () => callModule(0, wasmResponseStream, id));
+  }
+
+  /** Adds `chunk` (a string of the stream's text, or a decoded event); the events it completed. */
+  feed(chunk) {
+    const fn = 'ResponseStream.feed';
+    if (typeof chunk === 'string') return feedText(fn, this, this.#state, chunk);
+    const what = notJsonValue(chunk);
+    if (what || chunk === null || typeof chunk !== 'object') {
+      throw new TypeError(`${fn}(): chunk must be a string of the stream's text or a decoded event (a plain object or array), not ${what || describe(chunk)}`);
+    }
+    const json = toJson(fn, chunk, 'event', false);
+    return streamCall(fn, this, this.#state, json.length, wasmStreamFeedEvent, json);
+  }
+
+  /** The stream has ended: the rest of the events, or its error. */
+  finish() {
+    return finishStream('ResponseStream.finish', this, this.#state);
+  }
 }
 
 // ------------------------------------------------------------------------------------------

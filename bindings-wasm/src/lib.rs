@@ -65,6 +65,8 @@
 
 mod memory;
 mod sink;
+mod slots;
+mod stream;
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -78,7 +80,7 @@ const HOST: Host = Host::JavaScript;
 thread_local! {
     /// The compiled tool lists `index.js`'s `Tools` objects hold, by handle (a freed slot is
     /// `None` and is reused). A fresh instance starts empty: `index.js` compiles again after one.
-    static TOOLS: RefCell<Vec<Option<Arc<Tools>>>> = const { RefCell::new(Vec::new()) };
+    static TOOLS: RefCell<slots::Slots<Arc<Tools>>> = const { RefCell::new(slots::Slots::new()) };
 }
 
 /// `new Tools(definitions)`: compiles the JSON text of the definitions (`index.js` checked it is
@@ -92,23 +94,9 @@ pub fn compile_tools(definitions: &str) -> String {
         (|| {
             let tools = host::tools("Tools", &json_arg(definitions)?)?;
             let names = tools.iter().map(|t| Value::String(t.name().to_owned())).collect();
-            let handle = TOOLS.with_borrow_mut(|slots| {
-                let free = slots.iter().position(Option::is_none);
-                let tools = Some(Arc::new(tools));
-                match free {
-                    Some(i) => {
-                        slots[i] = tools;
-                        i
-                    }
-                    None => {
-                        slots.push(tools);
-                        slots.len() - 1
-                    }
-                }
-            });
-            let handle = i64::try_from(handle).unwrap_or(i64::MAX);
+            let handle = TOOLS.with_borrow_mut(|slots| slots.insert(Arc::new(tools)));
             Ok(host::Output::Value(Value::Object(vec![
-                ("handle".to_owned(), Value::Number(Number::Int(handle))),
+                ("handle".to_owned(), Value::Number(Number::Int(handle.into()))),
                 ("names".to_owned(), Value::Array(names)),
             ])))
         })(),
@@ -118,16 +106,12 @@ pub fn compile_tools(definitions: &str) -> String {
 /// Frees the tool list of `handle` (a `Tools` object was collected).
 #[wasm_bindgen]
 pub fn free_tools(handle: u32) {
-    TOOLS.with_borrow_mut(|slots| {
-        if let Some(slot) = slots.get_mut(handle as usize) {
-            *slot = None;
-        }
-    });
+    TOOLS.with_borrow_mut(|slots| slots.remove(handle));
 }
 
 /// The tools options: `tools` is a handle from [`compile_tools`] (none: no tools), `unknown`
 /// `"error"`, `"keep"` or `"drop"` (none: `"error"`).
-fn tool_options(
+pub(crate) fn tool_options(
     func: &str,
     tools: Option<u32>,
     validate: bool,
@@ -137,7 +121,7 @@ fn tool_options(
         None => None,
         Some(handle) => Some(
             TOOLS
-                .with_borrow(|slots| slots.get(handle as usize).cloned().flatten())
+                .with_borrow(|slots| slots.get(handle).cloned())
                 .ok_or_else(|| ArgError::Type(format!("{func}(): tools is a freed Tools")))?,
         ),
     };
@@ -442,14 +426,25 @@ fn run(input: Input<'_>, capacity: usize, op: impl FnOnce() -> Result<Op, ArgErr
 }
 
 /// The answer for `output` (see the crate docs).
-fn answer(capacity: usize, output: Result<host::Output, Failure>) -> String {
+pub(crate) fn answer(capacity: usize, output: Result<host::Output, Failure>) -> String {
+    write_answer(
+        capacity,
+        output.map(|output| move |sink: &mut sink::JsonSink| host::emit(sink, output)),
+    )
+}
+
+/// The answer that `write` builds into the sink, or the failure (see the crate docs).
+pub(crate) fn write_answer<W>(capacity: usize, output: Result<W, Failure>) -> String
+where
+    W: FnOnce(&mut sink::JsonSink) -> Result<(), std::convert::Infallible>,
+{
     let mut sink = sink::JsonSink {
         out: String::with_capacity(capacity),
         tagged: false,
     };
     sink.out.push('o');
     let written = match output {
-        Ok(output) => host::emit(&mut sink, output),
+        Ok(write) => write(&mut sink),
         Err(Failure::Parse(err)) => {
             sink.out.replace_range(0..1, "e");
             host::emit_error(&mut sink, &err)
@@ -466,13 +461,13 @@ fn answer(capacity: usize, output: Result<host::Output, Failure>) -> String {
 }
 
 /// An unknown format id or `ids` value is a `TypeError` in JavaScript.
-fn type_error(err: ArgError) -> ArgError {
+pub(crate) fn type_error(err: ArgError) -> ArgError {
     ArgError::Type(err.to_string())
 }
 
 /// The `formats` option: the JSON array of ids `index.js` wrote (it checked they are strings),
 /// or none for every format.
-fn formats_arg(func: &str, formats: Option<&str>) -> Result<beacon_core::FormatSet, ArgError> {
+pub(crate) fn formats_arg(func: &str, formats: Option<&str>) -> Result<beacon_core::FormatSet, ArgError> {
     let Some(json) = formats else {
         return host::formats(func, None::<[&str; 0]>);
     };
@@ -487,6 +482,6 @@ fn formats_arg(func: &str, formats: Option<&str>) -> Result<beacon_core::FormatS
 
 /// A value `index.js` serialised: decoded by the core's strict reader. Its errors are at
 /// position 0 (the text is `index.js`'s own; the message says what is wrong).
-fn json_arg(json: &str) -> Result<Value, Failure> {
+pub(crate) fn json_arg(json: &str) -> Result<Value, Failure> {
     beacon_core::parse_json(json).map_err(|e| Failure::Parse(Located::new(&e, "", Unit::Utf16)))
 }

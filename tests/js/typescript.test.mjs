@@ -31,8 +31,9 @@ const TSCONFIG = JSON.stringify({
 
 const MAIN = `\
 import {
-  parseToolCall, parseToolCalls, parseMessage, parseResponse, ToolCallError, NoToolCallFoundError, Tools,
-  type ToolCall, type ToolCallWithFormat, type Message, type ProviderCall, type Format,
+  parseToolCall, parseToolCalls, parseMessage, parseResponse, ToolCallError, NoToolCallFoundError,
+  ToolCallStream, ResponseStream, Tools,
+  type ToolCall, type ToolCallWithFormat, type Message, type ProviderCall, type Format, type StreamEvent,
 } from 'beacon-toolcall';
 
 const call: ToolCall = parseToolCall('search(query="rust", limit=5)');
@@ -56,7 +57,29 @@ try {
   if (e instanceof NoToolCallFoundError) code = e.code;
   else if (e instanceof ToolCallError) code = 'other';
 }
-console.log(JSON.stringify({ call, format, big: big[0]!.arguments, message: message.tool_calls.length, calls, code, city }));
+// Streams: the events are a union discriminated by \`type\`; with typed tools, call_start names one of them.
+const tools = new Tools<{ get_weather: { city: string } }>(['get_weather']);
+const stream = new ToolCallStream({ tools, start: 'content' });
+const events: StreamEvent<{ get_weather: { city: string } }>[] = [
+  ...stream.feed('Sure. <tool_call>{"name": "get_weather", "arguments": {"city": "Pa'),
+  ...stream.feed('ris"}}</tool_call>'),
+  ...stream.finish(),
+];
+let streamed = '';
+for (const event of events) {
+  if (event.type === 'content') streamed += event.text;
+  else if (event.type === 'call_start') streamed += \` \${event.name}\`;
+  else if (event.type === 'arguments') streamed += event.delta;
+  else if (event.type === 'call_end') streamed += \` \${event.arguments.city}\`;
+}
+// @ts-expect-error start takes three values
+try { new ToolCallStream({ start: 'think' }); } catch (e) { if (!(e instanceof TypeError)) throw e; }
+const response = new ResponseStream({ provider: 'ollama' });
+const ended: StreamEvent[] = response.feed('{"message": {"role": "assistant", "content": "hi"}, "done": true}\\n');
+console.log(JSON.stringify({
+  call, format, big: big[0]!.arguments, message: message.tool_calls.length, calls, code, city, streamed,
+  ended: [...ended, ...response.finish()],
+}));
 `;
 
 const EXPECTED = {
@@ -67,6 +90,8 @@ const EXPECTED = {
   calls: [],
   code: 'tool_call.not_found',
   city: 'Paris',
+  streamed: 'Sure. get_weather{"city": "Paris"} Paris',
+  ended: [{ type: 'content', text: 'hi' }],
 };
 
 for (const [kind, packageJson] of [['commonjs', {}], ['module', { type: 'module' }]]) {

@@ -28,10 +28,14 @@ pub enum Field {
     Line,
     Column,
     Path,
+    Type,
+    Text,
+    Index,
+    Delta,
 }
 
 impl Field {
-    pub const ALL: [Field; 15] = [
+    pub const ALL: [Field; 19] = [
         Field::Id,
         Field::Name,
         Field::Arguments,
@@ -47,6 +51,10 @@ impl Field {
         Field::Line,
         Field::Column,
         Field::Path,
+        Field::Type,
+        Field::Text,
+        Field::Index,
+        Field::Delta,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -66,6 +74,10 @@ impl Field {
             Field::Line => "line",
             Field::Column => "column",
             Field::Path => "path",
+            Field::Type => "type",
+            Field::Text => "text",
+            Field::Index => "index",
+            Field::Delta => "delta",
         }
     }
 }
@@ -182,11 +194,11 @@ pub fn emit_error<S: Sink>(sink: &mut S, error: &Located) -> Result<S::Value, S:
 }
 
 /// A count or offset as an integer value (no input is anywhere near `i64::MAX`).
-fn count(n: usize) -> i64 {
+pub(super) fn count(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-fn field<S: Sink>(
+pub(super) fn field<S: Sink>(
     sink: &mut S,
     map: &mut S::Map,
     key: Field,
@@ -197,7 +209,7 @@ fn field<S: Sink>(
     sink.set(map, v)
 }
 
-fn list<S: Sink, T>(
+pub(super) fn list<S: Sink, T>(
     sink: &mut S,
     len: usize,
     items: impl IntoIterator<Item = T>,
@@ -212,7 +224,7 @@ fn list<S: Sink, T>(
     sink.end_list(l)
 }
 
-fn optional_str<S: Sink>(sink: &mut S, s: Option<&str>) -> Result<S::Value, S::Error> {
+pub(super) fn optional_str<S: Sink>(sink: &mut S, s: Option<&str>) -> Result<S::Value, S::Error> {
     match s {
         Some(s) => sink.str(s),
         None => sink.null(),
@@ -253,7 +265,7 @@ fn provider_call<S: Sink>(sink: &mut S, call: ProviderCall) -> Result<S::Value, 
     sink.end_map(m)
 }
 
-fn object<S: Sink>(sink: &mut S, object: Object) -> Result<S::Value, S::Error> {
+pub(super) fn object<S: Sink>(sink: &mut S, object: Object) -> Result<S::Value, S::Error> {
     let mut m = sink.map(object.len())?;
     for (k, v) in object {
         sink.key(&mut m, Key::Data(&k))?;

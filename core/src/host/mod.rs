@@ -14,6 +14,7 @@
 
 mod emit;
 mod error;
+mod events;
 mod input;
 mod options;
 mod results;
@@ -22,8 +23,9 @@ pub use emit::{emit, emit_error, Field, Key, Sink};
 pub use error::{
     describe, lone_surrogate_in_text, lone_surrogate_in_value, non_finite_number, ArgError, Failure, Located,
 };
+pub use events::emit_events;
 pub use input::{Host, Input};
-pub use options::{formats, ids, provider, provider_id, tools, unknown};
+pub use options::{formats, ids, provider, provider_id, start, tools, unknown};
 pub use results::{read_calls, read_results};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -3,7 +3,7 @@
 
 use crate::call::FormatSet;
 use crate::json::quote;
-use crate::message::Ids;
+use crate::message::{Ids, Start};
 use crate::providers::Provider;
 use crate::tools::{Tools, UnknownTools};
 use crate::value::Value;
@@ -91,6 +91,20 @@ pub fn unknown(func: &str, value: Option<&str>) -> Result<UnknownTools, ArgError
     }
 }
 
+/// The `start` option of a stream: nothing or `"detect"` (the default), `"content"` (the prompt
+/// opened no reasoning block) or `"reasoning"` (it opened one).
+pub fn start(func: &str, value: Option<&str>) -> Result<Start, ArgError> {
+    match value {
+        None | Some("detect") => Ok(Start::Detect),
+        Some("content") => Ok(Start::Content),
+        Some("reasoning") => Ok(Start::Reasoning),
+        Some(other) => Err(ArgError::Value(format!(
+            "{func}(): start must be \"detect\", \"content\" or \"reasoning\", not {}",
+            quote(other)
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +142,9 @@ mod tests {
         assert_eq!(unknown("f", Some("keep")), Ok(UnknownTools::Keep));
         assert_eq!(unknown("f", None), Ok(UnknownTools::Error));
         assert!(matches!(unknown("f", Some("ignore")), Err(ArgError::Value(_))));
+        assert_eq!(start("f", None), Ok(Start::Detect));
+        assert_eq!(start("f", Some("reasoning")), Ok(Start::Reasoning));
+        assert!(matches!(start("f", Some("think")), Err(ArgError::Value(_))));
         let list = crate::json::parse_json(r#"["a", {"name": 1}]"#).unwrap();
         let Err(ArgError::Type(message)) = tools("Tools", &list) else {
             panic!()

@@ -1,0 +1,161 @@
+//! The streams of `index.js` (`ToolCallStream`, `ResponseStream`): the core's streams, kept here
+//! under handles (see [`crate::slots`]) that `index.js`'s objects hold. Every call answers like
+//! the other exports (see the crate docs): the events as a list of objects
+//! ([`host::emit_events`]), or the error located in UTF-16 units of all the text fed so far.
+//! `index.js` frees a stream once it has finished or failed, and never calls one after a trap
+//! replaced the instance that holds it.
+
+use std::cell::RefCell;
+
+use beacon_core::host::{self, ArgError, Failure, Located};
+use beacon_core::{Event, MessageOptions, Number, ParseError, ResponseStream, ToolCallStream, Unit, Value};
+use wasm_bindgen::prelude::wasm_bindgen;
+
+use crate::sink::JsonSink;
+use crate::slots::Slots;
+use crate::{answer, formats_arg, json_arg, tool_options, type_error, write_answer, HOST};
+
+/// A stream, with the text it was fed (a `ResponseStream` does not keep it: errors are located
+/// in it).
+enum Stream {
+    Calls(Box<ToolCallStream>),
+    Response { stream: Box<ResponseStream>, text: String },
+}
+
+impl Stream {
+    fn text(&self) -> &str {
+        match self {
+            Stream::Calls(s) => s.text(),
+            Stream::Response { text, .. } => text,
+        }
+    }
+}
+
+thread_local! {
+    static STREAMS: RefCell<Slots<Stream>> = const { RefCell::new(Slots::new()) };
+}
+
+/// `new ToolCallStream(options)`: answers the stream's handle. The options are those of
+/// `parse_message` (see there), plus `start`: `"detect"` (none), `"content"` or `"reasoning"`.
+#[wasm_bindgen]
+#[must_use]
+pub fn tool_call_stream(
+    formats: Option<String>,
+    ids: Option<String>,
+    start: Option<String>,
+    tools: Option<u32>,
+    validate: bool,
+    unknown: Option<String>,
+) -> String {
+    const FUNC: &str = "ToolCallStream";
+    let stream = (|| {
+        let formats = formats_arg(FUNC, formats.as_deref())?;
+        let ids = host::ids(FUNC, ids.as_deref(), HOST).map_err(type_error)?;
+        let start = host::start(FUNC, start.as_deref()).map_err(type_error)?;
+        let tools = tool_options(FUNC, tools, validate, unknown.as_deref())?;
+        let options = MessageOptions {
+            formats,
+            ids,
+            tools: tools.tools.as_deref(),
+            validate: tools.validate,
+            unknown: tools.unknown,
+            start,
+        };
+        Ok(Stream::Calls(Box::new(ToolCallStream::new(options))))
+    })();
+    keep(stream)
+}
+
+/// `new ResponseStream({provider})`: answers the stream's handle. `provider`: `"auto"` or a
+/// provider id.
+#[wasm_bindgen]
+#[must_use]
+pub fn response_stream(provider: &str) -> String {
+    let stream = host::provider("ResponseStream", provider).map(|provider| Stream::Response {
+        stream: Box::new(ResponseStream::new(provider)),
+        text: String::new(),
+    });
+    keep(stream.map_err(Failure::Arg))
+}
+
+/// Keeps `stream` and answers its handle.
+fn keep(stream: Result<Stream, Failure>) -> String {
+    let handle = stream.map(|s| STREAMS.with_borrow_mut(|slots| slots.insert(s)));
+    answer(
+        8,
+        handle.map(|h| host::Output::Value(Value::Number(Number::Int(h.into())))),
+    )
+}
+
+/// `feed(text)`: the events `text` completed.
+#[wasm_bindgen]
+#[must_use]
+pub fn stream_feed(handle: u32, text: &str) -> String {
+    step(handle, text.len(), |stream| match stream {
+        Stream::Calls(s) => s.feed(text),
+        Stream::Response { stream, text: fed } => {
+            fed.push_str(text);
+            stream.feed(text)
+        }
+    })
+}
+
+/// `ResponseStream.feed(event)` for an event already decoded: `json` is its JSON text.
+#[wasm_bindgen]
+#[must_use]
+pub fn stream_feed_event(handle: u32, json: &str) -> String {
+    let event = match json_arg(json) {
+        Ok(event) => event,
+        Err(e) => return answer(0, Err(e)),
+    };
+    step(handle, 0, |stream| match stream {
+        Stream::Response { stream, .. } => stream.feed_value(&event),
+        Stream::Calls(_) => Err(ParseError::new(
+            beacon_core::ErrorCode::Internal,
+            0,
+            "a ToolCallStream takes text only",
+        )),
+    })
+}
+
+/// `finish()`: the rest of the events, or the error of the whole stream.
+#[wasm_bindgen]
+#[must_use]
+pub fn stream_finish(handle: u32) -> String {
+    step(handle, 0, |stream| match stream {
+        Stream::Calls(s) => s.finish(),
+        Stream::Response { stream, .. } => stream.finish(),
+    })
+}
+
+/// `json.invalid_unicode` for a lone surrogate (`unit`) at UTF-16 `index` of the piece of text
+/// about to be fed; `before` is the piece before it. Located in the whole text.
+#[wasm_bindgen]
+#[must_use]
+pub fn stream_lone_surrogate(handle: u32, before: &str, unit: u32, index: u32) -> String {
+    let err = STREAMS.with_borrow(|slots| {
+        let fed = slots.get(handle).map(Stream::text).unwrap_or_default();
+        let index = fed.encode_utf16().count() + index as usize;
+        host::lone_surrogate_in_text(&format!("{fed}{before}"), unit, index, Unit::Utf16)
+    });
+    answer(0, Err(Failure::Parse(err)))
+}
+
+/// Frees the stream of `handle` (finished, failed, or its object collected).
+#[wasm_bindgen]
+pub fn free_stream(handle: u32) {
+    STREAMS.with_borrow_mut(|slots| slots.remove(handle));
+}
+
+/// Runs `call` on the stream of `handle` and answers its events, or its error located in the
+/// text fed so far. `capacity`: the size of the text just fed.
+fn step(handle: u32, capacity: usize, call: impl FnOnce(&mut Stream) -> Result<Vec<Event>, ParseError>) -> String {
+    let result = STREAMS.with_borrow_mut(|slots| match slots.get_mut(handle) {
+        None => Err(Failure::Arg(ArgError::Type("the stream was freed".to_owned()))),
+        Some(stream) => call(stream).map_err(|e| Failure::Parse(Located::new(&e, stream.text(), Unit::Utf16))),
+    });
+    write_answer(
+        32 + capacity * 2,
+        result.map(|events| move |sink: &mut JsonSink| host::emit_events(sink, events)),
+    )
+}
