@@ -3,7 +3,7 @@
 
 use crate::call::FormatSet;
 use crate::json::quote;
-use crate::message::Ids;
+use crate::message::{Ids, Start};
 use crate::providers::Provider;
 use crate::tools::{Tools, UnknownTools};
 use crate::value::Value;
@@ -91,6 +91,21 @@ pub fn unknown(func: &str, value: Option<&str>) -> Result<UnknownTools, ArgError
     }
 }
 
+/// The `start` option of a stream: where the text begins. Nothing or `"detect"` (the default:
+/// tell from the text, [`Start::Detect`]), `"content"` or `"reasoning"` (the prompt opened a
+/// reasoning block).
+pub fn start(func: &str, value: Option<&str>) -> Result<Start, ArgError> {
+    match value {
+        None | Some("detect") => Ok(Start::Detect),
+        Some("content") => Ok(Start::Content),
+        Some("reasoning") => Ok(Start::Reasoning),
+        Some(other) => Err(ArgError::Value(format!(
+            "{func}(): start must be \"detect\", \"content\" or \"reasoning\", not {}",
+            quote(other)
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +142,9 @@ mod tests {
         assert!(ids("f", Some("uuid"), Host::JavaScript).is_err());
         assert_eq!(unknown("f", Some("keep")), Ok(UnknownTools::Keep));
         assert_eq!(unknown("f", None), Ok(UnknownTools::Error));
+        assert_eq!(start("f", Some("reasoning")), Ok(Start::Reasoning));
+        assert_eq!(start("f", None), Ok(Start::Detect));
+        assert!(matches!(start("f", Some("think")), Err(ArgError::Value(_))));
         assert!(matches!(unknown("f", Some("ignore")), Err(ArgError::Value(_))));
         let list = crate::json::parse_json(r#"["a", {"name": 1}]"#).unwrap();
         let Err(ArgError::Type(message)) = tools("Tools", &list) else {
