@@ -94,13 +94,14 @@ impl PromptScan {
             .max()
             .unwrap_or(1);
         let from = self.scanned.saturating_sub(longest);
-        for (i, b) in kinds.clone() {
-            let find = |tag: &str| memmem::find(&bytes[from..], tag.as_bytes()).map(|k| from + k);
+        let finders = finders();
+        for (i, _) in kinds.clone() {
+            let find = |f: &memmem::Finder<'_>| f.find(&bytes[from..]).map(|k| from + k);
             if self.open[i].is_none() {
-                self.open[i] = find(b.open);
+                self.open[i] = find(&finders[i].0);
             }
             if self.close[i].is_none() {
-                self.close[i] = find(b.close);
+                self.close[i] = find(&finders[i].1);
             }
         }
         self.scanned = bytes.len();
@@ -125,4 +126,17 @@ impl PromptScan {
                 .then_some(None),
         }
     }
+}
+
+/// Searchers for the open and close tags of every block, by index in [`BLOCKS`], built once
+/// (building a searcher costs more than searching a short text).
+fn finders() -> &'static [(memmem::Finder<'static>, memmem::Finder<'static>)] {
+    static FINDERS: std::sync::OnceLock<Vec<(memmem::Finder<'static>, memmem::Finder<'static>)>> =
+        std::sync::OnceLock::new();
+    FINDERS.get_or_init(|| {
+        BLOCKS
+            .iter()
+            .map(|b| (memmem::Finder::new(b.open), memmem::Finder::new(b.close)))
+            .collect()
+    })
 }

@@ -312,18 +312,23 @@ def test_response_errors_in_the_documented_form() -> None:
 
 
 def test_response_reads_recorded_streams() -> None:
-    """SSE and NDJSON recordings are read by --response (the core reads streams)."""
-    sse = (
-        'data: {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, '
-        '"id": "call_1", "function": {"name": "f", "arguments": "{\\"x\\": 1}"}}]}}]}\n\ndata: [DONE]\n'
-    )
+    # Server-sent events: the calls of the joined chunks.
+    chunks = [
+        {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": ""}}]}}]},
+        {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "function": {"arguments": '{"city": "Paris"}'}}]}, "finish_reason": "tool_calls"}]},
+    ]
+    sse = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n"
     proc = run(["--response"], stdin=sse)
     assert proc.returncode == 0, err(proc)
-    assert json.loads(out(proc)) == [{"id": "call_1", "name": "f", "arguments": {"x": 1}}]
+    assert json.loads(out(proc)) == [{"id": "call_1", "name": "get_weather", "arguments": {"city": "Paris"}}]
+    # NDJSON (Ollama): a stream without calls, whose text holds some.
     ndjson = json.dumps(OLLAMA_TEXT) + "\n" + json.dumps(OLLAMA_TEXT) + "\n"
     proc = run(["--response"], stdin=ndjson)
-    assert proc.returncode == 1 and "has no tool calls" in err(proc), err(proc)
-    # Text after a JSON value that does not start a line is no stream.
+    assert proc.returncode == 1
+    assert "no tool calls" in err(proc)
+    # Text after a JSON value on its own line is NDJSON only when it starts a line.
     proc = run(["--response"], stdin=json.dumps(OLLAMA_TEXT) + " x")
     assert err(proc).startswith("json.")
 
@@ -421,8 +426,8 @@ def test_message_generate_ids() -> None:
     [call] = first["tool_calls"]
     assert call["id"].startswith("call_") and len(call["id"]) == 29 and call["id"][5:].isalnum(), call["id"]
     assert first == again, "the same text gives the same ids"
-    # An id hashes the text before the call's marker (so a stream can give it when the call starts).
-    other = json.loads(out(run(["--message", "--generate-ids"], stdin=MESSAGE.replace("Let me check.", "Checking."))))
+    # The id hashes the text before the call (a stream gives it when the call starts).
+    other = json.loads(out(run(["--message", "--generate-ids"], stdin=MESSAGE.replace("check", "look"))))
     assert other["tool_calls"][0]["id"] != call["id"]
 
 

@@ -61,7 +61,7 @@ def test_native_ids_are_kept_and_generated_ids_are_deterministic() -> None:
 def test_options_and_their_errors() -> None:
     text = HERMES + ' f(x=1)'
     assert [c["format"] for c in parse_message(text, formats=["python"])["tool_calls"]] == ["python"]
-    # A call-syntax call inside prose stays in the content (a stream has shown it by then).
+    # A call found in the prose (tier 3) stays in the content.
     assert parse_message(text, formats=["python"])["content"] == text
     with pytest.raises(ValueError, match="hermes, bracket"):
         parse_message(text, formats=["nope"])

@@ -274,15 +274,25 @@ impl ToolCallStream {
         !matches!(self.state, State::Open)
     }
 
+    #[inline]
     fn check_open(&self) -> Result<(), ParseError> {
         match &self.state {
             State::Open => Ok(()),
-            State::Failed(e) => Err(e.clone()),
-            State::Finished => Err(ParseError::new(
+            _ => Err(self.closed()),
+        }
+    }
+
+    /// Why a finished or failed stream takes no more text.
+    #[cold]
+    fn closed(&self) -> ParseError {
+        match &self.state {
+            State::Open => diverged(),
+            State::Failed(e) => e.clone(),
+            State::Finished => ParseError::new(
                 ErrorCode::Internal,
                 self.text.len(),
                 "the stream has finished: it takes no more text",
-            )),
+            ),
         }
     }
 
