@@ -56,10 +56,15 @@ fn lone_surrogate(s: &Bound<'_, PyString>, err: PyErr) -> (usize, u32) {
 /// The `text` argument: a `str`, or a `TypeError` naming the type passed instead. A lone
 /// surrogate is `json.invalid_unicode` at its index.
 pub(crate) fn text<'a>(func: &str, text: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
+    str_arg(func, "text", text)
+}
+
+/// The `str` argument `name` (as [`text`]).
+pub(crate) fn str_arg<'a>(func: &str, name: &str, text: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
     let Ok(s) = text.cast::<PyString>() else {
         let type_name = text.get_type().name()?;
         return Err(PyTypeError::new_err(format!(
-            "{func}() argument 'text' must be str, not {type_name}"
+            "{func}() argument '{name}' must be str, not {type_name}"
         )));
     };
     utf8(s).map_err(|(index, unit)| {
@@ -105,7 +110,7 @@ fn is_json_type(obj: &Bound<'_, PyAny>) -> bool {
 
 /// The method that turns an SDK object into plain data: `model_dump` (pydantic models: the
 /// OpenAI, Anthropic, Mistral and Google GenAI SDKs) or `to_dict` (older Google SDKs).
-fn sdk_method<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+pub(crate) fn sdk_method<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
     let py = obj.py();
     for name in [intern!(py, "model_dump"), intern!(py, "to_dict")] {
         if let Some(method) = obj.getattr_opt(name)? {

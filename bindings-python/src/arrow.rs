@@ -59,7 +59,12 @@ pub(crate) const COLUMNS: [&str; 7] = [
 ];
 
 /// The fields of one call in `calls`.
-const CALL_FIELDS: [&str; 4] = ["id", "name", "arguments", "format"];
+const CALL_FIELDS: [&str; 4] = [
+    host::Field::Id.as_str(),
+    host::Field::Name.as_str(),
+    host::Field::Arguments.as_str(),
+    host::Field::Format.as_str(),
+];
 
 /// Rows parsed on the pool at a time; one thread appends a batch to the builders while the
 /// others parse the next.

@@ -19,6 +19,7 @@ mod arrow;
 mod batch;
 mod pool;
 mod sink;
+mod stream;
 
 use std::sync::Arc;
 
@@ -390,6 +391,8 @@ macro_rules! ids {
 /// `gil_used = false`: the module keeps no state, so it is safe on free-threaded Python.
 #[pymodule(gil_used = false)]
 mod _core {
+    #[pymodule_export]
+    use super::stream::{PyResponseStream, PyToolCallStream};
     #[pymodule_export]
     use super::{
         _panic_for_testing, describe_error, detect_provider, format_calls, format_results, has_tool_calls,

@@ -1,35 +1,18 @@
 //! The streams of `index.js` (`ToolCallStream`, `ResponseStream`): the core's streams, kept here
 //! under handles (see [`crate::slots`]) that `index.js`'s objects hold. Every call answers like
 //! the other exports (see the crate docs): the events as a list of objects
-//! ([`host::emit_events`]), or the error located in UTF-16 units of all the text fed so far.
+//! ([`host::emit`]), or the error located in UTF-16 units of all the text fed so far.
 //! `index.js` frees a stream once it has finished or failed, and never calls one after a trap
 //! replaced the instance that holds it.
 
 use std::cell::RefCell;
 
-use beacon_core::host::{self, ArgError, Failure, Located};
-use beacon_core::{Event, MessageOptions, Number, ParseError, ResponseStream, ToolCallStream, Unit, Value};
+use beacon_core::host::{self, ArgError, Failure, Output, Stream};
+use beacon_core::{Number, Unit, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
 
-use crate::sink::JsonSink;
 use crate::slots::Slots;
-use crate::{answer, formats_arg, json_arg, tool_options, type_error, write_answer, HOST};
-
-/// A stream, with the text it was fed (a `ResponseStream` does not keep it: errors are located
-/// in it).
-enum Stream {
-    Calls(Box<ToolCallStream>),
-    Response { stream: Box<ResponseStream>, text: String },
-}
-
-impl Stream {
-    fn text(&self) -> &str {
-        match self {
-            Stream::Calls(s) => s.text(),
-            Stream::Response { text, .. } => text,
-        }
-    }
-}
+use crate::{answer, formats_arg, json_arg, tool_options, type_error, HOST};
 
 thread_local! {
     static STREAMS: RefCell<Slots<Stream>> = const { RefCell::new(Slots::new()) };
@@ -53,15 +36,7 @@ pub fn tool_call_stream(
         let ids = host::ids(FUNC, ids.as_deref(), HOST).map_err(type_error)?;
         let start = host::start(FUNC, start.as_deref()).map_err(type_error)?;
         let tools = tool_options(FUNC, tools, validate, unknown.as_deref())?;
-        let options = MessageOptions {
-            formats,
-            ids,
-            tools: tools.tools.as_deref(),
-            validate: tools.validate,
-            unknown: tools.unknown,
-            start,
-        };
-        Ok(Stream::Calls(Box::new(ToolCallStream::new(options))))
+        Ok(Stream::text(tools.message_options(formats, ids, start), HOST))
     })();
     keep(stream)
 }
@@ -71,61 +46,38 @@ pub fn tool_call_stream(
 #[wasm_bindgen]
 #[must_use]
 pub fn response_stream(provider: &str) -> String {
-    let stream = host::provider("ResponseStream", provider).map(|provider| Stream::Response {
-        stream: Box::new(ResponseStream::new(provider)),
-        text: String::new(),
-    });
+    let stream = host::provider("ResponseStream", provider).map(|provider| Stream::response(provider, HOST));
     keep(stream.map_err(Failure::Arg))
 }
 
 /// Keeps `stream` and answers its handle.
 fn keep(stream: Result<Stream, Failure>) -> String {
     let handle = stream.map(|s| STREAMS.with_borrow_mut(|slots| slots.insert(s)));
-    answer(
-        8,
-        handle.map(|h| host::Output::Value(Value::Number(Number::Int(h.into())))),
-    )
+    answer(8, handle.map(|h| Output::Value(Value::Number(Number::Int(h.into())))))
 }
 
 /// `feed(text)`: the events `text` completed.
 #[wasm_bindgen]
 #[must_use]
 pub fn stream_feed(handle: u32, text: &str) -> String {
-    step(handle, text.len(), |stream| match stream {
-        Stream::Calls(s) => s.feed(text),
-        Stream::Response { stream, text: fed } => {
-            fed.push_str(text);
-            stream.feed(text)
-        }
-    })
+    step(handle, text.len(), |stream| stream.feed(text))
 }
 
 /// `ResponseStream.feed(event)` for an event already decoded: `json` is its JSON text.
 #[wasm_bindgen]
 #[must_use]
 pub fn stream_feed_event(handle: u32, json: &str) -> String {
-    let event = match json_arg(json) {
-        Ok(event) => event,
-        Err(e) => return answer(0, Err(e)),
-    };
-    step(handle, 0, |stream| match stream {
-        Stream::Response { stream, .. } => stream.feed_value(&event),
-        Stream::Calls(_) => Err(ParseError::new(
-            beacon_core::ErrorCode::Internal,
-            0,
-            "a ToolCallStream takes text only",
-        )),
-    })
+    match json_arg(json) {
+        Ok(event) => step(handle, 0, |stream| stream.feed_value(&event)),
+        Err(e) => answer(0, Err(e)),
+    }
 }
 
 /// `finish()`: the rest of the events, or the error of the whole stream.
 #[wasm_bindgen]
 #[must_use]
 pub fn stream_finish(handle: u32) -> String {
-    step(handle, 0, |stream| match stream {
-        Stream::Calls(s) => s.finish(),
-        Stream::Response { stream, .. } => stream.finish(),
-    })
+    step(handle, 0, Stream::finish)
 }
 
 /// `json.invalid_unicode` for a lone surrogate (`unit`) at UTF-16 `index` of the piece of text
@@ -134,7 +86,7 @@ pub fn stream_finish(handle: u32) -> String {
 #[must_use]
 pub fn stream_lone_surrogate(handle: u32, before: &str, unit: u32, index: u32) -> String {
     let err = STREAMS.with_borrow(|slots| {
-        let fed = slots.get(handle).map(Stream::text).unwrap_or_default();
+        let fed = slots.get(handle).map(Stream::text_fed).unwrap_or_default();
         let index = fed.encode_utf16().count() + index as usize;
         host::lone_surrogate_in_text(&format!("{fed}{before}"), unit, index, Unit::Utf16)
     });
@@ -147,15 +99,12 @@ pub fn free_stream(handle: u32) {
     STREAMS.with_borrow_mut(|slots| slots.remove(handle));
 }
 
-/// Runs `call` on the stream of `handle` and answers its events, or its error located in the
-/// text fed so far. `capacity`: the size of the text just fed.
-fn step(handle: u32, capacity: usize, call: impl FnOnce(&mut Stream) -> Result<Vec<Event>, ParseError>) -> String {
+/// Runs `call` on the stream of `handle` and answers its events or its error (located by the
+/// core in UTF-16 units of all the text fed). `capacity`: the size of the text just fed.
+fn step(handle: u32, capacity: usize, call: impl FnOnce(&mut Stream) -> Result<Output, Failure>) -> String {
     let result = STREAMS.with_borrow_mut(|slots| match slots.get_mut(handle) {
         None => Err(Failure::Arg(ArgError::Type("the stream was freed".to_owned()))),
-        Some(stream) => call(stream).map_err(|e| Failure::Parse(Located::new(&e, stream.text(), Unit::Utf16))),
+        Some(stream) => call(stream),
     });
-    write_answer(
-        32 + capacity * 2,
-        result.map(|events| move |sink: &mut JsonSink| host::emit_events(sink, events)),
-    )
+    answer(32 + capacity * 2, result)
 }

@@ -59,7 +59,16 @@ __all__ = [
     "parse_tool_call",
     "parse_tool_calls",
     "scan_stream",
+    "ArgumentsEvent",
+    "CallEndEvent",
+    "CallStartEvent",
+    "ContentEvent",
+    "ReasoningEvent",
+    "ResponseStream",
+    "Start",
+    "StreamEvent",
     "StreamScan",
+    "ToolCallStream",
 ]
 
 __version__: str = _core.__version__
@@ -298,6 +307,200 @@ def scan_stream(text: str) -> StreamScan:
         TypeError: ``text`` is not a ``str``.
     """
     return _core.scan_stream(text)
+
+
+# --------------------------------------------------------------------------------- streaming
+
+
+class ContentEvent(TypedDict):
+    """Text of the content, as soon as it is certain no marker or tag is in it."""
+
+    type: Literal["content"]
+    text: str
+
+
+class ReasoningEvent(TypedDict):
+    """Text of the reasoning."""
+
+    type: Literal["reasoning"]
+    text: str
+
+
+class CallStartEvent(TypedDict):
+    """A call begins: the ``index``-th call of the message (from 0), its ``id`` (the one the text
+    wrote, one generated with ``ids="generate"``, or ``None``), ``name`` and ``format``."""
+
+    type: Literal["call_start"]
+    index: int
+    id: Optional[str]
+    name: str
+    format: Format
+
+
+class ArgumentsEvent(TypedDict):
+    """A fragment of the JSON text of call ``index``'s arguments."""
+
+    type: Literal["arguments"]
+    index: int
+    delta: str
+
+
+class CallEndEvent(TypedDict):
+    """Call ``index`` is complete: its ``arguments``, which its fragments add up to."""
+
+    type: Literal["call_end"]
+    index: int
+    arguments: Dict[str, Any]
+
+
+#: What :class:`ToolCallStream` and :class:`ResponseStream` report, in order.
+StreamEvent = Union[ContentEvent, ReasoningEvent, CallStartEvent, ArgumentsEvent, CallEndEvent]
+
+#: The ``start`` option of :class:`ToolCallStream`: whether the text begins inside a reasoning
+#: block the prompt opened.
+Start = Literal["detect", "content", "reasoning"]
+
+
+class ToolCallStream:
+    """Parse a model's output while it arrives: :meth:`feed` each delta, then :meth:`finish`.
+
+    The events add up to :func:`parse_message` of the whole text with the same options, however
+    the text is split: the ``content`` texts joined are its ``content``, the ``reasoning`` texts
+    its ``reasoning``, the calls (``call_start`` … ``call_end``) its ``tool_calls`` in order, and
+    each call's ``arguments`` deltas joined are JSON text of its ``call_end`` arguments (``"{}"``
+    for none). Prose is reported at once, except text that may begin a marker, held until it is
+    decided; no event ever shows part of a marker, a wrapper tag or an end-of-turn token.
+
+    >>> stream = ToolCallStream(start="content")
+    >>> stream.feed("Let me check.\\n<tool_")
+    [{'type': 'content', 'text': 'Let me check.'}]
+    >>> stream.feed('call>{"name": "get_weather", "arguments": {"city": "Pa')
+    [{'type': 'call_start', 'index': 0, 'id': None, 'name': 'get_weather', 'format': 'hermes'}, {'type': 'arguments', 'index': 0, 'delta': '{"city": "Pa'}]
+    >>> stream.feed('ris"}}</tool_call>')
+    [{'type': 'arguments', 'index': 0, 'delta': 'ris"}'}, {'type': 'call_end', 'index': 0, 'arguments': {'city': 'Paris'}}]
+    >>> stream.finish()
+    []
+
+    ``start`` says where the text begins:
+
+    - ``"detect"`` (the default) tells from the text, as :func:`parse_message` does: a
+      ``</think>`` (or ``[/THINK]``, ``</seed:think>``, ``</longcat_think>``) with no open tag
+      before it closes a reasoning block the prompt opened. Only a later close tag can tell, so
+      the stream holds its text (and its calls) until such a close tag arrives, an open tag of
+      its kind comes first, or the text ends.
+    - ``"content"``: the prompt opened no reasoning block; text streams at once, and a close tag
+      without its open tag is content.
+    - ``"reasoning"``: the prompt ended with an open tag (as the templates of many reasoning
+      models do): the text is reasoning up to the first close tag.
+
+    Give ``"content"`` or ``"reasoning"`` when the prompt's template is known. ``formats``,
+    ``ids``, ``tools``, ``validate`` and ``unknown`` are :func:`parse_message`'s options.
+
+    Tagged calls stream (name first, then argument fragments while the arguments are written out
+    as a JSON object), and so does a message that *begins* with a JSON or call-syntax call; a JSON
+    or call-syntax call inside prose, and a call inside reasoning (returned only when no call
+    stands outside it), is reported by :meth:`finish`.
+
+    Raises:
+        ToolCallError: from :meth:`feed` or :meth:`finish`, the error :func:`parse_message`
+            raises on the whole text (the same code, and the position in code points of
+            everything fed); the stream is then over.
+        TypeError, ValueError: a bad option, as for :func:`parse_message`, or ``feed`` of
+            something other than a ``str``; ``ValueError`` for :meth:`feed` or :meth:`finish`
+            once the stream has finished.
+    """
+
+    __slots__ = ("_stream", "_tools")
+
+    def __init__(
+        self,
+        *,
+        formats: Optional[Iterable[Format]] = None,
+        ids: Optional[Literal["generate"]] = None,
+        tools: Optional[ToolDefinitions] = None,
+        validate: bool = True,
+        unknown: UnknownTools = "error",
+        start: Start = "detect",
+    ) -> None:
+        self._tools = tools_arg(tools)
+        self._stream = _core.ToolCallStream(
+            formats=_format_ids(formats),
+            ids=ids,
+            tools=compiled(self._tools),
+            validate=validate,
+            unknown=unknown,
+            start=start,
+        )
+
+    def feed(self, delta: str) -> List[StreamEvent]:
+        """Add the next piece of the text; returns the events it decided (often none)."""
+        return self._stream.feed(delta)
+
+    def finish(self) -> List[StreamEvent]:
+        """The text has ended: the remaining events, or the whole text's error."""
+        return self._stream.finish()
+
+    @property
+    def finished(self) -> bool:
+        """Whether :meth:`finish` was called, or an error ended the stream."""
+        return self._stream.finished
+
+
+class ResponseStream:
+    """Read a model API's response stream while it arrives: :meth:`feed` each piece, then
+    :meth:`finish`. The events are :class:`ToolCallStream`'s: ``content`` for the assistant's
+    text, ``reasoning`` where the API marks it (Anthropic thinking, Gemini thoughts, Cohere's tool
+    plan, ``reasoning_content`` deltas), and each call as ``call_start`` (``format`` is
+    ``"json"``), ``arguments`` fragments and ``call_end``. The calls add up to
+    :func:`parse_response` of the whole recording.
+
+    >>> stream = ResponseStream()
+    >>> stream.feed('data: {"type":"content_block_start","index":0,"content_block":'
+    ...             '{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}\\n\\n')
+    [{'type': 'call_start', 'index': 0, 'id': 'toolu_1', 'name': 'get_weather', 'format': 'json'}]
+    >>> stream.feed('data: {"type":"content_block_delta","index":0,"delta":'
+    ...             '{"type":"input_json_delta","partial_json":"{\\\\"city\\\\": \\\\"Paris\\\\"}"}}\\n\\n')
+    [{'type': 'arguments', 'index': 0, 'delta': '{"city": "Paris"}'}]
+    >>> stream.feed('data: {"type":"content_block_stop","index":0}\\n\\n')
+    [{'type': 'call_end', 'index': 0, 'arguments': {'city': 'Paris'}}]
+    >>> stream.finish()
+    []
+
+    A piece is text of the stream (``str``: SSE ``data:`` lines, NDJSON, or a JSON list of
+    events, cut anywhere), UTF-8 ``bytes`` / ``bytearray`` (a character may be cut between two
+    pieces; positions then count bytes), or events already decoded: one ``dict`` or SDK
+    stream-event object (with ``model_dump()`` or ``to_dict()``, as the OpenAI, Anthropic and
+    Google SDKs yield them), or a list of them. A stream is fed one of these kinds throughout.
+    ``provider="auto"`` detects the API from the first event; a provider id reads that API's
+    events only.
+
+    Raises:
+        ToolCallError: as :func:`parse_response` raises on the whole recording: malformed
+            JSON (``json.*``, at its position in everything fed), ``response.error`` for an error
+            event (with the API's message), a stream that ends inside a call; the stream is then
+            over.
+        TypeError: a piece of another type, or of another kind than the pieces before it.
+        ValueError: ``provider`` is not ``"auto"`` or one of :data:`PROVIDERS`; :meth:`feed` or
+            :meth:`finish` once the stream has finished.
+    """
+
+    __slots__ = ("_stream",)
+
+    def __init__(self, provider: Union[Provider, Literal["auto"]] = "auto") -> None:
+        self._stream = _core.ResponseStream(provider)
+
+    def feed(self, chunk: Union[str, bytes, bytearray, Dict[str, Any], List[Any], Any]) -> List[StreamEvent]:
+        """Add the next piece of the stream; returns the events it completed."""
+        return self._stream.feed(chunk)
+
+    def finish(self) -> List[StreamEvent]:
+        """The stream has ended: the remaining events, or the stream's error."""
+        return self._stream.finish()
+
+    @property
+    def finished(self) -> bool:
+        """Whether :meth:`finish` was called, or an error ended the stream."""
+        return self._stream.finished
 
 
 @overload

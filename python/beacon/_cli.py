@@ -7,28 +7,32 @@ Two modes:
 - ``--message``: the whole message is printed (``parse_message``: content, reasoning and the
   calls with ids, formats and spans); a text without calls is then a message like any other (0).
 - ``--response``: the input is a model API's response (``parse_response``: a JSON response body,
-  an assistant message as stored, or a JSON array of streamed chunks); its calls are printed as a
-  JSON list of ``{"id", "name", "arguments"}``. ``--provider`` and ``--text-fallback`` are
-  ``parse_response``'s options. The body's framing is recognised from the input itself: one JSON
-  value, a server-sent event stream (``data:`` lines) or NDJSON (one JSON value per line), as
-  ``parse_response`` reads them.
+  an assistant message as stored, a JSON array of streamed chunks, or a recorded stream: SSE
+  ``data:`` lines or NDJSON); its calls are printed as a JSON list of ``{"id", "name",
+  "arguments"}``. ``--provider`` and ``--text-fallback`` are ``parse_response``'s options.
+- ``--stream``: the input is read as it arrives (pieces of whatever size the pipe gives, not all
+  at once) and each event is printed as soon as it is decided, one JSON object per line: model
+  output through ``ToolCallStream`` (with ``--generate-ids`` and ``--start``), or with
+  ``--response`` a response stream through ``ResponseStream`` (with ``--provider``). A text
+  without calls is no error (0); the events printed before an error stay printed.
 
 Exit status: 0 when calls were found (printed as JSON on stdout), 1 when there is none
 (``tool_call.not_found``; a response without calls), 2 for any other error. Errors go to stderr
 as ``code at line L, column C: message``, then (for an error inside the text) the offending line
 with a caret under the column. Errors of the input itself use the same form: ``input.unreadable``
-(a missing file, a directory, no permission) and ``json.invalid_utf8`` (at the first byte that is
-not UTF-8; its line and column count bytes).
+(a missing file, a directory, no permission), ``json.invalid_utf8`` (at the first byte that is not
+UTF-8; its line and column count bytes).
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import os
 import sys
 import unicodedata
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, BinaryIO, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from . import PROVIDERS, __version__, detect_provider, parse_response, parse_tool_call, parse_tool_calls
 from ._errors import NoToolCallFoundError, ToolCallError
@@ -75,7 +79,19 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--generate-ids",
         action="store_true",
-        help='with --message: give calls without an id a generated one (ids="generate")',
+        help='with --message or --stream: give calls without an id a generated one (ids="generate")',
+    )
+    parser.add_argument(
+        "--stream",
+        action="store_true",
+        help="read the input as it arrives and print each event as one JSON line (ToolCallStream; with "
+        "--response, ResponseStream): content, reasoning, call_start, arguments, call_end",
+    )
+    parser.add_argument(
+        "--start",
+        choices=("detect", "content", "reasoning"),
+        help="with --stream: where the text begins: detect (the default: hold text until a reasoning close tag "
+        "or the end tells), content (the prompt opened no reasoning block) or reasoning (it did)",
     )
     api = parser.add_argument_group("model API responses")
     api.add_argument(
@@ -194,31 +210,43 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     if args.message and (args.all or args.include_format):
         parser.error("--message prints every call with its format; it takes neither --all nor --include-format")
-    if args.generate_ids and not args.message:
-        parser.error("--generate-ids needs --message")
+    if args.stream and (args.all or args.include_format or args.message):
+        parser.error("--stream prints events; it takes neither --all, --include-format nor --message")
+    if args.generate_ids and not (args.message or args.stream) or args.generate_ids and args.response:
+        parser.error("--generate-ids needs --message or --stream (without --response)")
+    if args.stream and args.text_fallback:
+        parser.error("--text-fallback reads a whole response; it does not apply to --stream")
+    if args.start is not None and (not args.stream or args.response):
+        parser.error("--start needs --stream (without --response)")
     if args.message and args.response:
         parser.error("--message reads model output; --response reads an API response: use one")
     if not args.response and (args.provider is not None or args.text_fallback):
         parser.error("--provider and --text-fallback read API responses: add --response")
     if args.response and args.include_format:
         parser.error("--include-format: calls read from an API response have no format (they come from its fields)")
+    if args.stream:
+        return _with_big_ints(lambda: _run_stream(args))
     try:
         text = _decode(*_read(args.file))
     except _InputError as e:
         _write(sys.stderr, f"{e}\n")
         return EXIT_ERROR
 
-    # Integers are exact at any size: lift Python's limit on int <-> str conversion (3.11+)
-    # while parsing and printing, so a huge integer argument is not refused.
+    if args.message:
+        return _with_big_ints(lambda: _run_message(text, args.generate_ids))
+    if args.response:
+        return _with_big_ints(lambda: _run_response(text, args.provider or "auto", args.text_fallback))
+    return _with_big_ints(lambda: _run(text, args.all, args.include_format))
+
+
+def _with_big_ints(run: Callable[[], int]) -> int:
+    """Runs ``run`` with Python's limit on int <-> str conversion (3.11+) lifted: integers are
+    exact at any size, so a huge integer argument is parsed and printed, not refused."""
     digits_limit = getattr(sys, "get_int_max_str_digits", lambda: None)()
     if digits_limit is not None:
         sys.set_int_max_str_digits(0)
     try:
-        if args.message:
-            return _run_message(text, args.generate_ids)
-        if args.response:
-            return _run_response(text, args.provider or "auto", args.text_fallback)
-        return _run(text, args.all, args.include_format)
+        return run()
     finally:
         if digits_limit is not None:
             sys.set_int_max_str_digits(digits_limit)
@@ -308,6 +336,76 @@ def _no_calls(text: str, provider: str, text_fallback: bool) -> NoToolCallFoundE
             calls = "1 tool call: add --text-fallback to read it" if n == 1 else f"{n} tool calls: add --text-fallback to read them"
             message += f"; its assistant text has {calls}"
     return NoToolCallFoundError("tool_call.not_found", message)
+
+
+# The most bytes one read of the input returns (a read returns what has arrived, up to this).
+_READ_SIZE = 1 << 16
+
+
+def _pieces(path: str) -> Iterator[bytes]:
+    """The input's bytes as they arrive: each read returns what the pipe (or file) has, without
+    waiting to fill a buffer."""
+    try:
+        if path == "-":
+            source: BinaryIO = sys.stdin.buffer
+            piece = source.read1(_READ_SIZE)  # type: ignore[attr-defined]
+            while piece:
+                yield piece
+                piece = source.read1(_READ_SIZE)  # type: ignore[attr-defined]
+            return
+        with open(path, "rb") as f:
+            piece = f.read1(_READ_SIZE)
+            while piece:
+                yield piece
+                piece = f.read1(_READ_SIZE)
+    except OSError as e:
+        detail = f"{e.strerror}: {e.filename}" if e.strerror and e.filename else e.strerror or str(e)
+        raise _InputError("input.unreadable", f"cannot read the input: {detail}") from None
+
+
+def _run_stream(args: argparse.Namespace) -> int:
+    """``--stream``: one JSON event per line, printed as soon as the stream reports it."""
+    from . import ResponseStream, ToolCallStream
+
+    source = "<stdin>" if args.file == "-" else args.file
+    stream: Any
+    if args.response:
+        stream = ResponseStream(args.provider or "auto")
+    else:
+        stream = ToolCallStream(ids="generate" if args.generate_ids else None, start=args.start or "detect")
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    # What was read, for the line of an error (the core holds the text too; a command need not
+    # save that memory).
+    read: List[bytes] = []
+    try:
+        for piece in _pieces(args.file):
+            read.append(piece)
+            try:
+                text = decoder.decode(piece)
+            except UnicodeDecodeError:
+                _decode(b"".join(read), source)  # raises the located input error
+                raise  # pragma: no cover
+            _emit(stream.feed(text))
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            _decode(b"".join(read), source)
+        _emit(stream.finish())
+    except _InputError as e:
+        _write(sys.stderr, f"{e}\n")
+        return EXIT_ERROR
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FOUND
+    except ToolCallError as err:
+        # Text was fed as str: the position is in code points, as for the other modes.
+        return _report(b"".join(read).decode("utf-8", "replace"), err)
+    return EXIT_FOUND
+
+
+def _emit(events: List[Any]) -> None:
+    if events:
+        _write(sys.stdout, "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events))
 
 
 def _print(result: Any) -> int:

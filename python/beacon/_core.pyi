@@ -2,7 +2,18 @@
 # functions document these.
 from typing import Any, List, Literal, Optional, Tuple, Union
 
-from . import Format, Message, Provider, ProviderCall, Response, StreamScan, ToolCall, ToolCallWithFormat, ToolResult
+from . import (
+    Format,
+    Message,
+    Provider,
+    ProviderCall,
+    Response,
+    StreamEvent,
+    StreamScan,
+    ToolCall,
+    ToolCallWithFormat,
+    ToolResult,
+)
 
 __version__: str
 FORMATS: List[Format]
@@ -33,6 +44,30 @@ def parse_message(
     unknown: Optional[str] = None,
 ) -> Message: ...
 def scan_stream(text: str) -> StreamScan: ...
+
+class ToolCallStream:
+    def __init__(
+        self,
+        *,
+        formats: Optional[List[str]] = None,
+        ids: Optional[str] = None,
+        tools: Optional[Tools] = None,
+        validate: bool = True,
+        unknown: Optional[str] = None,
+        start: Optional[str] = None,
+    ) -> None: ...
+    def feed(self, delta: str) -> List[StreamEvent]: ...
+    def finish(self) -> List[StreamEvent]: ...
+    @property
+    def finished(self) -> bool: ...
+
+class ResponseStream:
+    # `provider` None means "auto".
+    def __init__(self, provider: Union[Provider, Literal["auto"], None] = None) -> None: ...
+    def feed(self, chunk: Any) -> List[StreamEvent]: ...
+    def finish(self) -> List[StreamEvent]: ...
+    @property
+    def finished(self) -> bool: ...
 def parse_tool_calls(
     text: str,
     *,

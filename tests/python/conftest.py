@@ -25,6 +25,19 @@ def fixture_cases() -> List[Any]:
     return params
 
 
+def options(case: Dict[str, Any]) -> Dict[str, Any]:
+    """The options a text fixture gives: ``formats``, and ``tools`` (compiled once) with
+    ``validate`` and ``unknown``."""
+    from beacon import Tools
+
+    out: Dict[str, Any] = {"formats": case.get("formats")}
+    if "tools" in case:
+        out["tools"] = Tools(case["tools"])
+        out["validate"] = case.get("validate", True)
+        out["unknown"] = case.get("unknown", "error")
+    return out
+
+
 def typed(value: Any) -> Any:
     """`value` with every scalar tagged by its exact type and every dict as a list of pairs, so
     that `typed(a) == typed(b)` checks types (1 vs 1.0 vs True) and key order, not just `==`."""

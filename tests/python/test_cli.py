@@ -473,3 +473,125 @@ def test_readme_console_examples() -> None:
         proc = subprocess.run(["bash", "-c", command[2:]], capture_output=True, env=env, timeout=60)
         assert proc.returncode == 0, (command, proc.stderr.decode())
         assert proc.stdout.decode("utf-8") == expected + "\n", command
+
+
+# --------------------------------------------------------------------------- --stream
+
+
+def _stream_proc(args: List[str]) -> "subprocess.Popen[bytes]":
+    return subprocess.Popen(
+        [sys.executable, "-m", "beacon", "--stream", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+class _Lines:
+    """The lines the command prints, each waited for while its input is still open (read from the
+    pipe's descriptor directly, so that no line waits in a buffer)."""
+
+    def __init__(self, proc: "subprocess.Popen[bytes]") -> None:
+        assert proc.stdout is not None
+        self.fd = proc.stdout.fileno()
+        self.buffer = b""
+
+    def next(self, timeout: float = 30) -> dict:
+        import select
+
+        while b"\n" not in self.buffer:
+            ready, _, _ = select.select([self.fd], [], [], timeout)
+            assert ready, "no event printed before the input ended: --stream must print as it reads"
+            piece = os.read(self.fd, 1 << 16)
+            assert piece, "the command ended"
+            self.buffer += piece
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    def rest(self, proc: "subprocess.Popen[bytes]", data: bytes) -> List[dict]:
+        """Ends the input with ``data``; the remaining events."""
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(data)
+        proc.stdin.close()
+        while True:
+            piece = os.read(self.fd, 1 << 16)
+            if not piece:
+                break
+            self.buffer += piece
+        assert proc.wait(timeout=60) == 0, proc.stderr.read() if proc.stderr else ""
+        return [json.loads(line) for line in self.buffer.decode("utf-8").splitlines()]
+
+
+def test_stream_prints_events_as_the_input_arrives() -> None:
+    proc = _stream_proc(["--start", "content"])
+    lines = _Lines(proc)
+    assert proc.stdin is not None
+    proc.stdin.write("Let me check Zür".encode())
+    proc.stdin.flush()
+    assert lines.next() == {"type": "content", "text": "Let me check Zür"}
+    proc.stdin.write('ich.\n<tool_call>{"name": "get_weather", "arguments": {"city": "Pa'.encode())
+    proc.stdin.flush()
+    assert lines.next() == {"type": "content", "text": "ich."}
+    assert lines.next() == {"type": "call_start", "index": 0, "id": None, "name": "get_weather", "format": "hermes"}
+    assert lines.next() == {"type": "arguments", "index": 0, "delta": '{"city": "Pa'}
+    assert lines.rest(proc, 'ris"}}</tool_call><|im_end|>'.encode()) == [
+        {"type": "arguments", "index": 0, "delta": 'ris"}'},
+        {"type": "call_end", "index": 0, "arguments": {"city": "Paris"}},
+    ]
+
+
+def test_stream_cut_inside_a_character_and_generated_ids() -> None:
+    text = '<tool_call>{"name": "f", "arguments": {"city": "Zürich"}}</tool_call>'
+    data = text.encode()
+    at = data.index("ü".encode()) + 1
+    proc = _stream_proc(["--generate-ids"])
+    assert proc.stdin is not None
+    proc.stdin.write(data[:at])
+    proc.stdin.flush()
+    stdout, stderr = proc.communicate(data[at:], timeout=60)
+    assert proc.returncode == 0, stderr
+    events = [json.loads(line) for line in stdout.decode("utf-8").splitlines()]
+    assert events[0]["id"] == json.loads(out(run(["--message", "--generate-ids"], stdin=text)))["tool_calls"][0]["id"]
+    assert events[-1] == {"type": "call_end", "index": 0, "arguments": {"city": "Zürich"}}
+
+
+def test_stream_error_after_the_events_before_it() -> None:
+    text = 'Hi.\n<tool_call>{"name": "f", "arguments": {"x": }}</tool_call>'
+    proc = run(["--stream", "--start", "content"], stdin=text)
+    assert proc.returncode == 2
+    assert json.loads(out(proc).splitlines()[0]) == {"type": "content", "text": "Hi."}
+    at = text.index("}}") - text.index("\n")
+    assert err(proc).startswith(f"json.unexpected_token at line 2, column {at}: ")
+    proc = run(["--stream"], stdin="plain text")
+    assert proc.returncode == 0 and json.loads(out(proc)) == {"type": "content", "text": "plain text"}
+
+
+def test_stream_response_sse_in_pieces() -> None:
+    events = [
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": '{"x": 1}'}},
+        {"type": "content_block_stop", "index": 0},
+    ]
+    sse = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events).encode()
+    proc = _stream_proc(["--response"])
+    lines = _Lines(proc)
+    assert proc.stdin is not None
+    first = sse.index(b"event: content_block_delta")
+    proc.stdin.write(sse[:first])
+    proc.stdin.flush()
+    assert lines.next() == {"type": "call_start", "index": 0, "id": "toolu_1", "name": "f", "format": "json"}
+    assert lines.rest(proc, sse[first:]) == [
+        {"type": "arguments", "index": 0, "delta": '{"x": 1}'},
+        {"type": "call_end", "index": 0, "arguments": {"x": 1}},
+    ]
+    proc = run(["--stream", "--response"], stdin='data: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}\n\n')
+    assert proc.returncode == 2 and err(proc).startswith("response.error at line 1"), err(proc)
+
+
+def test_stream_option_checks() -> None:
+    for args in (["--stream", "--all"], ["--stream", "--message"], ["--start", "content"], ["--stream", "--response", "--start", "content"],
+                 ["--stream", "--response", "--text-fallback"], ["--stream", "--response", "--generate-ids"]):
+        proc = run(args, stdin="x")
+        assert proc.returncode == 2 and "usage:" in err(proc), args
+    proc = subprocess.run([sys.executable, "-m", "beacon", "--stream"], input=b"ok \xff", capture_output=True, timeout=60)
+    assert proc.returncode == 2 and err(proc).startswith("json.invalid_utf8 at line 1, column 4: "), err(proc)

@@ -12,9 +12,9 @@ from typing import Any, Callable, Dict
 
 import pytest
 
-from beacon import NoToolCallFoundError, ToolCallError, Tools, parse_message, parse_tool_call, parse_tool_calls
+from beacon import NoToolCallFoundError, ToolCallError, parse_message, parse_tool_call, parse_tool_calls
 
-from conftest import assert_same, error_fields, expected_location, fixture_cases, iter_calls
+from conftest import assert_same, error_fields, expected_location, fixture_cases, iter_calls, options
 
 CASES = fixture_cases()
 
@@ -22,17 +22,6 @@ FUNCTIONS: Dict[str, Callable[..., Any]] = {
     "parse_tool_call": parse_tool_call,
     "parse_tool_calls": parse_tool_calls,
 }
-
-
-def options(case: Dict[str, Any]) -> Dict[str, Any]:
-    """The options the case gives: ``formats``, and ``tools`` (compiled once) with ``validate``
-    and ``unknown``."""
-    out: Dict[str, Any] = {"formats": case.get("formats")}
-    if "tools" in case:
-        out["tools"] = Tools(case["tools"])
-        out["validate"] = case.get("validate", True)
-        out["unknown"] = case.get("unknown", "error")
-    return out
 
 
 def test_fixtures_exist() -> None:

@@ -52,7 +52,8 @@ def test_native_ids_are_kept_and_generated_ids_are_deterministic() -> None:
     assert len(set(ids)) == 2
     for call_id in ids:
         assert call_id.startswith("call_") and len(call_id) == 29 and call_id[5:].isalnum()
-    # The id hashes the text before the call (a stream gives it when the call starts).
+    # An id hashes the text before the call's marker (a stream gives it when the call starts).
+    assert parse_message(two + " ", ids="generate")["tool_calls"][0]["id"] == ids[0]
     other = parse_message("Sure. " + two, ids="generate")["tool_calls"][0]["id"]
     assert other != ids[0]
 

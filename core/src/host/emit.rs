@@ -6,6 +6,7 @@
 
 use crate::call::ToolCall;
 use crate::providers::ProviderCall;
+use crate::stream::Event;
 use crate::value::{Number, Object, Value};
 
 use super::{Located, Output};
@@ -141,7 +142,8 @@ pub trait Sink {
 /// - a message: `{"content", "reasoning", "tool_calls": [{"id", "name", "arguments", "format",
 ///   "span": [start, end]}]}` (`reasoning` and `id` null when absent);
 /// - a provider call: `{"id", "name", "arguments"}` (`id` null when absent);
-/// - a stream scan: `{"state", "position"}`; a provider: its id or null; a boolean; a value.
+/// - a stream scan: `{"state", "position"}`; a provider: its id or null; a boolean; a value;
+/// - a stream's events: a list of [`event`]s.
 pub fn emit<S: Sink>(sink: &mut S, output: Output) -> Result<S::Value, S::Error> {
     match output {
         Output::Call(call) => tool_call(sink, call, false),
@@ -174,7 +176,46 @@ pub fn emit<S: Sink>(sink: &mut S, output: Output) -> Result<S::Value, S::Error>
             sink.end_map(m)
         }
         Output::Value(v) => value(sink, v),
+        Output::Events(events) => list(sink, events.len(), events, event),
     }
+}
+
+/// Builds one stream event, `"type"` first (its [`Event::kind`]):
+/// - `{"type": "content", "text"}`, `{"type": "reasoning", "text"}`;
+/// - `{"type": "call_start", "index", "id", "name", "format"}` (`id` null when absent);
+/// - `{"type": "arguments", "index", "delta"}`;
+/// - `{"type": "call_end", "index", "arguments"}`.
+pub fn event<S: Sink>(sink: &mut S, event: Event) -> Result<S::Value, S::Error> {
+    let len = match &event {
+        Event::Content { .. } | Event::Reasoning { .. } => 2,
+        Event::CallStart { .. } => 5,
+        Event::Arguments { .. } | Event::CallEnd { .. } => 3,
+    };
+    let mut m = sink.map(len)?;
+    field(sink, &mut m, Field::Type, |s| s.id(event.kind()))?;
+    match event {
+        Event::Content { text } | Event::Reasoning { text } => field(sink, &mut m, Field::Text, |s| s.str(&text))?,
+        Event::CallStart {
+            index,
+            id,
+            name,
+            format,
+        } => {
+            field(sink, &mut m, Field::Index, |s| s.int(count(index)))?;
+            field(sink, &mut m, Field::Id, |s| optional_str(s, id.as_deref()))?;
+            field(sink, &mut m, Field::Name, |s| s.str(&name))?;
+            field(sink, &mut m, Field::Format, |s| s.id(format.as_str()))?;
+        }
+        Event::Arguments { index, delta } => {
+            field(sink, &mut m, Field::Index, |s| s.int(count(index)))?;
+            field(sink, &mut m, Field::Delta, |s| s.str(&delta))?;
+        }
+        Event::CallEnd { index, arguments } => {
+            field(sink, &mut m, Field::Index, |s| s.int(count(index)))?;
+            field(sink, &mut m, Field::Arguments, |s| object(s, arguments))?;
+        }
+    }
+    sink.end_map(m)
 }
 
 /// Builds `error` as `{"code", "message", "position", "line", "column", "path"?}` (`path` only
@@ -194,11 +235,11 @@ pub fn emit_error<S: Sink>(sink: &mut S, error: &Located) -> Result<S::Value, S:
 }
 
 /// A count or offset as an integer value (no input is anywhere near `i64::MAX`).
-pub(super) fn count(n: usize) -> i64 {
+fn count(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-pub(super) fn field<S: Sink>(
+fn field<S: Sink>(
     sink: &mut S,
     map: &mut S::Map,
     key: Field,
@@ -209,7 +250,7 @@ pub(super) fn field<S: Sink>(
     sink.set(map, v)
 }
 
-pub(super) fn list<S: Sink, T>(
+fn list<S: Sink, T>(
     sink: &mut S,
     len: usize,
     items: impl IntoIterator<Item = T>,
@@ -224,7 +265,7 @@ pub(super) fn list<S: Sink, T>(
     sink.end_list(l)
 }
 
-pub(super) fn optional_str<S: Sink>(sink: &mut S, s: Option<&str>) -> Result<S::Value, S::Error> {
+fn optional_str<S: Sink>(sink: &mut S, s: Option<&str>) -> Result<S::Value, S::Error> {
     match s {
         Some(s) => sink.str(s),
         None => sink.null(),
@@ -265,7 +306,7 @@ fn provider_call<S: Sink>(sink: &mut S, call: ProviderCall) -> Result<S::Value, 
     sink.end_map(m)
 }
 
-pub(super) fn object<S: Sink>(sink: &mut S, object: Object) -> Result<S::Value, S::Error> {
+fn object<S: Sink>(sink: &mut S, object: Object) -> Result<S::Value, S::Error> {
     let mut m = sink.map(object.len())?;
     for (k, v) in object {
         sink.key(&mut m, Key::Data(&k))?;
@@ -407,5 +448,35 @@ mod tests {
             r#"{"content":"Hi 😀","reasoning":null,"tool_calls":[{"id":null,"name":"f","arguments":{"x":[1,2.5,null]},"format":"hermes","span":[6,78]}]}"#
         );
         assert_eq!(json("abc", Op::ScanStream), r#"{"state":"none","position":3}"#);
+    }
+
+    #[test]
+    fn stream_events() {
+        let mut stream = crate::host::Stream::text(
+            crate::MessageOptions {
+                start: crate::Start::Content,
+                ..Default::default()
+            },
+            Host::Python,
+        );
+        let mut sink = Json(String::new());
+        let fed = stream
+            .feed("Hi <tool_call>{\"name\": \"f\", \"arguments\": {\"x\": [1")
+            .unwrap();
+        emit(&mut sink, fed).unwrap();
+        assert_eq!(
+            sink.0,
+            r#"[{"type":"content","text":"Hi"},{"type":"call_start","index":0,"id":null,"name":"f","format":"hermes"},{"type":"arguments","index":0,"delta":"{\"x\": [1"}]"#
+        );
+        let mut sink = Json(String::new());
+        emit(&mut sink, stream.feed("]}}</tool_call>").unwrap()).unwrap();
+        assert_eq!(
+            sink.0,
+            r#"[{"type":"arguments","index":0,"delta":"]}"},{"type":"call_end","index":0,"arguments":{"x":[1]}}]"#
+        );
+        let mut sink = Json(String::new());
+        emit(&mut sink, stream.finish().unwrap()).unwrap();
+        assert_eq!(sink.0, "[]");
+        assert!(matches!(stream.feed("x"), Err(crate::host::Failure::Arg(_))));
     }
 }

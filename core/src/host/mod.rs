@@ -14,19 +14,19 @@
 
 mod emit;
 mod error;
-mod events;
 mod input;
 mod options;
 mod results;
+mod stream;
 
-pub use emit::{emit, emit_error, Field, Key, Sink};
+pub use emit::{emit, emit_error, event, Field, Key, Sink};
 pub use error::{
     describe, lone_surrogate_in_text, lone_surrogate_in_value, non_finite_number, ArgError, Failure, Located,
 };
-pub use events::emit_events;
 pub use input::{Host, Input};
 pub use options::{formats, ids, provider, provider_id, start, tools, unknown};
 pub use results::{read_calls, read_results};
+pub use stream::Stream;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
@@ -36,7 +36,7 @@ use crate::error::{locate, ErrorCode, ParseError};
 use crate::message::{parse_message, Ids, Message, MessageOptions};
 use crate::parse::ParseOptions;
 use crate::providers::{Provider, ProviderCall, ResponseOptions, ToolResult};
-use crate::stream::StreamState;
+use crate::stream::{Event, StreamState};
 use crate::tools::{Tools, UnknownTools};
 use crate::value::Value;
 
@@ -115,6 +115,18 @@ impl ToolOptions {
         }
     }
 
+    /// The options of `parse_message` (and of a stream) with these tools options.
+    pub fn message_options(&self, formats: FormatSet, ids: Ids, start: crate::Start) -> MessageOptions<'_> {
+        MessageOptions {
+            formats,
+            ids,
+            tools: self.tools.as_deref(),
+            validate: self.validate,
+            unknown: self.unknown,
+            start,
+        }
+    }
+
     fn parse_options(&self, formats: FormatSet) -> ParseOptions<'_> {
         ParseOptions {
             formats,
@@ -154,6 +166,8 @@ pub enum Output {
         position: usize,
     },
     Value(Value),
+    /// What a stream reported ([`Stream`]).
+    Events(Vec<Event>),
 }
 
 /// Runs `op` on `input` for `host`: the core call, with its error located in the caller's
@@ -189,15 +203,7 @@ fn run_op(input: &Input<'_>, op: Op, host: Host) -> Result<Output, ParseError> {
         }),
         Op::Message { formats, ids, tools } => {
             let text = input.text()?;
-            let options = MessageOptions {
-                formats,
-                ids,
-                tools: tools.tools.as_deref(),
-                validate: tools.validate,
-                unknown: tools.unknown,
-                start: crate::Start::default(),
-            };
-            let message = parse_message(text, options)?;
+            let message = parse_message(text, tools.message_options(formats, ids, crate::Start::default()))?;
             let spans = spans(text, &message.tool_calls, host);
             Ok(Output::Message { message, spans })
         }

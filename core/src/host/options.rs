@@ -91,8 +91,9 @@ pub fn unknown(func: &str, value: Option<&str>) -> Result<UnknownTools, ArgError
     }
 }
 
-/// The `start` option of a stream: nothing or `"detect"` (the default), `"content"` (the prompt
-/// opened no reasoning block) or `"reasoning"` (it opened one).
+/// The `start` option of a stream: where the text begins. Nothing or `"detect"` (the default:
+/// tell from the text, [`Start::Detect`]), `"content"` or `"reasoning"` (the prompt opened a
+/// reasoning block).
 pub fn start(func: &str, value: Option<&str>) -> Result<Start, ArgError> {
     match value {
         None | Some("detect") => Ok(Start::Detect),
@@ -141,10 +142,10 @@ mod tests {
         assert!(ids("f", Some("uuid"), Host::JavaScript).is_err());
         assert_eq!(unknown("f", Some("keep")), Ok(UnknownTools::Keep));
         assert_eq!(unknown("f", None), Ok(UnknownTools::Error));
-        assert!(matches!(unknown("f", Some("ignore")), Err(ArgError::Value(_))));
-        assert_eq!(start("f", None), Ok(Start::Detect));
         assert_eq!(start("f", Some("reasoning")), Ok(Start::Reasoning));
+        assert_eq!(start("f", None), Ok(Start::Detect));
         assert!(matches!(start("f", Some("think")), Err(ArgError::Value(_))));
+        assert!(matches!(unknown("f", Some("ignore")), Err(ArgError::Value(_))));
         let list = crate::json::parse_json(r#"["a", {"name": 1}]"#).unwrap();
         let Err(ArgError::Type(message)) = tools("Tools", &list) else {
             panic!()

@@ -408,6 +408,11 @@ impl ResponseStream {
         })
     }
 
+    /// The text fed so far (error offsets are byte offsets into it).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// Adds text of the stream (any piece of it); returns what it completed.
     pub fn feed(&mut self, chunk: &str) -> Result<Vec<Event>, ParseError> {
         self.check()?;

@@ -1,0 +1,137 @@
+//! `ToolCallStream` and `ResponseStream`: the core's host streams (`beacon_core::host::Stream`),
+//! their events built by the core's emit walk. The public classes, with their docstrings, are
+//! in `python/beacon/__init__.py`.
+
+use beacon_core::host::{self, Failure, Output, Stream};
+use beacon_core::Value;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
+
+use crate::{arg_error, args, located_error, optional_str, tool_options, HOST};
+
+fn failure(err: Failure) -> PyErr {
+    match err {
+        Failure::Parse(err) => located_error(err),
+        Failure::Arg(err) => arg_error(err),
+    }
+}
+
+fn events<'py>(py: Python<'py>, output: Result<Output, Failure>) -> PyResult<Bound<'py, PyAny>> {
+    host::emit(&mut crate::sink::PySink { py }, output.map_err(failure)?)
+}
+
+/// A model's output read while it arrives. See `beacon.ToolCallStream`.
+#[pyclass(module = "beacon._core", name = "ToolCallStream")]
+pub(crate) struct PyToolCallStream {
+    stream: Stream,
+}
+
+#[pymethods]
+impl PyToolCallStream {
+    #[new]
+    #[pyo3(signature = (*, formats = None, ids = None, tools = None, validate = true, unknown = None, start = None))]
+    fn new(
+        formats: Option<Vec<String>>,
+        ids: Option<&Bound<'_, PyAny>>,
+        tools: Option<&Bound<'_, PyAny>>,
+        validate: bool,
+        unknown: Option<&Bound<'_, PyAny>>,
+        start: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        const FUNC: &str = "ToolCallStream";
+        let formats = crate::formats(FUNC, formats)?;
+        let ids = optional_str(FUNC, "ids", ids)?;
+        let ids = host::ids(FUNC, ids.as_deref(), HOST).map_err(arg_error)?;
+        let tools = tool_options(FUNC, tools, validate, unknown)?;
+        let start = optional_str(FUNC, "start", start)?;
+        let start = host::start(FUNC, start.as_deref()).map_err(arg_error)?;
+        let options = tools.message_options(formats, ids, start);
+        Ok(PyToolCallStream {
+            stream: Stream::text(options, HOST),
+        })
+    }
+
+    fn feed<'py>(&mut self, py: Python<'py>, delta: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let text = args::str_arg("ToolCallStream.feed", "delta", delta)?;
+        events(py, self.stream.feed(text))
+    }
+
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        events(py, self.stream.finish())
+    }
+
+    #[getter]
+    fn finished(&self) -> bool {
+        self.stream.is_finished()
+    }
+}
+
+/// A provider's response stream read while it arrives. See `beacon.ResponseStream`.
+#[pyclass(module = "beacon._core", name = "ResponseStream")]
+pub(crate) struct PyResponseStream {
+    stream: Stream,
+}
+
+#[pymethods]
+impl PyResponseStream {
+    #[new]
+    #[pyo3(signature = (provider = None))]
+    fn new(provider: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        const FUNC: &str = "ResponseStream";
+        let provider = match provider {
+            Some(p) => host::provider(FUNC, &crate::provider_str(FUNC, p)?).map_err(arg_error)?,
+            None => None,
+        };
+        Ok(PyResponseStream {
+            stream: Stream::response(provider, HOST),
+        })
+    }
+
+    /// `chunk`: text (`str`), UTF-8 bytes, one decoded event (a dict or an SDK object), or a
+    /// list of decoded events.
+    fn feed<'py>(&mut self, py: Python<'py>, chunk: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        const FUNC: &str = "ResponseStream.feed";
+        if chunk.is_instance_of::<PyString>() {
+            return events(py, self.stream.feed(args::str_arg(FUNC, "chunk", chunk)?));
+        }
+        if let Ok(b) = chunk.cast::<PyBytes>() {
+            return events(py, self.stream.feed_bytes(b.as_bytes()));
+        }
+        if let Ok(b) = chunk.cast::<PyByteArray>() {
+            return events(py, self.stream.feed_bytes(&b.to_vec()));
+        }
+        let many = chunk.is_instance_of::<PyList>() || chunk.is_instance_of::<PyTuple>();
+        if !(many || chunk.is_instance_of::<PyDict>() || args::sdk_method(chunk)?.is_some()) {
+            return Err(PyTypeError::new_err(format!(
+                "{FUNC}() argument 'chunk' must be str, bytes, bytearray, a decoded event (a dict, or an SDK \
+                 object with model_dump() or to_dict()) or a list of them, not {}",
+                chunk.get_type().name()?
+            )));
+        }
+        let value = args::to_value(FUNC, chunk, &args::At::root("chunk"), 0)?;
+        match value {
+            Value::Array(items) if many => {
+                let mut all = Vec::new();
+                for item in &items {
+                    match self.stream.feed_value(item) {
+                        Ok(Output::Events(e)) => all.extend(e),
+                        Ok(_) => {}
+                        Err(e) => return Err(failure(e)),
+                    }
+                }
+                events(py, Ok(Output::Events(all)))
+            }
+            event => events(py, self.stream.feed_value(&event)),
+        }
+    }
+
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        events(py, self.stream.finish())
+    }
+
+    #[getter]
+    fn finished(&self) -> bool {
+        self.stream.is_finished()
+    }
+}
