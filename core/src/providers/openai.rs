@@ -82,8 +82,10 @@ fn content(o: &Object, at: &At<'_>, found: &mut Found) {
 pub(super) struct Progress<'a> {
     pub id: Option<&'a str>,
     pub name: Option<&'a str>,
+    /// Where the name was taken from.
+    pub name_at: &'a [Seg],
     /// Its argument fragments joined so far.
-    pub arguments: &'a str,
+    pub arguments: &'a Joined,
     /// Not a function call (skipped).
     pub skip: bool,
     /// Its choice has finished, or another call of the choice has begun after it: no fragment
@@ -101,7 +103,8 @@ impl Stream {
                 out.push(Progress {
                     id: p.id.as_deref(),
                     name: p.name.as_deref(),
-                    arguments: &p.arguments.text,
+                    name_at: &p.name_at,
+                    arguments: &p.arguments,
                     skip: p.skip,
                     closed: c.finished || i + 1 < c.partials.len(),
                 });

@@ -262,21 +262,10 @@ pub(super) struct FoundCall {
     pub(super) args: ArgsAt,
 }
 
-impl FoundCall {
-    /// A call whose place in the response is not known: positions are the response's start.
-    pub(super) fn unplaced(call: ProviderCall) -> Self {
-        FoundCall {
-            call,
-            name_at: Vec::new(),
-            args: ArgsAt::None,
-        }
-    }
-}
-
 /// Where a call's arguments are written.
 #[derive(Debug)]
 pub(super) enum ArgsAt {
-    /// Nowhere (no arguments key): positions are the name's.
+    /// Nowhere (no arguments key, no fragment streamed): positions are the name's.
     None,
     /// The value at this path: an object, or a string holding its JSON.
     Value(Vec<Seg>),

@@ -12,7 +12,7 @@ use crate::error::{ErrorCode, ParseError};
 use crate::value::{get, Object, Value};
 
 use super::super::walk::{self, At, Joined, Seg, Source};
-use super::Emit;
+use super::{Emit, Head};
 
 #[derive(Default)]
 pub(super) struct Anthropic {
@@ -31,10 +31,9 @@ enum Block {
 }
 
 struct Call {
-    at: Vec<Seg>,
-    id: Option<String>,
-    name: String,
-    input: Option<Object>,
+    head: Head,
+    /// The block's own `input` and its path.
+    input: Option<(Object, Vec<Seg>)>,
     json: Joined,
     /// How much of `json` was reported, and whether the block stopped.
     sent: usize,
@@ -79,7 +78,7 @@ impl Anthropic {
                 let name = walk::name(ctx, b, &block_at)?;
                 let input = match get(b, "input") {
                     None | Some(Value::Null) => None,
-                    Some(Value::Object(i)) => Some(i.clone()),
+                    Some(Value::Object(i)) => Some((i.clone(), block_at.key("input").path())),
                     Some(other) => {
                         return Err(ctx.error(
                             ErrorCode::InvalidArguments,
@@ -93,9 +92,12 @@ impl Anthropic {
                     }
                 };
                 self.calls.push(Call {
-                    at: block_at.path(),
-                    id,
-                    name,
+                    head: Head {
+                        at: block_at.path(),
+                        name_at: block_at.key("name").path(),
+                        id,
+                        name,
+                    },
                     input,
                     json: Joined::default(),
                     sent: 0,
@@ -159,7 +161,7 @@ impl Anthropic {
     fn report(&mut self, ctx: &Source<'_>, out: &mut Emit) -> Result<(), ParseError> {
         while let Some(call) = self.calls.get_mut(self.reported) {
             if !out.is_open() {
-                out.start(call.id.clone(), call.name.clone());
+                out.start(call.head.id.clone(), call.head.name.clone());
             }
             out.arguments(&call.json.text[call.sent..]);
             call.sent = call.json.text.len();
@@ -167,14 +169,7 @@ impl Anthropic {
                 return Ok(());
             }
             let streamed = call.sent > 0;
-            let done = super::streamed_call(
-                ctx,
-                &call.json,
-                call.input.as_ref(),
-                call.id.as_ref(),
-                &call.name,
-                "input",
-            )?;
+            let done = super::streamed_call(ctx, &call.head, &call.json, call.input.as_ref(), "input")?;
             out.end(done, streamed);
             self.reported += 1;
         }
@@ -186,10 +181,10 @@ impl Anthropic {
         match self.calls.get(self.reported) {
             Some(call) => Err(ParseError::new(
                 ErrorCode::Unclosed,
-                ctx.offset(&call.at),
+                ctx.offset(&call.head.at),
                 format!(
                     "the stream ends inside the tool_use block of {} (no content_block_stop)",
-                    crate::json::quote(&call.name)
+                    crate::json::quote(&call.head.name)
                 ),
             )),
             None => Ok(()),

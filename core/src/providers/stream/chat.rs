@@ -6,8 +6,8 @@
 use crate::error::{ErrorCode, ParseError};
 use crate::value::{get, Value};
 
-use super::super::openai::Stream;
-use super::super::walk::{self, At, Found, FoundCall, Source};
+use super::super::openai::{Progress, Stream};
+use super::super::walk::{self, ArgsAt, At, Found, FoundCall, Source};
 use super::super::ProviderCall;
 use super::Emit;
 
@@ -51,13 +51,13 @@ impl Chat {
         loop {
             if out.is_open() {
                 let p = &progress[self.started - 1];
-                out.arguments(&p.arguments[self.sent..]);
-                self.sent = p.arguments.len();
+                out.arguments(&p.arguments.text[self.sent..]);
+                self.sent = p.arguments.text.len();
                 if !p.closed {
                     return;
                 }
-                match complete(p.id, p.name, p.arguments) {
-                    Some(call) => out.end(FoundCall::unplaced(call), !p.arguments.is_empty()),
+                match complete(p) {
+                    Some(call) => out.end(call, !p.arguments.text.is_empty()),
                     None => return,
                 }
             }
@@ -78,7 +78,7 @@ impl Chat {
     pub(super) fn finish(&mut self, ctx: &Source<'_>, out: &mut Emit) -> Result<(), ParseError> {
         let rest = out
             .is_open()
-            .then(|| self.stream.progress()[self.started - 1].arguments[self.sent..].to_string());
+            .then(|| self.stream.progress()[self.started - 1].arguments.text[self.sent..].to_string());
         let streamed = self.sent > 0 || rest.as_ref().is_some_and(|r| !r.is_empty());
         let whole = self.stream.has_message_calls();
         let mut found = Found::new(out.found.want_text);
@@ -123,19 +123,24 @@ fn choice_delta(choice: &Value) -> Option<&crate::value::Object> {
     }
 }
 
-/// A call whose joined arguments are a JSON object (`""` is `{}`).
-fn complete(id: Option<&str>, name: Option<&str>, arguments: &str) -> Option<ProviderCall> {
-    let arguments = if arguments.is_empty() {
-        crate::value::Object::new()
+/// A call whose joined arguments are a JSON object (`""` is `{}`, no arguments written), placed
+/// where its name and fragments stand.
+fn complete(p: &Progress<'_>) -> Option<FoundCall> {
+    let (arguments, args) = if p.arguments.text.is_empty() {
+        (crate::value::Object::new(), ArgsAt::None)
     } else {
-        match crate::json::parse_complete(arguments) {
-            Ok(Value::Object(o)) => o,
+        match crate::json::parse_complete(&p.arguments.text) {
+            Ok(Value::Object(o)) => (o, ArgsAt::Joined(p.arguments.clone())),
             _ => return None,
         }
     };
-    Some(ProviderCall {
-        id: id.map(str::to_string),
-        name: name?.to_string(),
-        arguments,
+    Some(FoundCall {
+        call: ProviderCall {
+            id: p.id.map(str::to_string),
+            name: p.name?.to_string(),
+            arguments,
+        },
+        name_at: p.name_at.to_vec(),
+        args,
     })
 }

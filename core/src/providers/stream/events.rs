@@ -26,7 +26,7 @@ use crate::value::{get, Number, Object, Value};
 
 use super::super::walk::{self, At, Found, Joined, Seg, Source};
 use super::super::{gemini, openai, Provider};
-use super::Emit;
+use super::{Emit, Head};
 
 /// The event keys of Bedrock's ConverseStream, exceptions included.
 pub(super) const BEDROCK_EVENTS: [&str; 11] = [
@@ -101,7 +101,7 @@ impl Events {
                 if !done || self.calls.open(&key()).is_none() {
                     let id = walk::id(ctx, item, "call_id", &item_at)?;
                     let name = walk::name(ctx, item, &item_at)?;
-                    self.calls.start(key(), item_at.path(), id, name);
+                    self.calls.start(key(), head(&item_at, &item_at, id, name));
                 }
                 let call = self.calls.open(&key()).expect("just started");
                 if call.json.is_empty() {
@@ -109,7 +109,7 @@ impl Events {
                         Some(Value::String(s)) if !s.is_empty() => {
                             call.json.push("", s, item_at.key("arguments").path())
                         }
-                        Some(Value::Object(args)) => call.whole = Some(args.clone()),
+                        Some(Value::Object(args)) => call.whole = Some((args.clone(), item_at.key("arguments").path())),
                         _ => {}
                     }
                 }
@@ -169,7 +169,8 @@ impl Events {
             if let Some(tool) = tool {
                 let id = walk::id(ctx, tool, "toolUseId", &tool_at)?;
                 let name = walk::name(ctx, tool, &tool_at)?;
-                self.calls.start(Key::Index(index(e, &e_at)?), tool_at.path(), id, name);
+                self.calls
+                    .start(Key::Index(index(e, &e_at)?), head(&tool_at, &tool_at, id, name));
             }
         }
         if let Some(e) = walk::object_at(ctx, o, "contentBlockDelta", at)? {
@@ -252,7 +253,7 @@ impl Events {
                         Some(f) => walk::name(ctx, f, &function_at)?,
                         None => return Err(ctx.unrecognized(&function_at, "an object with `name`", &Value::Null)),
                     };
-                    self.calls.start(key.clone(), calls_at.path(), id, name);
+                    self.calls.start(key.clone(), head(&calls_at, &function_at, id, name));
                 }
                 let Some(call) = self.calls.open(&key) else {
                     return Err(ctx.error(
@@ -356,14 +357,23 @@ enum Key {
     Id(String),
 }
 
+/// How a call that starts at `at`, its name under `named_at`, began.
+fn head(at: &At<'_>, named_at: &At<'_>, id: Option<String>, name: String) -> Head {
+    Head {
+        at: at.path(),
+        name_at: named_at.key("name").path(),
+        id,
+        name,
+    }
+}
+
 /// A call that streams.
 struct Streaming {
     key: Key,
-    at: Vec<Seg>,
-    id: Option<String>,
-    name: String,
+    head: Head,
     json: Joined,
-    whole: Option<Object>,
+    /// Arguments sent whole (a Responses item's `arguments` object), and their path.
+    whole: Option<(Object, Vec<Seg>)>,
     sent: usize,
     stopped: bool,
 }
@@ -376,12 +386,10 @@ struct Calls {
 }
 
 impl Calls {
-    fn start(&mut self, key: Key, at: Vec<Seg>, id: Option<String>, name: String) {
+    fn start(&mut self, key: Key, head: Head) {
         self.list.push(Streaming {
             key,
-            at,
-            id,
-            name,
+            head,
             json: Joined::default(),
             whole: None,
             sent: 0,
@@ -397,7 +405,7 @@ impl Calls {
     fn report(&mut self, ctx: &Source<'_>, out: &mut Emit) -> Result<(), ParseError> {
         while let Some(call) = self.list.get_mut(self.reported) {
             if !out.is_open() {
-                out.start(call.id.clone(), call.name.clone());
+                out.start(call.head.id.clone(), call.head.name.clone());
             }
             out.arguments(&call.json.text[call.sent..]);
             call.sent = call.json.text.len();
@@ -405,14 +413,7 @@ impl Calls {
                 return Ok(());
             }
             let streamed = call.sent > 0;
-            let done = super::streamed_call(
-                ctx,
-                &call.json,
-                call.whole.as_ref(),
-                call.id.as_ref(),
-                &call.name,
-                "arguments",
-            )?;
+            let done = super::streamed_call(ctx, &call.head, &call.json, call.whole.as_ref(), "arguments")?;
             out.end(done, streamed);
             self.reported += 1;
         }
@@ -423,10 +424,10 @@ impl Calls {
         match self.list.get(self.reported) {
             Some(call) => Err(ParseError::new(
                 ErrorCode::Unclosed,
-                ctx.offset(&call.at),
+                ctx.offset(&call.head.at),
                 format!(
                     "the stream ends inside the tool call {}",
-                    crate::json::quote(&call.name)
+                    crate::json::quote(&call.head.name)
                 ),
             )),
             None => Ok(()),

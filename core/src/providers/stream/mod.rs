@@ -33,7 +33,7 @@ use crate::stream::Event;
 use crate::value::{Object, Value};
 use crate::Format;
 
-use super::walk::{self, ArgsAt, At, Found, FoundCall, Joined, Source, ROOT};
+use super::walk::{self, ArgsAt, At, Found, FoundCall, Joined, Seg, Source, ROOT};
 use super::{Provider, ProviderCall, ResponseOptions};
 use frames::{Frame, Frames};
 
@@ -526,23 +526,37 @@ impl ResponseStream {
     }
 }
 
-/// A streamed call that has ended: its joined JSON fragments parsed as an object (no fragment, or
-/// only whitespace, gives the object it was given `whole`, else `{}`). `what` names the field
-/// (`input`, `arguments`) in the error.
+/// How a streamed call began: where it stands (for `tool_call.unclosed`), where its name's value
+/// stands (for the tools' `tool_call.unknown_tool`, and a violation when no arguments were
+/// written), its id and its name.
+pub(super) struct Head {
+    pub at: Vec<Seg>,
+    pub name_at: Vec<Seg>,
+    pub id: Option<String>,
+    pub name: String,
+}
+
+/// A streamed call that has ended: its joined JSON fragments parsed as an object. No fragment (or
+/// only whitespace) gives the object the call was given `whole` (with its path), else `{}`: an
+/// empty `whole` (Anthropic's `"input": {}` placeholder) counts as no arguments written, so the
+/// tools position a violation at the name. `what` names the field (`input`, `arguments`) in the
+/// error.
 fn streamed_call(
     ctx: &Source<'_>,
+    head: &Head,
     json: &Joined,
-    whole: Option<&Object>,
-    id: Option<&String>,
-    name: &str,
+    whole: Option<&(Object, Vec<Seg>)>,
     what: &str,
 ) -> Result<FoundCall, ParseError> {
-    let written = !json.text.trim().is_empty();
-    let arguments = if !written {
-        whole.cloned().unwrap_or_default()
+    let name = &head.name;
+    let (arguments, args) = if json.text.trim().is_empty() {
+        match whole {
+            Some((o, path)) if !o.is_empty() => (o.clone(), ArgsAt::Value(path.clone())),
+            _ => (Object::new(), ArgsAt::None),
+        }
     } else {
         match crate::json::parse_complete(&json.text) {
-            Ok(Value::Object(o)) => o,
+            Ok(Value::Object(o)) => (o, ArgsAt::Joined(json.clone())),
             Ok(other) => {
                 let (offset, path) = json.locate(ctx, 0);
                 let message = format!(
@@ -566,15 +580,11 @@ fn streamed_call(
     };
     Ok(FoundCall {
         call: ProviderCall {
-            id: id.cloned(),
-            name: name.to_string(),
+            id: head.id.clone(),
+            name: name.clone(),
             arguments,
         },
-        name_at: Vec::new(),
-        args: if written {
-            ArgsAt::Joined(json.clone())
-        } else {
-            ArgsAt::None
-        },
+        name_at: head.name_at.clone(),
+        args,
     })
 }
