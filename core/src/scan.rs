@@ -110,3 +110,22 @@ pub(crate) fn dotted_name_end(bytes: &[u8], pos: usize) -> usize {
 pub(crate) fn at(bytes: &[u8], pos: usize, s: &str) -> bool {
     bytes.get(pos..).is_some_and(|rest| rest.starts_with(s.as_bytes()))
 }
+
+/// The offset of the first `needle` in `hay`. For the short searches of the parsers (a closing
+/// tag after a value): it looks for the needle's first byte with `memchr` and compares there,
+/// which costs nothing to set up, where `memchr::memmem::find` builds a searcher on every call.
+/// Linear: each candidate costs at most the needle's length.
+#[inline]
+pub(crate) fn find(hay: &[u8], needle: &str) -> Option<usize> {
+    let needle = needle.as_bytes();
+    let (&first, rest) = needle.split_first()?;
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(first, &hay[from..]) {
+        let at = from + i;
+        if hay[at + 1..].starts_with(rest) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}

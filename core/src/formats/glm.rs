@@ -35,12 +35,10 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use memchr::memmem;
-
 use super::{expect, unexpected, unrecognized};
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, skip_ws};
+use crate::scan::{at, find, skip_ws};
 use crate::tools::{Args, Origin, Param, Text};
 use crate::value::{Object, Value};
 
@@ -161,7 +159,7 @@ fn pair<'t>(text: &'t str, pos: usize, tags: &Tags) -> Result<(&'t str, Value, R
         return Err(ParseError::new(ErrorCode::Syntax, key_at, "the argument name is empty"));
     }
     let value_at = expect(text, skip_ws(bytes, after_key), tags.value, "the argument")?;
-    let Some(len) = memmem::find(&bytes[value_at..], tags.value_close.as_bytes()) else {
+    let Some(len) = find(&bytes[value_at..], tags.value_close) else {
         return Err(ParseError::new(
             ErrorCode::Unclosed,
             bytes.len(),

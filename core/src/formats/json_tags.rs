@@ -263,7 +263,7 @@ fn other_content(
         return Ok(p);
     };
     let from = p + token.len();
-    let Some(len) = memchr::memmem::find(&text.as_bytes()[from..], close.as_bytes()) else {
+    let Some(len) = crate::scan::find(&text.as_bytes()[from..], close) else {
         return Err(ParseError::new(
             ErrorCode::Unclosed,
             text.len(),

@@ -16,11 +16,9 @@
 
 use std::ops::Range;
 
-use memchr::memmem;
-
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, skip_ws};
+use crate::scan::{at, find, skip_ws};
 use crate::tools::{offset_of, Args, Origin, Param, Text};
 use crate::value::{Object, Value};
 
@@ -164,7 +162,7 @@ fn parameters(text: &str, mut p: usize) -> Result<(Object, Vec<Param>, usize), P
 /// The value of a parameter, from `value_at` to `</parameter>`, where its text is, and the offset
 /// after that tag.
 fn parameter_value(text: &str, value_at: usize) -> Result<(Value, Range<usize>, usize), ParseError> {
-    let Some(len) = memmem::find(&text.as_bytes()[value_at..], PARAMETER_CLOSE.as_bytes()) else {
+    let Some(len) = find(&text.as_bytes()[value_at..], PARAMETER_CLOSE) else {
         return Err(ParseError::new(
             ErrorCode::Unclosed,
             text.len(),

@@ -15,12 +15,10 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use memchr::memmem;
-
 use super::{cut_short, expect_token};
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, is_ws, skip_ws};
+use crate::scan::{at, find, is_ws, skip_ws};
 use crate::tools::{Args, Origin, Param, Text};
 use crate::value::{Object, Value};
 
@@ -190,7 +188,7 @@ fn parameter_value(
             ),
         ));
     }
-    let Some(len) = memmem::find(&bytes[value_at..], d.parameter_close.as_bytes()) else {
+    let Some(len) = find(&bytes[value_at..], d.parameter_close) else {
         return Err(ParseError::new(
             ErrorCode::Unclosed,
             bytes.len(),
