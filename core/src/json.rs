@@ -257,7 +257,9 @@ impl<'a> Parser<'a> {
             self.depth -= 1;
             return Ok(Value::Object(Vec::new()));
         }
-        let mut entries: Object = Vec::with_capacity(4);
+        // Eight entries: arguments objects often have five to eight keys, and growing a vector
+        // costs more than the unused room.
+        let mut entries: Object = Vec::with_capacity(8);
         loop {
             if self.bytes.get(self.pos) != Some(&b'"') {
                 let trailing = entries.is_empty() || self.bytes.get(self.pos) != Some(&b'}');

@@ -63,8 +63,8 @@ pub(crate) fn calls_in(
     if !is_call_shape(&value, mode) {
         return Ok(None);
     }
-    let mut out = Vec::new();
-    let mut path = Vec::new();
+    let mut out = Vec::with_capacity(1);
+    let mut path = Path::default();
     let extractor = Extractor { src, start, mode };
     extractor.extract(value, &mut path, &mut out)?;
     Ok(Some(out))
@@ -102,12 +102,14 @@ fn is_call_shape(value: &Value, mode: Mode) -> bool {
 }
 
 /// The byte range of each call's own value in the call shape `value`, which spans
-/// `src[start..end]`, in the order [`calls_in`] returns the calls: a call or function object is
-/// the whole value; each call of an array or a message is its own object there. Walks the source
-/// once, matching brackets without parsing, and only for arrays and messages.
+/// `src[start..end]`, in the order [`calls_in`] returns the calls: each call of an array or a
+/// message is its own object there. A lone call or function object is the whole value: for it the
+/// list is empty, and callers use `start..end` once the list runs out. Walks the source once,
+/// matching brackets without parsing, and only for arrays and messages.
 pub(crate) fn call_spans(src: &str, start: usize, end: usize, value: &Value, mode: Mode) -> Vec<Range<usize>> {
     let mut out = Vec::new();
-    if is_call_shape(value, mode) {
+    let lone = matches!(value, Value::Object(o) if is_call_object(o, mode) || is_function_object(o));
+    if !lone && is_call_shape(value, mode) {
         spans_into(src.as_bytes(), start..end, value, mode, &mut out);
     }
     out
@@ -169,6 +171,41 @@ fn next_member(bytes: &[u8], end: usize) -> usize {
     }
 }
 
+/// The steps from the root of a call shape to the value being read, kept on the stack: errors
+/// need them, the happy path should not allocate for them. Call shapes nest at most five steps
+/// deep (array, message `tool_calls`, index, `function`, a key of the call object).
+struct Path<'k> {
+    steps: [Step<'k>; 8],
+    len: usize,
+}
+
+impl Default for Path<'_> {
+    fn default() -> Self {
+        Path {
+            steps: [Step::Index(0); 8],
+            len: 0,
+        }
+    }
+}
+
+impl<'k> Path<'k> {
+    fn push(&mut self, step: Step<'k>) {
+        debug_assert!(self.len < self.steps.len(), "call shapes nest at most five steps");
+        if let Some(slot) = self.steps.get_mut(self.len) {
+            *slot = step;
+            self.len += 1;
+        }
+    }
+
+    fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
+    }
+
+    fn steps(&self) -> &[Step<'k>] {
+        &self.steps[..self.len]
+    }
+}
+
 /// Reads the calls out of a value classified as a call shape, pointing errors into `src`.
 struct Extractor<'a> {
     src: &'a str,
@@ -186,7 +223,7 @@ impl Extractor<'_> {
     }
 
     /// Extracts the calls of a classified value.
-    fn extract<'k>(&self, value: Value, path: &mut Vec<Step<'k>>, out: &mut Vec<NamedArgs>) -> Result<(), ParseError> {
+    fn extract<'k>(&self, value: Value, path: &mut Path<'k>, out: &mut Vec<NamedArgs>) -> Result<(), ParseError> {
         match value {
             Value::Array(items) => {
                 for (i, item) in items.into_iter().enumerate() {
@@ -217,7 +254,7 @@ impl Extractor<'_> {
     }
 
     /// `{"tool_calls": [...]}` and/or `{"function_call": {...}}`, in the order written.
-    fn message<'k>(&self, o: Object, path: &mut Vec<Step<'k>>, out: &mut Vec<NamedArgs>) -> Result<(), ParseError> {
+    fn message<'k>(&self, o: Object, path: &mut Path<'k>, out: &mut Vec<NamedArgs>) -> Result<(), ParseError> {
         for (key, value) in o {
             match key.as_str() {
                 "tool_calls" => {
@@ -225,7 +262,7 @@ impl Extractor<'_> {
                     let Value::Array(items) = value else {
                         return Err(self.error(
                             ErrorCode::Unrecognized,
-                            path,
+                            path.steps(),
                             format!("`tool_calls` must be an array of calls, found {}", value.kind()),
                         ));
                     };
@@ -235,7 +272,7 @@ impl Extractor<'_> {
                         if !ok {
                             return Err(self.error(
                                 ErrorCode::Unrecognized,
-                                path,
+                                path.steps(),
                                 "a `tool_calls` item must be a call: {\"type\": \"function\", \"function\": {\"name\": ..., \"arguments\": ...}}".to_string(),
                             ));
                         }
@@ -251,7 +288,7 @@ impl Extractor<'_> {
                         _ => {
                             return Err(self.error(
                                 ErrorCode::Unrecognized,
-                                path,
+                                path.steps(),
                                 "`function_call` must be an object with `name` and `arguments`".to_string(),
                             ))
                         }
@@ -265,7 +302,7 @@ impl Extractor<'_> {
     }
 
     /// Name and arguments of `{"name": ..., "arguments": ...}` (or `parameters`, `input`, `args`).
-    fn call_object<'k>(&self, o: Object, path: &mut Vec<Step<'k>>) -> Result<NamedArgs, ParseError> {
+    fn call_object<'k>(&self, o: Object, path: &mut Path<'k>) -> Result<NamedArgs, ParseError> {
         let mut name = None;
         let mut args: Option<(&'static str, Value)> = None;
         for (key, value) in o {
@@ -276,7 +313,7 @@ impl Extractor<'_> {
                     path.push(Step::KeyName(k));
                     let e = self.error(
                         ErrorCode::AmbiguousArguments,
-                        path,
+                        path.steps(),
                         format!("both `{first}` and `{k}` are given; a call has one arguments key"),
                     );
                     return Err(e);
@@ -288,18 +325,18 @@ impl Extractor<'_> {
         let name = match name {
             Some(Value::String(s)) if !s.is_empty() => s,
             Some(Value::String(_)) => {
-                return Err(self.error(ErrorCode::InvalidName, path, "the tool name is empty".into()))
+                return Err(self.error(ErrorCode::InvalidName, path.steps(), "the tool name is empty".into()))
             }
             Some(v) => {
                 return Err(self.error(
                     ErrorCode::InvalidName,
-                    path,
+                    path.steps(),
                     format!("the tool name must be a string, found {}", v.kind()),
                 ))
             }
             None => {
                 path.pop();
-                return Err(self.error(ErrorCode::InvalidName, path, "the call has no `name`".into()));
+                return Err(self.error(ErrorCode::InvalidName, path.steps(), "the call has no `name`".into()));
             }
         };
         path.pop();
@@ -312,7 +349,7 @@ impl Extractor<'_> {
             });
         };
         path.push(Step::Key(key));
-        let arguments = self.arguments(&name, key, value, path)?;
+        let arguments = self.arguments(&name, key, value, path.steps())?;
         path.pop();
         Ok(NamedArgs {
             name,

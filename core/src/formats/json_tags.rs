@@ -501,7 +501,7 @@ impl Item<'_> {
 
     /// Arguments: an object, or a string holding a JSON object.
     fn arguments(&self, value: Value, step: Step<'_>, name: Option<&str>) -> Result<Object, ParseError> {
-        let of = name.map(|n| format!(" of {}", quote(n))).unwrap_or_default();
+        let of = || name.map(|n| format!(" of {}", quote(n))).unwrap_or_default();
         match value {
             Value::Object(o) => Ok(o),
             Value::String(s) => match parse_complete(&s) {
@@ -510,20 +510,26 @@ impl Item<'_> {
                     ErrorCode::InvalidArguments,
                     Some(step),
                     format!(
-                        "the arguments string{of} must hold a JSON object, found {}",
+                        "the arguments string{} must hold a JSON object, found {}",
+                        of(),
                         other.kind()
                     ),
                 )),
                 Err(e) => Err(ParseError::new(
                     ErrorCode::InvalidArguments,
                     raw_offset_in_string(self.text, self.at(Some(step)), e.offset),
-                    format!("the arguments string{of} is not valid JSON: {} ({})", e.message, e.code),
+                    format!(
+                        "the arguments string{} is not valid JSON: {} ({})",
+                        of(),
+                        e.message,
+                        e.code
+                    ),
                 )),
             },
             other => Err(self.error(
                 ErrorCode::InvalidArguments,
                 Some(step),
-                format!("the arguments{of} must be an object, found {}", other.kind()),
+                format!("the arguments{} must be an object, found {}", of(), other.kind()),
             )),
         }
     }
