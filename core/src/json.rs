@@ -14,6 +14,7 @@
 
 use std::collections::HashSet;
 use std::fmt;
+use std::ops::Range;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::skip_ws;
@@ -92,6 +93,16 @@ pub(crate) fn parse_value_at(src: &str, start: usize) -> Result<(Value, usize), 
     Parser::new(src, start).value_at().map_err(ParseError::from)
 }
 
+/// Like [`parse_value_at`]; when the value is an array, also returns the byte range of each of
+/// its elements (recorded while parsing, so a caller that needs them does not scan again).
+pub(crate) fn parse_value_items_at(src: &str, start: usize) -> Result<(Value, usize, Vec<Range<usize>>), ParseError> {
+    let mut parser = Parser::new(src, start);
+    parser.items = Some(Vec::new());
+    parser.pos = skip_ws(parser.bytes, parser.pos);
+    let value = parser.value()?;
+    Ok((value, parser.pos, parser.items.unwrap_or_default()))
+}
+
 /// Like [`parse_value_at`], for a caller that only needs to know where a failure happened (text
 /// that may or may not be JSON): no message is written.
 pub(crate) fn probe_value_at(src: &str, start: usize) -> Result<(Value, usize), usize> {
@@ -136,6 +147,9 @@ struct Parser<'a> {
     bytes: &'a [u8],
     pos: usize,
     depth: usize,
+    /// The ranges of the top-level array's elements, when asked for (see
+    /// [`parse_value_items_at`]).
+    items: Option<Vec<Range<usize>>>,
 }
 
 impl<'a> Parser<'a> {
@@ -145,6 +159,7 @@ impl<'a> Parser<'a> {
             bytes: src.as_bytes(),
             pos: start,
             depth: 0,
+            items: None,
         }
     }
 
@@ -225,7 +240,13 @@ impl<'a> Parser<'a> {
         }
         let mut items = Vec::with_capacity(4);
         loop {
+            let item_at = self.pos;
             items.push(self.value()?);
+            if self.depth == 1 {
+                if let Some(ranges) = &mut self.items {
+                    ranges.push(item_at..self.pos);
+                }
+            }
             self.pos = skip_ws(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
                 Some(b',') => {

@@ -107,12 +107,42 @@ fn is_call_shape(value: &Value, mode: Mode) -> bool {
 /// list is empty, and callers use `start..end` once the list runs out. Walks the source once,
 /// matching brackets without parsing, and only for arrays and messages.
 pub(crate) fn call_spans(src: &str, start: usize, end: usize, value: &Value, mode: Mode) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
+    call_spans_of_items(src, start, end, value, mode, None)
+}
+
+/// [`call_spans`], given the ranges of the elements when `value` is an array (from
+/// [`json::parse_value_items_at`]), so that they are not found again.
+pub(crate) fn call_spans_of_items(
+    src: &str,
+    start: usize,
+    end: usize,
+    value: &Value,
+    mode: Mode,
+    items: Option<Vec<Range<usize>>>,
+) -> Vec<Range<usize>> {
     let lone = matches!(value, Value::Object(o) if is_call_object(o, mode) || is_function_object(o));
-    if !lone && is_call_shape(value, mode) {
-        spans_into(src.as_bytes(), start..end, value, mode, &mut out);
+    if lone || !is_call_shape(value, mode) {
+        return Vec::new();
     }
-    out
+    let bytes = src.as_bytes();
+    match (value, items) {
+        (Value::Array(values), Some(ranges)) if ranges.len() == values.len() => {
+            let lone = |v: &Value| matches!(v, Value::Object(o) if is_call_object(o, mode) || is_function_object(o));
+            if values.iter().all(lone) {
+                return ranges;
+            }
+            let mut out = Vec::new();
+            for (item, range) in values.iter().zip(ranges) {
+                spans_into(bytes, range, item, mode, &mut out);
+            }
+            out
+        }
+        _ => {
+            let mut out = Vec::new();
+            spans_into(bytes, start..end, value, mode, &mut out);
+            out
+        }
+    }
 }
 
 fn spans_into(bytes: &[u8], range: Range<usize>, value: &Value, mode: Mode, out: &mut Vec<Range<usize>>) {
@@ -139,7 +169,7 @@ fn spans_into(bytes: &[u8], range: Range<usize>, value: &Value, mode: Mode, out:
 }
 
 /// The ranges of the elements of the (well-formed) JSON array at `at`.
-pub(crate) fn raw_items(bytes: &[u8], at: usize) -> impl Iterator<Item = Range<usize>> + '_ {
+fn raw_items(bytes: &[u8], at: usize) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut p = skip_ws(bytes, at + 1);
     std::iter::from_fn(move || {
         let end = json::raw_value_end(bytes, p).filter(|_| bytes[p] != b']')?;

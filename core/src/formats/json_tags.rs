@@ -47,7 +47,7 @@
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::json::{locate_path, parse_complete, parse_value_at, quote, raw_offset_in_string, Step};
+use crate::json::{locate_path, parse_complete, parse_value_items_at, quote, raw_offset_in_string, Step};
 use crate::scan::{at, skip_ws};
 use crate::tools::{offset_of, Args, Origin, Param, Text};
 use crate::value::{Object, Value};
@@ -336,13 +336,13 @@ fn value(text: &str, p: usize, entry: &Entry, marker: &str, out: &mut Vec<ToolCa
         Some(_) => return Err(unrecognized(text, p, marker)),
         None => return Err(unclosed_marker(text, marker)),
     }
-    let (value, end) = parse_value_at(text, p)?;
+    let (value, end, ranges) = parse_value_items_at(text, p)?;
     // Each call spans its own object: the element of a list, or the whole value.
     let (items, spans): (Vec<_>, Vec<_>) = match value {
         Value::Array(items) if items.is_empty() => return Err(unrecognized(text, p, marker)),
         Value::Array(items) => (
             items.into_iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
-            crate::shape::raw_items(bytes, p).collect(),
+            ranges,
         ),
         v => (vec![(None, v)], std::iter::once(p..end).collect()),
     };

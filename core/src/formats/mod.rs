@@ -91,8 +91,8 @@ pub(crate) fn tagged_json(
         Some(_) => return Err(unrecognized(text, pos, marker)),
         None => return Err(unclosed_marker(text, marker)),
     }
-    let (value, end) = crate::json::parse_value_at(text, pos)?;
-    let spans = shape::call_spans(text, pos, end, &value, Mode::Tagged);
+    let (value, end, items) = crate::json::parse_value_items_at(text, pos)?;
+    let spans = shape::call_spans_of_items(text, pos, end, &value, Mode::Tagged, Some(items));
     let calls = shape::calls_in(text, pos, value, Mode::Tagged)?.ok_or_else(|| unrecognized(text, pos, marker))?;
     if calls.is_empty() {
         // A message whose `tool_calls` is empty: the marker claimed a call that is not there.
