@@ -217,7 +217,7 @@ impl Parser<'_> {
     }
 
     fn arguments(&mut self) -> Result<Object, ParseError> {
-        let mut args = Object::new();
+        let mut args = Object::with_capacity(8);
         let mut keys = crate::value::Keys::default();
         loop {
             self.ws();

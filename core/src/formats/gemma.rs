@@ -192,7 +192,7 @@ impl Literal<'_> {
     /// The object at `pos` (a `{`); `arguments` for the call's own argument object.
     fn object(&mut self, arguments: bool) -> Result<Object, ParseError> {
         self.pos += 1;
-        let mut entries = Object::new();
+        let mut entries = Object::with_capacity(8);
         let mut seen: Option<HashSet<String>> = None;
         self.ws();
         if self.peek() == Some(b'}') {

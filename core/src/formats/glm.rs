@@ -32,7 +32,6 @@
 //! Text after `</tool_call>` (GLM's `<|observation|>`, `<|user|>`, `<|endoftext|>`, Hunyuan's
 //! `</tool_calls>`) is left as prose.
 
-use std::collections::HashSet;
 use std::ops::Range;
 
 use super::{expect, unexpected, unrecognized};
@@ -116,15 +115,15 @@ pub(crate) fn call(text: &str, start: usize, tags: &Tags) -> Result<(ToolCall, u
             return Err(unexpected(text, p, &[sep], "the tool call"));
         }
     }
-    let mut arguments = Object::new();
-    let mut params = Vec::new();
-    let mut keys = HashSet::new();
+    let mut arguments = Object::with_capacity(8);
+    let mut params = Vec::with_capacity(8);
+    let mut keys = crate::value::Keys::default();
     while !at(bytes, p, tags.close) {
         if !at(bytes, p, tags.key) {
             return Err(unexpected(text, p, &[tags.key, tags.close], "the tool call"));
         }
         let (key, value, written, end) = pair(text, p, tags)?;
-        if !keys.insert(key) {
+        if keys.repeated(&arguments, key) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
                 p,

@@ -113,8 +113,8 @@ fn json_arguments(text: &str, p: usize) -> Result<(Object, usize), ParseError> {
 /// the arguments, where their values are written, and the offset after `</function>`.
 fn parameters(text: &str, mut p: usize) -> Result<(Object, Vec<Param>, usize), ParseError> {
     let bytes = text.as_bytes();
-    let mut arguments = Object::new();
-    let mut params = Vec::new();
+    let mut arguments = Object::with_capacity(8);
+    let mut params = Vec::with_capacity(8);
     let mut keys = crate::value::Keys::default();
     loop {
         p = skip_ws(bytes, p);

@@ -89,8 +89,8 @@ pub(crate) fn invoke(text: &str, start: usize, d: &Dialect) -> Result<(ToolCall,
 /// the offset after that tag.
 fn parameters(text: &str, mut p: usize, d: &Dialect) -> Result<(Object, Vec<Param>, usize), ParseError> {
     let bytes = text.as_bytes();
-    let mut arguments = Object::new();
-    let mut params = Vec::new();
+    let mut arguments = Object::with_capacity(8);
+    let mut params = Vec::with_capacity(8);
     let mut keys = crate::value::Keys::default();
     loop {
         p = skip_ws(bytes, p);
