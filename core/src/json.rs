@@ -87,6 +87,35 @@ impl From<JsonError> for ParseError {
     }
 }
 
+/// The end of the run of plain string bytes (not `"`, `\\` or a control character) from `i`: eight
+/// bytes at a time, the first stop byte of a word found from its mask, the last few bytes of the
+/// text one by one.
+#[inline]
+fn plain_run_end(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte of `w` below `n` (n <= 0x80). Bits above the lowest one may be
+    // wrong (a borrow moves up), the lowest one is exact: it marks the first such byte.
+    let below = |w: u64, n: u64| w.wrapping_sub(n * ONES) & !w & HIGH;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes([
+            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
+        ]);
+        let stops = below(w ^ (u64::from(b'"') * ONES), 1) | below(w ^ (u64::from(b'\\') * ONES), 1) | below(w, 0x20);
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&b) = bytes.get(i) {
+        if STRING_STOP[b as usize] {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
 /// Parses one JSON value starting at byte `start` of `src` (leading whitespace is skipped).
 /// Returns the value and the offset just past it.
 pub(crate) fn parse_value_at(src: &str, start: usize) -> Result<(Value, usize), ParseError> {
@@ -334,13 +363,7 @@ impl<'a> Parser<'a> {
     /// them) are copied once, at their exact size.
     fn string(&mut self) -> Result<String, JsonError> {
         let start = self.pos + 1;
-        let mut i = start;
-        while let Some(&b) = self.bytes.get(i) {
-            if STRING_STOP[b as usize] {
-                break;
-            }
-            i += 1;
-        }
+        let mut i = plain_run_end(self.bytes, start);
         if self.bytes.get(i) == Some(&b'"') {
             self.pos = i + 1;
             return Ok(self.src[start..i].to_owned());
@@ -361,8 +384,8 @@ impl<'a> Parser<'a> {
                     out.push_str(&self.src[run..i]);
                     let (c, next) = decode_escape(self.bytes, i)?;
                     out.push(c);
-                    i = next;
-                    run = i;
+                    run = next;
+                    i = plain_run_end(self.bytes, next);
                 }
                 0..=0x1f => {
                     return Err(JsonError::new(
@@ -670,4 +693,25 @@ pub(crate) fn quote(s: &str) -> String {
     let mut out = String::new();
     crate::value::write_json_string(s, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{plain_run_end, STRING_STOP};
+
+    /// The word-at-a-time run agrees with the byte table for every stop byte at every offset of
+    /// a word, after plain ASCII and after multi-byte characters.
+    #[test]
+    fn plain_run_end_stops_where_the_table_does() {
+        for stop in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+            for prefix in ["", "a", "abcdefg", "abcdefgh", "é€x", "0123456789abcdef"] {
+                let mut text = prefix.as_bytes().to_vec();
+                text.push(stop);
+                text.extend_from_slice(b"tail after the stop byte");
+                let by_table = text.iter().position(|&b| STRING_STOP[b as usize]).unwrap();
+                assert_eq!(plain_run_end(&text, 0), by_table, "{prefix:?} then {stop:#x}");
+            }
+        }
+        assert_eq!(plain_run_end("no stop at all in this text".as_bytes(), 0), 27);
+    }
 }
