@@ -75,13 +75,27 @@ pub(crate) fn char_before(bytes: &[u8], end: usize) -> Option<(usize, char)> {
 /// Python's: `_` or an XID_Start character, then XID_Continue characters (so `café` and `日本`
 /// are identifiers); keywords are not told apart here.
 pub(crate) fn ident_end(bytes: &[u8], pos: usize) -> usize {
-    match char_at(bytes, pos) {
-        Some(c) if is_ident_start_char(c) => {}
-        _ => return pos,
-    }
     let mut i = pos;
-    while let Some(c) = char_at(bytes, i) {
-        if i > pos && !is_ident_continue_char(c) {
+    while let Some(&b) = bytes.get(i) {
+        if b.is_ascii() {
+            let ok = if i == pos {
+                is_ident_start(b)
+            } else {
+                is_ident_continue(b)
+            };
+            if !ok {
+                break;
+            }
+            i += 1;
+            continue;
+        }
+        let Some(c) = char_at(bytes, i) else { break };
+        let ok = if i == pos {
+            is_ident_start_char(c)
+        } else {
+            is_ident_continue_char(c)
+        };
+        if !ok {
             break;
         }
         i += c.len_utf8();
