@@ -132,6 +132,16 @@ pub(crate) fn parse_value_items_at(src: &str, start: usize) -> Result<(Value, us
     Ok((value, parser.pos, parser.items.unwrap_or_default()))
 }
 
+/// The JSON value at `start` (no whitespace skipped), read as if nested `depth` containers deep
+/// (the nesting limit counts them), for a caller that reads the containers around it itself and
+/// reads the whole text again with [`parse_value_at`] when this fails: `None` on any error.
+pub(crate) fn value_nested_at(src: &str, start: usize, depth: usize) -> Option<(Value, usize)> {
+    let mut parser = Parser::new(src, start);
+    parser.depth = depth;
+    let value = parser.value().ok()?;
+    Some((value, parser.pos))
+}
+
 /// Like [`parse_value_at`], for a caller that only needs to know where a failure happened (text
 /// that may or may not be JSON): no message is written.
 pub(crate) fn probe_value_at(src: &str, start: usize) -> Result<(Value, usize), usize> {

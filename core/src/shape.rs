@@ -70,6 +70,144 @@ pub(crate) fn calls_in(
     Ok(Some(out))
 }
 
+/// The keys of a call object as a template writes them, in order: an optional id (a string), the
+/// name (a non-empty string) and the arguments (an object) under the first of `arguments` present.
+pub(crate) struct CallKeys<'a> {
+    pub id: Option<&'static str>,
+    pub name: &'static str,
+    pub arguments: &'a [&'static str],
+}
+
+/// `{"name": …, "arguments": …}`, or `"parameters"` in place of `"arguments"`.
+pub(crate) const NAME_ARGUMENTS: CallKeys<'static> = CallKeys {
+    id: None,
+    name: "name",
+    arguments: &["arguments", "parameters"],
+};
+
+/// A call read by [`plain_calls`].
+pub(crate) struct PlainCall {
+    /// The id, when the keys have one.
+    pub id: Option<String>,
+    pub name: String,
+    pub arguments: Object,
+    pub name_key: &'static str,
+    /// The key the arguments were read from.
+    pub arguments_key: &'static str,
+}
+
+impl PlainCall {
+    /// The call, whose object spans `span`, with the origin the general reading gives it.
+    pub(crate) fn into_call(self, format: crate::Format, span: Range<usize>) -> crate::ToolCall {
+        let origin = crate::tools::Origin::Object {
+            at: span.start,
+            wrapped: false,
+            name: self.name_key,
+            args: Some(self.arguments_key),
+        };
+        let mut call = crate::ToolCall::new(self.name, self.arguments, format, span).with_origin(origin);
+        call.id = self.id;
+        call
+    }
+}
+
+/// Reads the most common call shapes without building the object around each call: one object
+/// with exactly the `keys`, written in their order without escapes, or a list of such objects.
+/// Calls `push` with each call and its span, and returns the offset after the value. Anything
+/// else, including any error, is `None`: the caller then drops what was pushed and reads the
+/// value the general way, which gives the same calls for these shapes and reports errors. (A
+/// failure costs one more read of the value, so reading stays linear.)
+pub(crate) fn plain_calls(
+    src: &str,
+    pos: usize,
+    keys: &CallKeys<'_>,
+    mut push: impl FnMut(PlainCall, Range<usize>),
+) -> Option<usize> {
+    let bytes = src.as_bytes();
+    match bytes.get(pos)? {
+        b'{' => {
+            let (call, end) = plain_call(src, pos, 0, keys)?;
+            push(call, pos..end);
+            Some(end)
+        }
+        b'[' => {
+            let mut p = skip_ws(bytes, pos + 1);
+            loop {
+                if bytes.get(p) != Some(&b'{') {
+                    return None;
+                }
+                let (call, end) = plain_call(src, p, 1, keys)?;
+                push(call, p..end);
+                p = skip_ws(bytes, end);
+                match bytes.get(p)? {
+                    b',' => p = skip_ws(bytes, p + 1),
+                    b']' => return Some(p + 1),
+                    _ => return None,
+                }
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The call object with `keys` at `at` (a `{`), inside `outer` containers: the call and the
+/// offset after it.
+pub(crate) fn plain_call(src: &str, at: usize, outer: usize, keys: &CallKeys<'_>) -> Option<(PlainCall, usize)> {
+    let bytes = src.as_bytes();
+    let mut p = skip_ws(bytes, at + 1);
+    let mut id = None;
+    if let Some(key) = keys.id {
+        let (Value::String(s), end) = json::value_nested_at(src, after_key(bytes, p, key)?, outer + 1)? else {
+            return None;
+        };
+        id = Some(s);
+        p = after_comma(bytes, end)?;
+    }
+    let (Value::String(name), end) = json::value_nested_at(src, after_key(bytes, p, keys.name)?, outer + 1)? else {
+        return None;
+    };
+    if name.is_empty() {
+        return None;
+    }
+    let p = after_comma(bytes, end)?;
+    let (arguments_key, p) = keys
+        .arguments
+        .iter()
+        .find_map(|&k| Some((k, after_key(bytes, p, k)?)))?;
+    if bytes.get(p) != Some(&b'{') {
+        return None;
+    }
+    let (Value::Object(arguments), end) = json::value_nested_at(src, p, outer + 1)? else {
+        return None;
+    };
+    let p = skip_ws(bytes, end);
+    let call = PlainCall {
+        id,
+        name,
+        arguments,
+        name_key: keys.name,
+        arguments_key,
+    };
+    (bytes.get(p) == Some(&b'}')).then_some((call, p + 1))
+}
+
+/// The offset of the value after the quoted `key`, `:` and whitespace at `p`.
+fn after_key(bytes: &[u8], p: usize, key: &str) -> Option<usize> {
+    let end = p + key.len() + 2;
+    let quoted = bytes.get(p..end)?;
+    if quoted[0] != b'"' || &quoted[1..quoted.len() - 1] != key.as_bytes() || quoted[quoted.len() - 1] != b'"' {
+        return None;
+    }
+    let colon = skip_ws(bytes, end);
+    (bytes.get(colon) == Some(&b':')).then(|| skip_ws(bytes, colon + 1))
+}
+
+/// The offset after whitespace, `,` and whitespace at `p`.
+fn after_comma(bytes: &[u8], p: usize) -> Option<usize> {
+    let p = skip_ws(bytes, p);
+    (bytes.get(p) == Some(&b',')).then(|| skip_ws(bytes, p + 1))
+}
+
 fn is_call_object(o: &Object, mode: Mode) -> bool {
     get(o, "name").is_some()
         && o.iter()
@@ -474,5 +612,61 @@ pub(crate) fn claims_call(bytes: &[u8], pos: usize, limit: usize) -> bool {
             return false;
         }
         p = skip_ws(bytes, p + 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{call_spans_of_items, calls_in, plain_calls, Mode, NAME_ARGUMENTS};
+    use crate::call::{Format, ToolCall};
+
+    /// The calls of the JSON value at `pos`, read the general way (as `tagged_json` does).
+    fn general(src: &str, pos: usize) -> Vec<ToolCall> {
+        let (value, end, items) = crate::json::parse_value_items_at(src, pos).unwrap();
+        let spans = call_spans_of_items(src, pos, end, &value, Mode::Tagged, Some(items));
+        let calls = calls_in(src, pos, value, Mode::Tagged).unwrap().unwrap();
+        let spans = spans.into_iter().chain(std::iter::repeat(pos..end));
+        calls
+            .into_iter()
+            .zip(spans)
+            .map(|(c, s)| c.into_call(Format::Hermes, s))
+            .collect()
+    }
+
+    /// The fast reading gives the calls, spans and origins of the general one.
+    #[test]
+    fn plain_calls_read_as_the_general_shapes_do() {
+        for src in [
+            r#"x {"name": "f", "arguments": {"a": 1, "b": [true, null]}}"#,
+            r#"x {"name":"f","parameters":{}}"#,
+            r#"x [{"name": "f", "arguments": {"a": "é"}}, {"name": "g", "parameters": {"b": {"c": 2}}} ]"#,
+        ] {
+            let mut fast = Vec::new();
+            let end = plain_calls(src, 2, &NAME_ARGUMENTS, |c, span| {
+                fast.push(c.into_call(Format::Hermes, span))
+            });
+            assert_eq!(end, Some(src.trim_end().len()), "{src}");
+            let general = general(src, 2);
+            assert_eq!(fast, general, "{src}");
+            let origins = |calls: &[ToolCall]| calls.iter().map(|c| c.origin.clone()).collect::<Vec<_>>();
+            assert_eq!(origins(&fast), origins(&general), "{src}");
+        }
+    }
+
+    /// Anything but the plain shape is left to the general reading.
+    #[test]
+    fn plain_calls_leave_other_shapes() {
+        for src in [
+            r#"x {"arguments": {}, "name": "f"}"#,
+            r#"x {"name": "f", "arguments": "{}"}"#,
+            r#"x {"name": "", "arguments": {}}"#,
+            r#"x {"name": "f", "arguments": {}, "id": "1"}"#,
+            r#"x {"name": "f", "arguments": {"a": 1, "a": 2}}"#,
+            r#"x []"#,
+            r#"x [{"name": "f", "arguments": {}}, 1]"#,
+            r#"x {"name": "f", "arguments": {"#,
+        ] {
+            assert_eq!(plain_calls(src, 2, &NAME_ARGUMENTS, |_, _| {}), None, "{src}");
+        }
     }
 }

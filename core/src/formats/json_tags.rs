@@ -49,6 +49,7 @@ use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::json::{locate_path, parse_complete, parse_value_items_at, quote, raw_offset_in_string, Step};
 use crate::scan::{at, skip_ws};
+use crate::shape::{plain_calls, CallKeys};
 use crate::tools::{offset_of, Args, Origin, Param, Text};
 use crate::value::{Object, Value};
 
@@ -335,6 +336,20 @@ fn value(text: &str, p: usize, entry: &Entry, marker: &str, out: &mut Vec<ToolCa
         Some(b'{' | b'[') => {}
         Some(_) => return Err(unrecognized(text, p, marker)),
         None => return Err(unclosed_marker(text, marker)),
+    }
+    if let Reader::Keys { id, name, arguments } = entry.reader {
+        let keys = CallKeys {
+            id: Some(id),
+            name,
+            arguments: &[arguments],
+        };
+        let first = out.len();
+        if let Some(end) = plain_calls(text, p, &keys, |call, span| {
+            out.push(call.into_call(entry.format, span))
+        }) {
+            return Ok(end);
+        }
+        out.truncate(first);
     }
     let (value, end, ranges) = parse_value_items_at(text, p)?;
     // Each call spans its own object: the element of a list, or the whole value.

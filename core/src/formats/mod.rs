@@ -91,6 +91,14 @@ pub(crate) fn tagged_json(
         Some(_) => return Err(unrecognized(text, pos, marker)),
         None => return Err(unclosed_marker(text, marker)),
     }
+    let first = out.len();
+    let plain = shape::plain_calls(text, pos, &shape::NAME_ARGUMENTS, |call, span| {
+        out.push(call.into_call(format, span))
+    });
+    if let Some(end) = plain {
+        return Ok(end);
+    }
+    out.truncate(first);
     let (value, end, items) = crate::json::parse_value_items_at(text, pos)?;
     let spans = shape::call_spans_of_items(text, pos, end, &value, Mode::Tagged, Some(items));
     let calls = shape::calls_in(text, pos, value, Mode::Tagged)?.ok_or_else(|| unrecognized(text, pos, marker))?;
