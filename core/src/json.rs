@@ -161,6 +161,26 @@ pub fn parse_json(text: &str) -> Result<Value, ParseError> {
     parse_complete(text)
 }
 
+/// A value written as text between tags: the text trimmed of whitespace (`str::trim`) as strict
+/// JSON when it is exactly one JSON value, else `None` (the caller keeps the text as a string).
+/// Text that cannot begin a JSON value is not parsed at all.
+pub(crate) fn probe_text(raw: &str) -> Option<Value> {
+    let trimmed = trim(raw);
+    match trimmed.as_bytes().first()? {
+        b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => probe_complete(trimmed),
+        _ => None,
+    }
+}
+
+/// `s.trim()`, without decoding characters when neither end can be whitespace.
+fn trim(s: &str) -> &str {
+    let may_be_space = |b: u8| b >= 0x80 || b == b' ' || (0x09..=0x0d).contains(&b);
+    match (s.as_bytes().first(), s.as_bytes().last()) {
+        (Some(&a), Some(&z)) if !may_be_space(a) && !may_be_space(z) => s,
+        _ => s.trim(),
+    }
+}
+
 /// Parses `src` as exactly one JSON value, optionally surrounded by whitespace.
 pub(crate) fn parse_complete(src: &str) -> Result<Value, ParseError> {
     parse_complete_at(src, 0)

@@ -166,7 +166,7 @@ fn pair<'t>(text: &'t str, pos: usize, tags: &Tags) -> Result<(&'t str, Value, R
         ));
     };
     let raw = &text[value_at..value_at + len];
-    let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.to_string()));
+    let value = crate::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
     Ok((
         key,
         value,

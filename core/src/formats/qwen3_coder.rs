@@ -170,7 +170,7 @@ fn parameter_value(text: &str, value_at: usize) -> Result<(Value, Range<usize>, 
         ));
     };
     let raw = trim_line_breaks(&text[value_at..value_at + len]);
-    let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.to_string()));
+    let value = crate::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
     let raw_at = offset_of(text, raw);
     Ok((
         value,

@@ -210,7 +210,7 @@ fn parameter_value(
     } else {
         Cow::Borrowed(raw)
     };
-    let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.into_owned()));
+    let value = crate::json::probe_text(&raw).unwrap_or_else(|| Value::String(raw.into_owned()));
     Ok((value, Param::new(written, kind), end))
 }
 
