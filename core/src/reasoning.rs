@@ -10,7 +10,9 @@
 //! reasoning win; a tagged call inside reasoning is returned only when there is none outside; a
 //! marker inside reasoning that is not followed by a well-formed call is reasoning text.
 
-use memchr::memmem;
+use std::sync::OnceLock;
+
+use memchr::memmem::Finder;
 
 /// One kind of reasoning block.
 #[derive(Debug)]
@@ -77,26 +79,94 @@ pub(crate) const BLOCKS: &[Block] = &[
 /// of a `prompt_may_open` block that comes before every open tag of its kind.
 pub(crate) fn opened_by_prompt(text: &str) -> Option<(&'static Block, usize)> {
     let bytes = text.as_bytes();
-    prompt_blocks()
-        .iter()
-        .filter_map(|(b, open, close)| {
-            let close = close.find(bytes)?;
-            let opened = open.find(&bytes[..close]).is_some();
-            (!opened).then_some((*b, close))
-        })
-        .min_by_key(|&(_, close)| close)
+    let mut best: Option<(&'static Block, usize)> = None;
+    for group in close_groups() {
+        let first = first_closes(bytes, group);
+        for (tag, close) in group.tags.iter().zip(first) {
+            let Some(close) = close else { continue };
+            if tag.open.find(&bytes[..close]).is_none() && best.is_none_or(|(_, c)| close < c) {
+                best = Some((tag.block, close));
+            }
+        }
+    }
+    best
 }
 
-/// The blocks a prompt may open, with searchers for their open and close tags, built once
-/// (building a searcher costs more than searching a short text).
-fn prompt_blocks() -> &'static [(&'static Block, memmem::Finder<'static>, memmem::Finder<'static>)] {
-    static FINDERS: std::sync::OnceLock<Vec<(&'static Block, memmem::Finder<'static>, memmem::Finder<'static>)>> =
-        std::sync::OnceLock::new();
-    FINDERS.get_or_init(|| {
-        BLOCKS
-            .iter()
-            .filter(|b| b.prompt_may_open)
-            .map(|b| (b, memmem::Finder::new(b.open), memmem::Finder::new(b.close)))
-            .collect()
+/// The first close tag of each block of the group. The occurrences of the group's common ending
+/// are read in order (one search for the group), at most [`ENDINGS_READ`] of them: a text with
+/// more (a reasoning text full of `<think>`) has each missing close tag searched for on its own
+/// from there, so that no text costs more than one pass per close tag.
+fn first_closes(bytes: &[u8], group: &CloseGroup) -> [Option<usize>; GROUP] {
+    let mut first = [None; GROUP];
+    let missing = |first: &[Option<usize>; GROUP]| first[..group.tags.len()].iter().any(Option::is_none);
+    let mut from = 0;
+    for _ in 0..ENDINGS_READ {
+        let Some(i) = group.ending.find(&bytes[from..]) else {
+            return first;
+        };
+        let end = from + i + group.ending.needle().len();
+        for (tag, slot) in group.tags.iter().zip(first.iter_mut()) {
+            let close = tag.block.close.as_bytes();
+            if slot.is_none() && bytes[..end].ends_with(close) {
+                *slot = Some(end - close.len());
+            }
+        }
+        if !missing(&first) {
+            return first;
+        }
+        from += i + 1;
+    }
+    for (tag, slot) in group.tags.iter().zip(first.iter_mut()) {
+        if slot.is_none() {
+            *slot = tag.close.find(&bytes[from..]).map(|i| from + i);
+        }
+    }
+    first
+}
+
+/// How many occurrences of a group's common ending are read before its close tags are searched
+/// for one by one.
+const ENDINGS_READ: usize = 8;
+
+/// A `prompt_may_open` block with searchers for its tags.
+struct Tags {
+    block: &'static Block,
+    open: Finder<'static>,
+    close: Finder<'static>,
+}
+
+/// `prompt_may_open` blocks whose close tags end alike (`</think>`, `</seed:think>`,
+/// `</longcat_think>`), searched for together: one searcher for the common ending, built once.
+struct CloseGroup {
+    ending: Finder<'static>,
+    tags: Vec<Tags>,
+}
+
+/// The length of the ending close tags are grouped by, and the most tags in one group.
+const ENDING: usize = 6;
+const GROUP: usize = 4;
+
+fn close_groups() -> &'static [CloseGroup] {
+    static GROUPS: OnceLock<Vec<CloseGroup>> = OnceLock::new();
+    GROUPS.get_or_init(|| {
+        let mut groups: Vec<CloseGroup> = Vec::new();
+        for block in BLOCKS.iter().filter(|b| b.prompt_may_open) {
+            let close = block.close.as_bytes();
+            let ending = &close[close.len().saturating_sub(ENDING)..];
+            let tags = Tags {
+                block,
+                open: Finder::new(block.open),
+                close: Finder::new(block.close),
+            };
+            let same = |g: &&mut CloseGroup| g.ending.needle() == ending && g.tags.len() < GROUP;
+            match groups.iter_mut().find(same) {
+                Some(g) => g.tags.push(tags),
+                None => groups.push(CloseGroup {
+                    ending: Finder::new(ending),
+                    tags: vec![tags],
+                }),
+            }
+        }
+        groups
     })
 }
