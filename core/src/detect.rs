@@ -12,11 +12,12 @@
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use memchr::{memchr2, memchr3, memmem};
+use memchr::{memchr2, memmem};
 
 use crate::call::{Format, FormatSet, ToolCall};
 use crate::error::ParseError;
 use crate::formats::{json_shapes, python, Family, FAMILIES};
+use crate::markers::MarkerIndex;
 use crate::reasoning::{self, Block, BLOCKS};
 use crate::tools::Tools;
 
@@ -118,65 +119,24 @@ enum Kind {
     Reasoning(&'static Block),
 }
 
-/// A marker or reasoning open tag, and where its anchor byte (`<`, `[` or `>`) stands in it.
-struct Entry {
-    text: &'static str,
-    anchor: usize,
-    kind: Kind,
-}
-
-/// Entries by anchor byte: `<`, `[`, `>`.
-fn entries() -> &'static [Vec<Entry>; 3] {
-    static INDEX: OnceLock<[Vec<Entry>; 3]> = OnceLock::new();
+/// The call markers and reasoning open tags, indexed for [`next_candidate`].
+fn index() -> &'static MarkerIndex<Kind> {
+    static INDEX: OnceLock<MarkerIndex<Kind>> = OnceLock::new();
     INDEX.get_or_init(|| {
-        let mut index: [Vec<Entry>; 3] = Default::default();
         let calls = FAMILIES
             .iter()
             .flat_map(|f| f.markers.iter().map(move |&m| (m, Kind::Call(f))));
         let opens = BLOCKS.iter().map(|b| (b.open, Kind::Reasoning(b)));
-        for (text, kind) in calls.chain(opens) {
-            let anchor = text
-                .bytes()
-                .position(|b| matches!(b, b'<' | b'[' | b'>'))
-                .unwrap_or_else(|| panic!("marker {text:?} has no `<`, `[` or `>`"));
-            let slot = match text.as_bytes()[anchor] {
-                b'<' => 0,
-                b'[' => 1,
-                _ => 2,
-            };
-            index[slot].push(Entry { text, anchor, kind });
-        }
-        // Longest first, so the longer of two markers matching at one offset wins.
-        for slot in &mut index {
-            slot.sort_by_key(|e| std::cmp::Reverse(e.text.len()));
-        }
-        index
+        MarkerIndex::new(calls.chain(opens))
     })
 }
 
 /// The first marker (and, unless `calls_only`, reasoning open tag) that starts at or after `from`
 /// and before `limit`: its offset, its length and what it starts.
 fn next_candidate(bytes: &[u8], from: usize, limit: usize, calls_only: bool) -> Option<(usize, usize, Kind)> {
-    let index = entries();
-    let mut pos = from;
-    while let Some(i) = memchr3(b'<', b'[', b'>', &bytes[pos..limit]) {
-        let anchor = pos + i;
-        let slot = match bytes[anchor] {
-            b'<' => 0,
-            b'[' => 1,
-            _ => 2,
-        };
-        let found = index[slot].iter().find(|e| {
-            !(calls_only && matches!(e.kind, Kind::Reasoning(_)))
-                && anchor >= from + e.anchor
-                && bytes[anchor - e.anchor..].starts_with(e.text.as_bytes())
-        });
-        if let Some(e) = found {
-            return Some((anchor - e.anchor, e.text.len(), e.kind));
-        }
-        pos = anchor + 1;
-    }
-    None
+    index().next(bytes, from, limit, |kind| {
+        !(calls_only && matches!(kind, Kind::Reasoning(_)))
+    })
 }
 
 /// The offset of the first tier-1 marker in `text`.

@@ -17,6 +17,7 @@ mod error;
 mod formats;
 pub mod host;
 mod json;
+mod markers;
 mod message;
 mod parse;
 mod providers;
