@@ -12,7 +12,7 @@
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use memchr::{memchr2, memmem};
+use memchr::memchr2;
 
 use crate::call::{Format, FormatSet, ToolCall};
 use crate::error::ParseError;
@@ -181,9 +181,9 @@ pub(crate) fn tagged(text: &str, formats: FormatSet) -> Result<Tagged, ParseErro
             // The close tag is searched for once per block; again only when a call inside the
             // block ran past it (a string holding the tag). A failed search stays failed.
             let close = match close_at {
-                Some(Some(c)) if c < pos => memmem::find(&bytes[pos..], b.close.as_bytes()).map(|i| pos + i),
+                Some(Some(c)) if c < pos => reasoning::find_close(b, &bytes[pos..]).map(|i| pos + i),
                 Some(known) => known,
-                None => memmem::find(&bytes[pos..], b.close.as_bytes()).map(|i| pos + i),
+                None => reasoning::find_close(b, &bytes[pos..]).map(|i| pos + i),
             };
             close_at = Some(close);
             let limit = close.unwrap_or(bytes.len());

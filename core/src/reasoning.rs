@@ -170,3 +170,14 @@ fn close_groups() -> &'static [CloseGroup] {
         groups
     })
 }
+
+/// The offset of the first close tag of `block` in `hay`, with a searcher built once per block
+/// (`memmem::find` builds one per call; `scan::find` stops at every `<` of a markup-heavy block).
+pub(crate) fn find_close(block: &Block, hay: &[u8]) -> Option<usize> {
+    static FINDERS: OnceLock<Vec<Finder<'static>>> = OnceLock::new();
+    let finders = FINDERS.get_or_init(|| BLOCKS.iter().map(|b| Finder::new(b.close)).collect());
+    match finders.iter().find(|f| f.needle() == block.close.as_bytes()) {
+        Some(finder) => finder.find(hay),
+        None => crate::scan::find(hay, block.close),
+    }
+}
