@@ -6,8 +6,8 @@
 //! byte and whose next byte is the byte after the anchor in the text (a marker that ends at its
 //! anchor, like `functools[`, is looked at after every anchor of its kind), longest first, so
 //! the longer of two markers matching at one offset wins. Each marker is first tested on its
-//! first eight bytes as one integer, then compared whole. Each anchor costs at most the markers
-//! of one bucket, each at most its length: the search is linear in the text.
+//! first eight bytes as one integer, then compared whole when it is longer. Each anchor costs at
+//! most the markers of one bucket, each at most its length: the search is linear in the text.
 
 /// One marker: its text, where its anchor stands in it, and what it starts.
 #[derive(Clone, Copy)]
@@ -15,7 +15,8 @@ struct Entry<K> {
     text: &'static str,
     anchor: usize,
     kind: K,
-    /// The first (up to) eight bytes of `text`, little-endian, and the mask of those it has.
+    /// The first (up to) eight bytes of `text`, little-endian, and the mask of those it has (for
+    /// a marker of at most eight bytes, the whole marker: a match needs no other compare).
     head: u64,
     mask: u64,
 }
@@ -116,7 +117,9 @@ impl<K: Copy> MarkerIndex<K> {
                 } else {
                     return false;
                 };
-                head & e.mask == e.head && accept(&e.kind) && bytes[anchor - e.anchor..].starts_with(e.text.as_bytes())
+                head & e.mask == e.head
+                    && accept(&e.kind)
+                    && (e.text.len() <= 8 || bytes[anchor - e.anchor..].starts_with(e.text.as_bytes()))
             });
             if let Some(e) = found {
                 return Some((anchor - e.anchor, e.text.len(), e.kind));
