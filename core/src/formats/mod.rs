@@ -171,7 +171,10 @@ pub(crate) fn closing_tag(text: &str, pos: usize, close: &str) -> Result<usize, 
 
 /// Expects `token` at `pos`; returns the offset after it. See [`unexpected`] for the error.
 pub(crate) fn expect(text: &str, pos: usize, token: &str, inside: &str) -> Result<usize, ParseError> {
-    expect_token(text, pos, token, &format!("in {inside}"))
+    if at(text.as_bytes(), pos, token) {
+        return Ok(pos + token.len()); // the message below is written only for an error
+    }
+    Err(missing(text, pos, &[token], &format!("in {inside}")))
 }
 
 /// The error for a text that holds none of the `expected` tokens at `pos` (inside `inside`, for
