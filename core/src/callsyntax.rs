@@ -24,17 +24,48 @@ use crate::tools::Seg;
 use crate::value::MAX_DEPTH;
 use crate::value::{Object, Value};
 
-/// Python's keywords: not identifiers, so neither a call's name nor an argument's. (The soft
-/// keywords `match`, `case`, `type` and `_` are identifiers.)
-const KEYWORDS: [&str; 35] = [
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
-    "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
-    "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
-];
-
-/// Whether `word` is a Python keyword.
+/// Whether `word` is one of Python's keywords, which are not identifiers, so neither a call's
+/// name nor an argument's. (The soft keywords `match`, `case`, `type` and `_` are identifiers.)
+/// A `match` on the words compiles to a test of the length and then of a few bytes.
 pub(crate) fn is_keyword(word: &str) -> bool {
-    KEYWORDS.contains(&word)
+    matches!(
+        word,
+        "False"
+            | "None"
+            | "True"
+            | "and"
+            | "as"
+            | "assert"
+            | "async"
+            | "await"
+            | "break"
+            | "class"
+            | "continue"
+            | "def"
+            | "del"
+            | "elif"
+            | "else"
+            | "except"
+            | "finally"
+            | "for"
+            | "from"
+            | "global"
+            | "if"
+            | "import"
+            | "in"
+            | "is"
+            | "lambda"
+            | "nonlocal"
+            | "not"
+            | "or"
+            | "pass"
+            | "raise"
+            | "return"
+            | "try"
+            | "while"
+            | "with"
+            | "yield"
+    )
 }
 
 /// Whether the `(` at `open` starts a call's argument list by the recognition rule: the
@@ -217,7 +248,7 @@ impl Parser<'_> {
     }
 
     fn arguments(&mut self) -> Result<Object, ParseError> {
-        let mut args = Object::new();
+        let mut args = Object::with_capacity(8);
         let mut keys = crate::value::Keys::default();
         loop {
             self.ws();
@@ -417,9 +448,22 @@ impl Parser<'_> {
         let quote_char = self.bytes[self.pos];
         let triple = self.bytes.get(self.pos..self.pos + 3) == Some(&[quote_char; 3][..]);
         let open = if triple { 3 } else { 1 };
-        let mut i = self.pos + open;
-        let mut out = String::new();
-        let mut run = i;
+        let start = self.pos + open;
+        // The plain run up to the first quote, backslash or line break: a one-line string without
+        // escapes (most of them) ends there and is copied once, at its exact size.
+        let mut i = start;
+        while let Some(&b) = self.bytes.get(i) {
+            if b == quote_char || matches!(b, b'\\' | b'\n' | b'\r') {
+                break;
+            }
+            i += 1;
+        }
+        if !triple && self.bytes.get(i) == Some(&quote_char) {
+            self.pos = i + 1;
+            return Ok(self.src[start..i].to_owned());
+        }
+        let mut out = String::with_capacity(i - start + 16);
+        let mut run = start;
         loop {
             let Some(&b) = self.bytes.get(i) else {
                 return Err(self.unclosed("a string"));
@@ -602,5 +646,19 @@ impl Parser<'_> {
         self.pos = i;
         let text: String = self.src[start..i].chars().filter(|&c| c != '_' && c != '+').collect();
         number_value(&text, float).ok_or_else(|| invalid("the number is too large for a 64-bit float"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_python_keyword_is_one() {
+        let keywords = "False None True and as assert async await break class continue def del elif else except \
+                        finally for from global if import in is lambda nonlocal not or pass raise return try while \
+                        with yield";
+        assert_eq!(keywords.split_whitespace().filter(|w| super::is_keyword(w)).count(), 35);
+        assert!(!["match", "case", "type", "_", "Try", "nonlocals", ""]
+            .iter()
+            .any(|w| super::is_keyword(w)));
     }
 }

@@ -14,6 +14,7 @@
 
 use std::collections::HashSet;
 use std::fmt;
+use std::ops::Range;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::skip_ws;
@@ -86,10 +87,59 @@ impl From<JsonError> for ParseError {
     }
 }
 
+/// The end of the run of plain string bytes (not `"`, `\\` or a control character) from `i`: eight
+/// bytes at a time, the first stop byte of a word found from its mask, the last few bytes of the
+/// text one by one.
+#[inline]
+fn plain_run_end(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte of `w` below `n` (n <= 0x80). Bits above the lowest one may be
+    // wrong (a borrow moves up), the lowest one is exact: it marks the first such byte.
+    let below = |w: u64, n: u64| w.wrapping_sub(n * ONES) & !w & HIGH;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes([
+            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
+        ]);
+        let stops = below(w ^ (u64::from(b'"') * ONES), 1) | below(w ^ (u64::from(b'\\') * ONES), 1) | below(w, 0x20);
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&b) = bytes.get(i) {
+        if STRING_STOP[b as usize] {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
 /// Parses one JSON value starting at byte `start` of `src` (leading whitespace is skipped).
 /// Returns the value and the offset just past it.
 pub(crate) fn parse_value_at(src: &str, start: usize) -> Result<(Value, usize), ParseError> {
     Parser::new(src, start).value_at().map_err(ParseError::from)
+}
+
+/// Like [`parse_value_at`]; when the value is an array, also returns the byte range of each of
+/// its elements (recorded while parsing, so a caller that needs them does not scan again).
+pub(crate) fn parse_value_items_at(src: &str, start: usize) -> Result<(Value, usize, Vec<Range<usize>>), ParseError> {
+    let mut parser = Parser::new(src, start);
+    parser.items = Some(Vec::new());
+    parser.pos = skip_ws(parser.bytes, parser.pos);
+    let value = parser.value()?;
+    Ok((value, parser.pos, parser.items.unwrap_or_default()))
+}
+
+/// The JSON value at `start` (no whitespace skipped), read as if nested `depth` containers deep
+/// (the nesting limit counts them), for a caller that reads the containers around it itself and
+/// reads the whole text again with [`parse_value_at`] when this fails: `None` on any error.
+pub(crate) fn value_nested_at(src: &str, start: usize, depth: usize) -> Option<(Value, usize)> {
+    let mut parser = Parser::new(src, start);
+    parser.depth = depth;
+    let value = parser.value().ok()?;
+    Some((value, parser.pos))
 }
 
 /// Like [`parse_value_at`], for a caller that only needs to know where a failure happened (text
@@ -109,6 +159,26 @@ pub(crate) fn probe_complete(src: &str) -> Option<Value> {
 /// arguments.
 pub fn parse_json(text: &str) -> Result<Value, ParseError> {
     parse_complete(text)
+}
+
+/// A value written as text between tags: the text trimmed of whitespace (`str::trim`) as strict
+/// JSON when it is exactly one JSON value, else `None` (the caller keeps the text as a string).
+/// Text that cannot begin a JSON value is not parsed at all.
+pub(crate) fn probe_text(raw: &str) -> Option<Value> {
+    let trimmed = trim(raw);
+    match trimmed.as_bytes().first()? {
+        b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => probe_complete(trimmed),
+        _ => None,
+    }
+}
+
+/// `s.trim()`, without decoding characters when neither end can be whitespace.
+fn trim(s: &str) -> &str {
+    let may_be_space = |b: u8| b >= 0x80 || b == b' ' || (0x09..=0x0d).contains(&b);
+    match (s.as_bytes().first(), s.as_bytes().last()) {
+        (Some(&a), Some(&z)) if !may_be_space(a) && !may_be_space(z) => s,
+        _ => s.trim(),
+    }
 }
 
 /// Parses `src` as exactly one JSON value, optionally surrounded by whitespace.
@@ -136,6 +206,9 @@ struct Parser<'a> {
     bytes: &'a [u8],
     pos: usize,
     depth: usize,
+    /// The ranges of the top-level array's elements, when asked for (see
+    /// [`parse_value_items_at`]).
+    items: Option<Vec<Range<usize>>>,
 }
 
 impl<'a> Parser<'a> {
@@ -145,6 +218,7 @@ impl<'a> Parser<'a> {
             bytes: src.as_bytes(),
             pos: start,
             depth: 0,
+            items: None,
         }
     }
 
@@ -225,7 +299,13 @@ impl<'a> Parser<'a> {
         }
         let mut items = Vec::with_capacity(4);
         loop {
+            let item_at = self.pos;
             items.push(self.value()?);
+            if self.depth == 1 {
+                if let Some(ranges) = &mut self.items {
+                    ranges.push(item_at..self.pos);
+                }
+            }
             self.pos = skip_ws(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
                 Some(b',') => {
@@ -257,7 +337,9 @@ impl<'a> Parser<'a> {
             self.depth -= 1;
             return Ok(Value::Object(Vec::new()));
         }
-        let mut entries: Object = Vec::with_capacity(4);
+        // Eight entries: arguments objects often have five to eight keys, and growing a vector
+        // costs more than the unused room.
+        let mut entries: Object = Vec::with_capacity(8);
         loop {
             if self.bytes.get(self.pos) != Some(&b'"') {
                 let trailing = entries.is_empty() || self.bytes.get(self.pos) != Some(&b'}');
@@ -311,13 +393,7 @@ impl<'a> Parser<'a> {
     /// them) are copied once, at their exact size.
     fn string(&mut self) -> Result<String, JsonError> {
         let start = self.pos + 1;
-        let mut i = start;
-        while let Some(&b) = self.bytes.get(i) {
-            if STRING_STOP[b as usize] {
-                break;
-            }
-            i += 1;
-        }
+        let mut i = plain_run_end(self.bytes, start);
         if self.bytes.get(i) == Some(&b'"') {
             self.pos = i + 1;
             return Ok(self.src[start..i].to_owned());
@@ -338,8 +414,8 @@ impl<'a> Parser<'a> {
                     out.push_str(&self.src[run..i]);
                     let (c, next) = decode_escape(self.bytes, i)?;
                     out.push(c);
-                    i = next;
-                    run = i;
+                    run = next;
+                    i = plain_run_end(self.bytes, next);
                 }
                 0..=0x1f => {
                     return Err(JsonError::new(
@@ -689,4 +765,25 @@ pub(crate) fn quote(s: &str) -> String {
     let mut out = String::new();
     crate::value::write_json_string(s, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{plain_run_end, STRING_STOP};
+
+    /// The word-at-a-time run agrees with the byte table for every stop byte at every offset of
+    /// a word, after plain ASCII and after multi-byte characters.
+    #[test]
+    fn plain_run_end_stops_where_the_table_does() {
+        for stop in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+            for prefix in ["", "a", "abcdefg", "abcdefgh", "é€x", "0123456789abcdef"] {
+                let mut text = prefix.as_bytes().to_vec();
+                text.push(stop);
+                text.extend_from_slice(b"tail after the stop byte");
+                let by_table = text.iter().position(|&b| STRING_STOP[b as usize]).unwrap();
+                assert_eq!(plain_run_end(&text, 0), by_table, "{prefix:?} then {stop:#x}");
+            }
+        }
+        assert_eq!(plain_run_end("no stop at all in this text".as_bytes(), 0), 27);
+    }
 }

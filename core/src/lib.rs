@@ -22,6 +22,7 @@ mod formats;
 pub mod host;
 mod json;
 mod lead;
+mod markers;
 mod marks;
 mod message;
 mod parse;

@@ -6,10 +6,11 @@
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use memchr::{memchr2, memchr3};
+use memchr::memchr2;
 
 use crate::error::ParseError;
 use crate::formats::{json_shapes, python, Family, FAMILIES};
+use crate::markers::MarkerIndex;
 use crate::message::{CONTENT_HEADERS, END_TOKENS, WRAPPERS};
 use crate::reasoning::{Block, BLOCKS};
 use crate::{FormatSet, ToolCall};
@@ -21,51 +22,16 @@ pub(crate) enum Kind {
     Reasoning(&'static Block),
 }
 
-/// A marker or reasoning open tag, and where its anchor byte (`<`, `[` or `>`) stands in it.
-struct Entry {
-    text: &'static str,
-    anchor: usize,
-    kind: Kind,
-}
-
-/// Entries by anchor byte (`<`, `[`, `>`) and by the byte after the anchor (256 for an entry
-/// that ends with its anchor), longest first within each group.
-struct Index {
-    groups: [Vec<Vec<Entry>>; 3],
-}
-
-fn entries() -> &'static Index {
-    static INDEX: OnceLock<Index> = OnceLock::new();
+/// The call markers and reasoning open tags, indexed once ([`MarkerIndex`]).
+fn index() -> &'static MarkerIndex<Kind> {
+    static INDEX: OnceLock<MarkerIndex<Kind>> = OnceLock::new();
     INDEX.get_or_init(|| {
-        let mut index = Index {
-            groups: std::array::from_fn(|_| (0..257).map(|_| Vec::new()).collect()),
-        };
         let calls = FAMILIES
             .iter()
             .flat_map(|f| f.markers.iter().map(move |&m| (m, Kind::Call(f))));
         let opens = BLOCKS.iter().map(|b| (b.open, Kind::Reasoning(b)));
-        for (text, kind) in calls.chain(opens) {
-            let anchor = text
-                .bytes()
-                .position(|b| matches!(b, b'<' | b'[' | b'>'))
-                .unwrap_or_else(|| panic!("marker {text:?} has no `<`, `[` or `>`"));
-            let next = text.as_bytes().get(anchor + 1).map_or(256, |&b| b as usize);
-            index.groups[slot(text.as_bytes()[anchor])][next].push(Entry { text, anchor, kind });
-        }
-        // Longest first, so the longer of two markers matching at one offset wins.
-        for group in index.groups.iter_mut().flatten() {
-            group.sort_by_key(|e| std::cmp::Reverse(e.text.len()));
-        }
-        index
+        MarkerIndex::new(calls.chain(opens))
     })
-}
-
-fn slot(anchor: u8) -> usize {
-    match anchor {
-        b'<' => 0,
-        b'[' => 1,
-        _ => 2,
-    }
 }
 
 /// The first marker (and, unless `calls_only`, reasoning open tag) that starts at or after `from`
@@ -76,25 +42,9 @@ pub(crate) fn next_candidate(
     limit: usize,
     calls_only: bool,
 ) -> Option<(usize, usize, Kind)> {
-    let index = entries();
-    let mut pos = from;
-    while let Some(i) = memchr3(b'<', b'[', b'>', &bytes[pos..limit]) {
-        let anchor = pos + i;
-        let groups = &index.groups[slot(bytes[anchor])];
-        let next = bytes.get(anchor + 1).map_or(256, |&b| b as usize);
-        // The entries whose anchor is followed by this byte, then (as shorter ones would be)
-        // those that end with their anchor.
-        let found = groups[next].iter().chain(&groups[256]).find(|e| {
-            !(calls_only && matches!(e.kind, Kind::Reasoning(_)))
-                && anchor >= from + e.anchor
-                && bytes[anchor - e.anchor..].starts_with(e.text.as_bytes())
-        });
-        if let Some(e) = found {
-            return Some((anchor - e.anchor, e.text.len(), e.kind));
-        }
-        pos = anchor + 1;
-    }
-    None
+    index().next(bytes, from, limit, |kind| {
+        !(calls_only && matches!(kind, Kind::Reasoning(_)))
+    })
 }
 
 /// The marker or reasoning open tag that starts exactly at `at`, if one does (as far as the text
@@ -121,14 +71,14 @@ pub(crate) fn may_change(bytes: &[u8], from: usize, at: usize, len: usize, calls
     if bytes.len() - anchor >= longest() {
         return false;
     }
-    entries().groups[slot(bytes[anchor])].iter().flatten().any(|e| {
-        let Some(start) = anchor.checked_sub(e.anchor).filter(|&s| s >= from) else {
+    index().with_anchor(bytes[anchor]).any(|(text, at_anchor, kind)| {
+        let Some(start) = anchor.checked_sub(at_anchor).filter(|&s| s >= from) else {
             return false;
         };
         let rest = &bytes[start..];
-        !(calls_only && matches!(e.kind, Kind::Reasoning(_)))
-            && e.text.len() > rest.len()
-            && e.text.as_bytes().starts_with(rest)
+        !(calls_only && matches!(kind, Kind::Reasoning(_)))
+            && text.len() > rest.len()
+            && text.as_bytes().starts_with(rest)
     })
 }
 

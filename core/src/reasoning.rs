@@ -140,3 +140,11 @@ fn finders() -> &'static [(memmem::Finder<'static>, memmem::Finder<'static>)] {
             .collect()
     })
 }
+
+/// The offset of the first close tag of `block` in `hay`, with a searcher built once per block.
+pub(crate) fn find_close(block: &Block, hay: &[u8]) -> Option<usize> {
+    match BLOCKS.iter().position(|b| std::ptr::eq(b, block)) {
+        Some(i) => finders()[i].1.find(hay),
+        None => memmem::find(hay, block.close.as_bytes()),
+    }
+}

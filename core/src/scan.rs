@@ -75,13 +75,27 @@ pub(crate) fn char_before(bytes: &[u8], end: usize) -> Option<(usize, char)> {
 /// Python's: `_` or an XID_Start character, then XID_Continue characters (so `café` and `日本`
 /// are identifiers); keywords are not told apart here.
 pub(crate) fn ident_end(bytes: &[u8], pos: usize) -> usize {
-    match char_at(bytes, pos) {
-        Some(c) if is_ident_start_char(c) => {}
-        _ => return pos,
-    }
     let mut i = pos;
-    while let Some(c) = char_at(bytes, i) {
-        if i > pos && !is_ident_continue_char(c) {
+    while let Some(&b) = bytes.get(i) {
+        if b.is_ascii() {
+            let ok = if i == pos {
+                is_ident_start(b)
+            } else {
+                is_ident_continue(b)
+            };
+            if !ok {
+                break;
+            }
+            i += 1;
+            continue;
+        }
+        let Some(c) = char_at(bytes, i) else { break };
+        let ok = if i == pos {
+            is_ident_start_char(c)
+        } else {
+            is_ident_continue_char(c)
+        };
+        if !ok {
             break;
         }
         i += c.len_utf8();
@@ -109,4 +123,23 @@ pub(crate) fn dotted_name_end(bytes: &[u8], pos: usize) -> usize {
 #[inline]
 pub(crate) fn at(bytes: &[u8], pos: usize, s: &str) -> bool {
     bytes.get(pos..).is_some_and(|rest| rest.starts_with(s.as_bytes()))
+}
+
+/// The offset of the first `needle` in `hay`. For the short searches of the parsers (a closing
+/// tag after a value): it looks for the needle's first byte with `memchr` and compares there,
+/// which costs nothing to set up, where `memchr::memmem::find` builds a searcher on every call.
+/// Linear: each candidate costs at most the needle's length.
+#[inline]
+pub(crate) fn find(hay: &[u8], needle: &str) -> Option<usize> {
+    let needle = needle.as_bytes();
+    let (&first, rest) = needle.split_first()?;
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(first, &hay[from..]) {
+        let at = from + i;
+        if hay[at + 1..].starts_with(rest) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }

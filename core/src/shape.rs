@@ -63,11 +63,149 @@ pub(crate) fn calls_in(
     if !is_call_shape(&value, mode) {
         return Ok(None);
     }
-    let mut out = Vec::new();
-    let mut path = Vec::new();
+    let mut out = Vec::with_capacity(1);
+    let mut path = Path::default();
     let extractor = Extractor { src, start, mode };
     extractor.extract(value, &mut path, &mut out)?;
     Ok(Some(out))
+}
+
+/// The keys of a call object as a template writes them, in order: an optional id (a string), the
+/// name (a non-empty string) and the arguments (an object) under the first of `arguments` present.
+pub(crate) struct CallKeys<'a> {
+    pub id: Option<&'static str>,
+    pub name: &'static str,
+    pub arguments: &'a [&'static str],
+}
+
+/// `{"name": …, "arguments": …}`, or `"parameters"` in place of `"arguments"`.
+pub(crate) const NAME_ARGUMENTS: CallKeys<'static> = CallKeys {
+    id: None,
+    name: "name",
+    arguments: &["arguments", "parameters"],
+};
+
+/// A call read by [`plain_calls`].
+pub(crate) struct PlainCall {
+    /// The id, when the keys have one.
+    pub id: Option<String>,
+    pub name: String,
+    pub arguments: Object,
+    pub name_key: &'static str,
+    /// The key the arguments were read from.
+    pub arguments_key: &'static str,
+}
+
+impl PlainCall {
+    /// The call, whose object spans `span`, with the origin the general reading gives it.
+    pub(crate) fn into_call(self, format: crate::Format, span: Range<usize>) -> crate::ToolCall {
+        let origin = crate::tools::Origin::Object {
+            at: span.start,
+            wrapped: false,
+            name: self.name_key,
+            args: Some(self.arguments_key),
+        };
+        let mut call = crate::ToolCall::new(self.name, self.arguments, format, span).with_origin(origin);
+        call.id = self.id;
+        call
+    }
+}
+
+/// Reads the most common call shapes without building the object around each call: one object
+/// with exactly the `keys`, written in their order without escapes, or a list of such objects.
+/// Calls `push` with each call and its span, and returns the offset after the value. Anything
+/// else, including any error, is `None`: the caller then drops what was pushed and reads the
+/// value the general way, which gives the same calls for these shapes and reports errors. (A
+/// failure costs one more read of the value, so reading stays linear.)
+pub(crate) fn plain_calls(
+    src: &str,
+    pos: usize,
+    keys: &CallKeys<'_>,
+    mut push: impl FnMut(PlainCall, Range<usize>),
+) -> Option<usize> {
+    let bytes = src.as_bytes();
+    match bytes.get(pos)? {
+        b'{' => {
+            let (call, end) = plain_call(src, pos, 0, keys)?;
+            push(call, pos..end);
+            Some(end)
+        }
+        b'[' => {
+            let mut p = skip_ws(bytes, pos + 1);
+            loop {
+                if bytes.get(p) != Some(&b'{') {
+                    return None;
+                }
+                let (call, end) = plain_call(src, p, 1, keys)?;
+                push(call, p..end);
+                p = skip_ws(bytes, end);
+                match bytes.get(p)? {
+                    b',' => p = skip_ws(bytes, p + 1),
+                    b']' => return Some(p + 1),
+                    _ => return None,
+                }
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The call object with `keys` at `at` (a `{`), inside `outer` containers: the call and the
+/// offset after it.
+pub(crate) fn plain_call(src: &str, at: usize, outer: usize, keys: &CallKeys<'_>) -> Option<(PlainCall, usize)> {
+    let bytes = src.as_bytes();
+    let mut p = skip_ws(bytes, at + 1);
+    let mut id = None;
+    if let Some(key) = keys.id {
+        let (Value::String(s), end) = json::value_nested_at(src, after_key(bytes, p, key)?, outer + 1)? else {
+            return None;
+        };
+        id = Some(s);
+        p = after_comma(bytes, end)?;
+    }
+    let (Value::String(name), end) = json::value_nested_at(src, after_key(bytes, p, keys.name)?, outer + 1)? else {
+        return None;
+    };
+    if name.is_empty() {
+        return None;
+    }
+    let p = after_comma(bytes, end)?;
+    let (arguments_key, p) = keys
+        .arguments
+        .iter()
+        .find_map(|&k| Some((k, after_key(bytes, p, k)?)))?;
+    if bytes.get(p) != Some(&b'{') {
+        return None;
+    }
+    let (Value::Object(arguments), end) = json::value_nested_at(src, p, outer + 1)? else {
+        return None;
+    };
+    let p = skip_ws(bytes, end);
+    let call = PlainCall {
+        id,
+        name,
+        arguments,
+        name_key: keys.name,
+        arguments_key,
+    };
+    (bytes.get(p) == Some(&b'}')).then_some((call, p + 1))
+}
+
+/// The offset of the value after the quoted `key`, `:` and whitespace at `p`.
+fn after_key(bytes: &[u8], p: usize, key: &str) -> Option<usize> {
+    let end = p + key.len() + 2;
+    let quoted = bytes.get(p..end)?;
+    if quoted[0] != b'"' || &quoted[1..quoted.len() - 1] != key.as_bytes() || quoted[quoted.len() - 1] != b'"' {
+        return None;
+    }
+    let colon = skip_ws(bytes, end);
+    (bytes.get(colon) == Some(&b':')).then(|| skip_ws(bytes, colon + 1))
+}
+
+/// The offset after whitespace, `,` and whitespace at `p`.
+fn after_comma(bytes: &[u8], p: usize) -> Option<usize> {
+    let p = skip_ws(bytes, p);
+    (bytes.get(p) == Some(&b',')).then(|| skip_ws(bytes, p + 1))
 }
 
 fn is_call_object(o: &Object, mode: Mode) -> bool {
@@ -102,15 +240,47 @@ fn is_call_shape(value: &Value, mode: Mode) -> bool {
 }
 
 /// The byte range of each call's own value in the call shape `value`, which spans
-/// `src[start..end]`, in the order [`calls_in`] returns the calls: a call or function object is
-/// the whole value; each call of an array or a message is its own object there. Walks the source
-/// once, matching brackets without parsing, and only for arrays and messages.
+/// `src[start..end]`, in the order [`calls_in`] returns the calls: each call of an array or a
+/// message is its own object there. A lone call or function object is the whole value: for it the
+/// list is empty, and callers use `start..end` once the list runs out. Walks the source once,
+/// matching brackets without parsing, and only for arrays and messages.
 pub(crate) fn call_spans(src: &str, start: usize, end: usize, value: &Value, mode: Mode) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    if is_call_shape(value, mode) {
-        spans_into(src.as_bytes(), start..end, value, mode, &mut out);
+    call_spans_of_items(src, start, end, value, mode, None)
+}
+
+/// [`call_spans`], given the ranges of the elements when `value` is an array (from
+/// [`json::parse_value_items_at`]), so that they are not found again.
+pub(crate) fn call_spans_of_items(
+    src: &str,
+    start: usize,
+    end: usize,
+    value: &Value,
+    mode: Mode,
+    items: Option<Vec<Range<usize>>>,
+) -> Vec<Range<usize>> {
+    let lone = matches!(value, Value::Object(o) if is_call_object(o, mode) || is_function_object(o));
+    if lone || !is_call_shape(value, mode) {
+        return Vec::new();
     }
-    out
+    let bytes = src.as_bytes();
+    match (value, items) {
+        (Value::Array(values), Some(ranges)) if ranges.len() == values.len() => {
+            let lone = |v: &Value| matches!(v, Value::Object(o) if is_call_object(o, mode) || is_function_object(o));
+            if values.iter().all(lone) {
+                return ranges;
+            }
+            let mut out = Vec::new();
+            for (item, range) in values.iter().zip(ranges) {
+                spans_into(bytes, range, item, mode, &mut out);
+            }
+            out
+        }
+        _ => {
+            let mut out = Vec::new();
+            spans_into(bytes, start..end, value, mode, &mut out);
+            out
+        }
+    }
 }
 
 fn spans_into(bytes: &[u8], range: Range<usize>, value: &Value, mode: Mode, out: &mut Vec<Range<usize>>) {
@@ -137,7 +307,7 @@ fn spans_into(bytes: &[u8], range: Range<usize>, value: &Value, mode: Mode, out:
 }
 
 /// The ranges of the elements of the (well-formed) JSON array at `at`.
-pub(crate) fn raw_items(bytes: &[u8], at: usize) -> impl Iterator<Item = Range<usize>> + '_ {
+fn raw_items(bytes: &[u8], at: usize) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut p = skip_ws(bytes, at + 1);
     std::iter::from_fn(move || {
         let end = json::raw_value_end(bytes, p).filter(|_| bytes[p] != b']')?;
@@ -169,6 +339,41 @@ fn next_member(bytes: &[u8], end: usize) -> usize {
     }
 }
 
+/// The steps from the root of a call shape to the value being read, kept on the stack: errors
+/// need them, the happy path should not allocate for them. Call shapes nest at most five steps
+/// deep (array, message `tool_calls`, index, `function`, a key of the call object).
+struct Path<'k> {
+    steps: [Step<'k>; 8],
+    len: usize,
+}
+
+impl Default for Path<'_> {
+    fn default() -> Self {
+        Path {
+            steps: [Step::Index(0); 8],
+            len: 0,
+        }
+    }
+}
+
+impl<'k> Path<'k> {
+    fn push(&mut self, step: Step<'k>) {
+        debug_assert!(self.len < self.steps.len(), "call shapes nest at most five steps");
+        if let Some(slot) = self.steps.get_mut(self.len) {
+            *slot = step;
+            self.len += 1;
+        }
+    }
+
+    fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
+    }
+
+    fn steps(&self) -> &[Step<'k>] {
+        &self.steps[..self.len]
+    }
+}
+
 /// Reads the calls out of a value classified as a call shape, pointing errors into `src`.
 struct Extractor<'a> {
     src: &'a str,
@@ -186,7 +391,7 @@ impl Extractor<'_> {
     }
 
     /// Extracts the calls of a classified value.
-    fn extract<'k>(&self, value: Value, path: &mut Vec<Step<'k>>, out: &mut Vec<NamedArgs>) -> Result<(), ParseError> {
+    fn extract<'k>(&self, value: Value, path: &mut Path<'k>, out: &mut Vec<NamedArgs>) -> Result<(), ParseError> {
         match value {
             Value::Array(items) => {
                 for (i, item) in items.into_iter().enumerate() {
@@ -217,7 +422,7 @@ impl Extractor<'_> {
     }
 
     /// `{"tool_calls": [...]}` and/or `{"function_call": {...}}`, in the order written.
-    fn message<'k>(&self, o: Object, path: &mut Vec<Step<'k>>, out: &mut Vec<NamedArgs>) -> Result<(), ParseError> {
+    fn message<'k>(&self, o: Object, path: &mut Path<'k>, out: &mut Vec<NamedArgs>) -> Result<(), ParseError> {
         for (key, value) in o {
             match key.as_str() {
                 "tool_calls" => {
@@ -225,7 +430,7 @@ impl Extractor<'_> {
                     let Value::Array(items) = value else {
                         return Err(self.error(
                             ErrorCode::Unrecognized,
-                            path,
+                            path.steps(),
                             format!("`tool_calls` must be an array of calls, found {}", value.kind()),
                         ));
                     };
@@ -235,7 +440,7 @@ impl Extractor<'_> {
                         if !ok {
                             return Err(self.error(
                                 ErrorCode::Unrecognized,
-                                path,
+                                path.steps(),
                                 "a `tool_calls` item must be a call: {\"type\": \"function\", \"function\": {\"name\": ..., \"arguments\": ...}}".to_string(),
                             ));
                         }
@@ -251,7 +456,7 @@ impl Extractor<'_> {
                         _ => {
                             return Err(self.error(
                                 ErrorCode::Unrecognized,
-                                path,
+                                path.steps(),
                                 "`function_call` must be an object with `name` and `arguments`".to_string(),
                             ))
                         }
@@ -265,7 +470,7 @@ impl Extractor<'_> {
     }
 
     /// Name and arguments of `{"name": ..., "arguments": ...}` (or `parameters`, `input`, `args`).
-    fn call_object<'k>(&self, o: Object, path: &mut Vec<Step<'k>>) -> Result<NamedArgs, ParseError> {
+    fn call_object<'k>(&self, o: Object, path: &mut Path<'k>) -> Result<NamedArgs, ParseError> {
         let mut name = None;
         let mut args: Option<(&'static str, Value)> = None;
         for (key, value) in o {
@@ -276,7 +481,7 @@ impl Extractor<'_> {
                     path.push(Step::KeyName(k));
                     let e = self.error(
                         ErrorCode::AmbiguousArguments,
-                        path,
+                        path.steps(),
                         format!("both `{first}` and `{k}` are given; a call has one arguments key"),
                     );
                     return Err(e);
@@ -288,18 +493,18 @@ impl Extractor<'_> {
         let name = match name {
             Some(Value::String(s)) if !s.is_empty() => s,
             Some(Value::String(_)) => {
-                return Err(self.error(ErrorCode::InvalidName, path, "the tool name is empty".into()))
+                return Err(self.error(ErrorCode::InvalidName, path.steps(), "the tool name is empty".into()))
             }
             Some(v) => {
                 return Err(self.error(
                     ErrorCode::InvalidName,
-                    path,
+                    path.steps(),
                     format!("the tool name must be a string, found {}", v.kind()),
                 ))
             }
             None => {
                 path.pop();
-                return Err(self.error(ErrorCode::InvalidName, path, "the call has no `name`".into()));
+                return Err(self.error(ErrorCode::InvalidName, path.steps(), "the call has no `name`".into()));
             }
         };
         path.pop();
@@ -312,7 +517,7 @@ impl Extractor<'_> {
             });
         };
         path.push(Step::Key(key));
-        let arguments = self.arguments(&name, key, value, path)?;
+        let arguments = self.arguments(&name, key, value, path.steps())?;
         path.pop();
         Ok(NamedArgs {
             name,
@@ -407,5 +612,61 @@ pub(crate) fn claims_call(bytes: &[u8], pos: usize, limit: usize) -> bool {
             return false;
         }
         p = skip_ws(bytes, p + 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{call_spans_of_items, calls_in, plain_calls, Mode, NAME_ARGUMENTS};
+    use crate::call::{Format, ToolCall};
+
+    /// The calls of the JSON value at `pos`, read the general way (as `tagged_json` does).
+    fn general(src: &str, pos: usize) -> Vec<ToolCall> {
+        let (value, end, items) = crate::json::parse_value_items_at(src, pos).unwrap();
+        let spans = call_spans_of_items(src, pos, end, &value, Mode::Tagged, Some(items));
+        let calls = calls_in(src, pos, value, Mode::Tagged).unwrap().unwrap();
+        let spans = spans.into_iter().chain(std::iter::repeat(pos..end));
+        calls
+            .into_iter()
+            .zip(spans)
+            .map(|(c, s)| c.into_call(Format::Hermes, s))
+            .collect()
+    }
+
+    /// The fast reading gives the calls, spans and origins of the general one.
+    #[test]
+    fn plain_calls_read_as_the_general_shapes_do() {
+        for src in [
+            r#"x {"name": "f", "arguments": {"a": 1, "b": [true, null]}}"#,
+            r#"x {"name":"f","parameters":{}}"#,
+            r#"x [{"name": "f", "arguments": {"a": "é"}}, {"name": "g", "parameters": {"b": {"c": 2}}} ]"#,
+        ] {
+            let mut fast = Vec::new();
+            let end = plain_calls(src, 2, &NAME_ARGUMENTS, |c, span| {
+                fast.push(c.into_call(Format::Hermes, span))
+            });
+            assert_eq!(end, Some(src.trim_end().len()), "{src}");
+            let general = general(src, 2);
+            assert_eq!(fast, general, "{src}");
+            let origins = |calls: &[ToolCall]| calls.iter().map(|c| c.origin.clone()).collect::<Vec<_>>();
+            assert_eq!(origins(&fast), origins(&general), "{src}");
+        }
+    }
+
+    /// Anything but the plain shape is left to the general reading.
+    #[test]
+    fn plain_calls_leave_other_shapes() {
+        for src in [
+            r#"x {"arguments": {}, "name": "f"}"#,
+            r#"x {"name": "f", "arguments": "{}"}"#,
+            r#"x {"name": "", "arguments": {}}"#,
+            r#"x {"name": "f", "arguments": {}, "id": "1"}"#,
+            r#"x {"name": "f", "arguments": {"a": 1, "a": 2}}"#,
+            r#"x []"#,
+            r#"x [{"name": "f", "arguments": {}}, 1]"#,
+            r#"x {"name": "f", "arguments": {"#,
+        ] {
+            assert_eq!(plain_calls(src, 2, &NAME_ARGUMENTS, |_, _| {}), None, "{src}");
+        }
     }
 }

@@ -22,12 +22,10 @@
 
 use std::collections::HashSet;
 
-use memchr::memmem;
-
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::json::{quote, show_char};
-use crate::scan::{at, skip_ws};
+use crate::scan::{at, find, skip_ws};
 use crate::tools::{Args, Origin, Seg};
 use crate::value::MAX_DEPTH;
 use crate::value::{Object, Value};
@@ -196,7 +194,7 @@ impl Literal<'_> {
     /// The object at `pos` (a `{`); `arguments` for the call's own argument object.
     fn object(&mut self, arguments: bool) -> Result<Object, ParseError> {
         self.pos += 1;
-        let mut entries = Object::new();
+        let mut entries = Object::with_capacity(8);
         let mut seen: Option<HashSet<String>> = None;
         self.ws();
         if self.peek() == Some(b'}') {
@@ -300,7 +298,7 @@ impl Literal<'_> {
             return Err(self.syntax(what));
         }
         let from = self.pos + delimiter.len();
-        let Some(len) = memmem::find(&self.bytes[from..], delimiter) else {
+        let Some(len) = find(&self.bytes[from..], self.delimiter) else {
             return Err(unclosed(self.text, "a string"));
         };
         self.pos = from + len + delimiter.len();

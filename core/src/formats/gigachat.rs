@@ -31,6 +31,14 @@ pub(crate) const FAMILY: super::Family = super::Family {
     parse,
 };
 
+/// The call object as the template writes it (read without building the object; any other
+/// object is read by [`call_object`]).
+const KEYS: crate::shape::CallKeys<'static> = crate::shape::CallKeys {
+    id: None,
+    name: "name",
+    arguments: &["arguments"],
+};
+
 /// Parses the call whose marker is at `start`; returns the offset after it.
 fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
@@ -41,11 +49,17 @@ fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, Par
         Some(b'{') => {}
         Some(_) => return Err(unrecognized(text, p, marker)),
     }
-    let (value, end) = crate::json::parse_value_at(text, p)?;
-    let Value::Object(object) = value else {
-        unreachable!("a value that starts with `{{` is an object")
+    let (name, arguments, end) = match crate::shape::plain_call(text, p, 0, &KEYS) {
+        Some((call, end)) => (call.name, call.arguments, end),
+        None => {
+            let (value, end) = crate::json::parse_value_at(text, p)?;
+            let Value::Object(object) = value else {
+                unreachable!("a value that starts with `{{` is an object")
+            };
+            let (name, arguments) = call_object(text, p, object)?;
+            (name, arguments, end)
+        }
     };
-    let (name, arguments) = call_object(text, p, object)?;
     let span_start = if marker == ROLE {
         role_start(bytes, start)
     } else {

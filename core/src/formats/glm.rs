@@ -32,15 +32,12 @@
 //! Text after `</tool_call>` (GLM's `<|observation|>`, `<|user|>`, `<|endoftext|>`, Hunyuan's
 //! `</tool_calls>`) is left as prose.
 
-use std::collections::HashSet;
 use std::ops::Range;
-
-use memchr::memmem;
 
 use super::{expect, unexpected, unrecognized};
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, skip_ws};
+use crate::scan::{at, find, skip_ws};
 use crate::tools::{Args, Origin, Param, Text};
 use crate::value::{Object, Value};
 
@@ -120,15 +117,15 @@ pub(crate) fn call(text: &str, start: usize, tags: &Tags) -> Result<(ToolCall, u
             return Err(unexpected(text, p, &[sep], "the tool call"));
         }
     }
-    let mut arguments = Object::new();
-    let mut params = Vec::new();
-    let mut keys = HashSet::new();
+    let mut arguments = Object::with_capacity(8);
+    let mut params = Vec::with_capacity(8);
+    let mut keys = crate::value::Keys::default();
     while !at(bytes, p, tags.close) {
         if !at(bytes, p, tags.key) {
             return Err(unexpected(text, p, &[tags.key, tags.close], "the tool call"));
         }
         let (key, value, written, end) = pair(text, p, tags)?;
-        if !keys.insert(key) {
+        if keys.repeated(&arguments, key) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
                 p,
@@ -163,7 +160,7 @@ fn pair<'t>(text: &'t str, pos: usize, tags: &Tags) -> Result<(&'t str, Value, R
         return Err(ParseError::new(ErrorCode::Syntax, key_at, "the argument name is empty"));
     }
     let value_at = expect(text, skip_ws(bytes, after_key), tags.value, "the argument")?;
-    let Some(len) = memmem::find(&bytes[value_at..], tags.value_close.as_bytes()) else {
+    let Some(len) = find(&bytes[value_at..], tags.value_close) else {
         return Err(ParseError::new(
             ErrorCode::Unclosed,
             bytes.len(),
@@ -171,7 +168,7 @@ fn pair<'t>(text: &'t str, pos: usize, tags: &Tags) -> Result<(&'t str, Value, R
         ));
     };
     let raw = &text[value_at..value_at + len];
-    let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.to_string()));
+    let value = crate::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
     Ok((
         key,
         value,

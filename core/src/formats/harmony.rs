@@ -29,11 +29,9 @@
 //! The text ending inside a header, right after `<|message|>` of a call, or partway through
 //! `<|call|>` is `tool_call.unclosed`; inside the JSON, `json.unexpected_end`.
 
-use memchr::memmem;
-
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, is_ws, skip_ws};
+use crate::scan::{at, find, is_ws, skip_ws};
 use crate::tools::{Args, Origin};
 use crate::value::Value;
 
@@ -247,7 +245,7 @@ fn call(
 fn skip_message(text: &str, body: usize, has_recipient: bool) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let mut i = body;
-    while let Some(k) = memmem::find(&bytes[i..], b"<|") {
+    while let Some(k) = find(&bytes[i..], "<|") {
         let t = i + k;
         if at(bytes, t, END) {
             return Ok(t + END.len());

@@ -47,8 +47,9 @@
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::json::{locate_path, parse_complete, parse_value_at, quote, raw_offset_in_string, Step};
+use crate::json::{locate_path, parse_complete, parse_value_items_at, quote, raw_offset_in_string, Step};
 use crate::scan::{at, skip_ws};
+use crate::shape::{plain_calls, CallKeys};
 use crate::tools::{offset_of, Args, Origin, Param, Text};
 use crate::value::{Object, Value};
 
@@ -270,7 +271,7 @@ fn other_content(
         return Ok(p);
     };
     let from = p + token.len();
-    let Some(len) = memchr::memmem::find(&text.as_bytes()[from..], close.as_bytes()) else {
+    let Some(len) = crate::scan::find(&text.as_bytes()[from..], close) else {
         return Err(ParseError::new(
             ErrorCode::Unclosed,
             text.len(),
@@ -343,13 +344,27 @@ fn value(text: &str, p: usize, entry: &Entry, marker: &str, out: &mut Vec<ToolCa
         Some(_) => return Err(unrecognized(text, p, marker)),
         None => return Err(unclosed_marker(text, marker)),
     }
-    let (value, end) = parse_value_at(text, p)?;
+    if let Reader::Keys { id, name, arguments } = entry.reader {
+        let keys = CallKeys {
+            id: Some(id),
+            name,
+            arguments: &[arguments],
+        };
+        let first = out.len();
+        if let Some(end) = plain_calls(text, p, &keys, |call, span| {
+            out.push(call.into_call(entry.format, span))
+        }) {
+            return Ok(end);
+        }
+        out.truncate(first);
+    }
+    let (value, end, ranges) = parse_value_items_at(text, p)?;
     // Each call spans its own object: the element of a list, or the whole value.
     let (items, spans): (Vec<_>, Vec<_>) = match value {
         Value::Array(items) if items.is_empty() => return Err(unrecognized(text, p, marker)),
         Value::Array(items) => (
             items.into_iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
-            crate::shape::raw_items(bytes, p).collect(),
+            ranges,
         ),
         v => (vec![(None, v)], std::iter::once(p..end).collect()),
     };
@@ -508,7 +523,7 @@ impl Item<'_> {
 
     /// Arguments: an object, or a string holding a JSON object.
     fn arguments(&self, value: Value, step: Step<'_>, name: Option<&str>) -> Result<Object, ParseError> {
-        let of = name.map(|n| format!(" of {}", quote(n))).unwrap_or_default();
+        let of = || name.map(|n| format!(" of {}", quote(n))).unwrap_or_default();
         match value {
             Value::Object(o) => Ok(o),
             Value::String(s) => match parse_complete(&s) {
@@ -517,20 +532,26 @@ impl Item<'_> {
                     ErrorCode::InvalidArguments,
                     Some(step),
                     format!(
-                        "the arguments string{of} must hold a JSON object, found {}",
+                        "the arguments string{} must hold a JSON object, found {}",
+                        of(),
                         other.kind()
                     ),
                 )),
                 Err(e) => Err(ParseError::new(
                     ErrorCode::InvalidArguments,
                     raw_offset_in_string(self.text, self.at(Some(step)), e.offset),
-                    format!("the arguments string{of} is not valid JSON: {} ({})", e.message, e.code),
+                    format!(
+                        "the arguments string{} is not valid JSON: {} ({})",
+                        of(),
+                        e.message,
+                        e.code
+                    ),
                 )),
             },
             other => Err(self.error(
                 ErrorCode::InvalidArguments,
                 Some(step),
-                format!("the arguments{of} must be an object, found {}", other.kind()),
+                format!("the arguments{} must be an object, found {}", of(), other.kind()),
             )),
         }
     }

@@ -117,8 +117,16 @@ pub(crate) fn tagged_json(
         Some(_) => return Err(unrecognized(text, pos, marker)),
         None => return Err(unclosed_marker(text, marker)),
     }
-    let (value, end) = crate::json::parse_value_at(text, pos)?;
-    let spans = shape::call_spans(text, pos, end, &value, Mode::Tagged);
+    let first = out.len();
+    let plain = shape::plain_calls(text, pos, &shape::NAME_ARGUMENTS, |call, span| {
+        out.push(call.into_call(format, span))
+    });
+    if let Some(end) = plain {
+        return Ok(end);
+    }
+    out.truncate(first);
+    let (value, end, items) = crate::json::parse_value_items_at(text, pos)?;
+    let spans = shape::call_spans_of_items(text, pos, end, &value, Mode::Tagged, Some(items));
     let calls = shape::calls_in(text, pos, value, Mode::Tagged)?.ok_or_else(|| unrecognized(text, pos, marker))?;
     if calls.is_empty() {
         // A message whose `tool_calls` is empty: the marker claimed a call that is not there.
@@ -189,7 +197,10 @@ pub(crate) fn closing_tag(text: &str, pos: usize, close: &str) -> Result<usize, 
 
 /// Expects `token` at `pos`; returns the offset after it. See [`unexpected`] for the error.
 pub(crate) fn expect(text: &str, pos: usize, token: &str, inside: &str) -> Result<usize, ParseError> {
-    expect_token(text, pos, token, &format!("in {inside}"))
+    if at(text.as_bytes(), pos, token) {
+        return Ok(pos + token.len()); // the message below is written only for an error
+    }
+    Err(missing(text, pos, &[token], &format!("in {inside}")))
 }
 
 /// The error for a text that holds none of the `expected` tokens at `pos` (inside `inside`, for

@@ -16,11 +16,9 @@
 
 use std::ops::Range;
 
-use memchr::memmem;
-
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, skip_ws};
+use crate::scan::{at, find, skip_ws};
 use crate::tools::{offset_of, Args, Origin, Param, Text};
 use crate::value::{Object, Value};
 
@@ -117,8 +115,8 @@ fn json_arguments(text: &str, p: usize) -> Result<(Object, usize), ParseError> {
 /// the arguments, where their values are written, and the offset after `</function>`.
 fn parameters(text: &str, mut p: usize) -> Result<(Object, Vec<Param>, usize), ParseError> {
     let bytes = text.as_bytes();
-    let mut arguments = Object::new();
-    let mut params = Vec::new();
+    let mut arguments = Object::with_capacity(8);
+    let mut params = Vec::with_capacity(8);
     let mut keys = crate::value::Keys::default();
     loop {
         p = skip_ws(bytes, p);
@@ -166,7 +164,7 @@ fn parameters(text: &str, mut p: usize) -> Result<(Object, Vec<Param>, usize), P
 /// The value of a parameter, from `value_at` to `</parameter>`, where its text is, and the offset
 /// after that tag.
 fn parameter_value(text: &str, value_at: usize) -> Result<(Value, Range<usize>, usize), ParseError> {
-    let Some(len) = memmem::find(&text.as_bytes()[value_at..], PARAMETER_CLOSE.as_bytes()) else {
+    let Some(len) = find(&text.as_bytes()[value_at..], PARAMETER_CLOSE) else {
         return Err(ParseError::new(
             ErrorCode::Unclosed,
             text.len(),
@@ -174,7 +172,7 @@ fn parameter_value(text: &str, value_at: usize) -> Result<(Value, Range<usize>, 
         ));
     };
     let raw = trim_line_breaks(&text[value_at..value_at + len]);
-    let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.to_string()));
+    let value = crate::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
     let raw_at = offset_of(text, raw);
     Ok((
         value,

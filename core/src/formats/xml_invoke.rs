@@ -15,12 +15,10 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use memchr::memmem;
-
 use super::{cut_short, expect_token};
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, is_ws, skip_ws};
+use crate::scan::{at, find, is_ws, skip_ws};
 use crate::tools::{Args, Origin, Param, Text};
 use crate::value::{Object, Value};
 
@@ -93,8 +91,8 @@ pub(crate) fn invoke(text: &str, start: usize, d: &Dialect) -> Result<(ToolCall,
 /// the offset after that tag.
 fn parameters(text: &str, mut p: usize, d: &Dialect) -> Result<(Object, Vec<Param>, usize), ParseError> {
     let bytes = text.as_bytes();
-    let mut arguments = Object::new();
-    let mut params = Vec::new();
+    let mut arguments = Object::with_capacity(8);
+    let mut params = Vec::with_capacity(8);
     let mut keys = crate::value::Keys::default();
     loop {
         p = skip_ws(bytes, p);
@@ -192,7 +190,7 @@ fn parameter_value(
             ),
         ));
     }
-    let Some(len) = memmem::find(&bytes[value_at..], d.parameter_close.as_bytes()) else {
+    let Some(len) = find(&bytes[value_at..], d.parameter_close) else {
         return Err(ParseError::new(
             ErrorCode::Unclosed,
             bytes.len(),
@@ -214,7 +212,7 @@ fn parameter_value(
     } else {
         Cow::Borrowed(raw)
     };
-    let value = crate::json::probe_complete(raw.trim()).unwrap_or_else(|| Value::String(raw.into_owned()));
+    let value = crate::json::probe_text(&raw).unwrap_or_else(|| Value::String(raw.into_owned()));
     Ok((value, Param::new(written, kind), end))
 }
 

@@ -23,8 +23,6 @@ mod wait;
 
 use std::ops::Range;
 
-use memchr::memmem;
-
 use crate::error::ParseError;
 use crate::formats::Family;
 use crate::lead::{lead_at, Lead};
@@ -33,7 +31,7 @@ use crate::marks::{
     Kind, Shield,
 };
 use crate::message::Start;
-use crate::reasoning::{Block, PromptScan, BLOCKS};
+use crate::reasoning::{self, Block, PromptScan, BLOCKS};
 use crate::tools::Tools;
 use crate::{FormatSet, ToolCall};
 
@@ -573,7 +571,7 @@ impl Scanner {
         let open = self.open();
         let from = self.pos.max(self.close_scanned.saturating_sub(longest_close()));
         self.close = closes(open)
-            .filter_map(|b| memmem::find(&bytes[from..], b.close.as_bytes()).map(|i| (from + i, b)))
+            .filter_map(|b| reasoning::find_close(b, &bytes[from..]).map(|i| (from + i, b)))
             .min_by_key(|&(c, _)| c);
         self.close_scanned = bytes.len();
         if let Some((_, b)) = self.close {

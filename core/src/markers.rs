@@ -1,0 +1,167 @@
+//! The scanner's index of markers (call markers and reasoning open tags), and the search for the
+//! next one in a text.
+//!
+//! Every marker has an anchor: its first `<`, `[` or `>` byte. The search runs `memchr3` over
+//! the text for anchor bytes; at each anchor it looks only at the markers whose anchor is that
+//! byte and whose next byte is the byte after the anchor in the text (a marker that ends at its
+//! anchor, like `functools[`, is looked at after every anchor of its kind), longest first, so
+//! the longer of two markers matching at one offset wins. Each marker is first tested on its
+//! first eight bytes as one integer, then compared whole when it is longer. Each anchor costs at
+//! most the markers of one bucket, each at most its length: the search is linear in the text.
+
+/// One marker: its text, where its anchor stands in it, and what it starts.
+#[derive(Clone, Copy)]
+struct Entry<K> {
+    text: &'static str,
+    anchor: usize,
+    kind: K,
+    /// The first (up to) eight bytes of `text`, little-endian, and the mask of those it has (for
+    /// a marker of at most eight bytes, the whole marker: a match needs no other compare).
+    head: u64,
+    mask: u64,
+}
+
+/// Markers by anchor byte and the byte after it.
+pub(crate) struct MarkerIndex<K> {
+    /// `[slot * 256 + next byte]`, slots `<`, `[`, `>`; each bucket longest first.
+    by_next: Vec<Vec<Entry<K>>>,
+    /// `[slot]`: the markers that end at their anchor, for an anchor at the end of the text.
+    at_end: [Vec<Entry<K>>; 3],
+}
+
+fn slot(anchor: u8) -> usize {
+    match anchor {
+        b'<' => 0,
+        b'[' => 1,
+        _ => 2,
+    }
+}
+
+/// The first eight bytes at `pos` (fewer at the end of the text), little-endian.
+#[inline]
+fn head_at(bytes: &[u8], pos: usize) -> u64 {
+    match bytes.get(pos..pos + 8) {
+        Some(w) => u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]),
+        None => bytes[pos.min(bytes.len())..]
+            .iter()
+            .rev()
+            .fold(0, |word, &b| (word << 8) | u64::from(b)),
+    }
+}
+
+impl<K: Copy> MarkerIndex<K> {
+    /// The index of `markers`. Panics on a marker without a `<`, `[` or `>` byte (a registry
+    /// error, caught by every test).
+    pub(crate) fn new(markers: impl IntoIterator<Item = (&'static str, K)>) -> Self {
+        let mut index = MarkerIndex {
+            by_next: (0..3 * 256).map(|_| Vec::new()).collect(),
+            at_end: Default::default(),
+        };
+        for (text, kind) in markers {
+            let anchor = text
+                .bytes()
+                .position(|b| matches!(b, b'<' | b'[' | b'>'))
+                .unwrap_or_else(|| panic!("marker {text:?} has no `<`, `[` or `>`"));
+            let n = text.len().min(8);
+            let entry = Entry {
+                text,
+                anchor,
+                kind,
+                head: head_at(text.as_bytes(), 0),
+                mask: if n == 8 { u64::MAX } else { (1 << (8 * n)) - 1 },
+            };
+            let slot = slot(text.as_bytes()[anchor]);
+            match text.as_bytes().get(anchor + 1) {
+                Some(&next) => index.by_next[slot * 256 + usize::from(next)].push(entry),
+                None => {
+                    index.at_end[slot].push(entry);
+                    for bucket in &mut index.by_next[slot * 256..(slot + 1) * 256] {
+                        bucket.push(entry);
+                    }
+                }
+            }
+        }
+        for bucket in index.by_next.iter_mut().chain(index.at_end.iter_mut()) {
+            bucket.sort_by_key(|e| std::cmp::Reverse(e.text.len()));
+        }
+        index
+    }
+
+    /// Every marker whose anchor is the byte `anchor`: its text, where its anchor stands in it,
+    /// and its kind (a marker that ends at its anchor comes once per bucket it is in).
+    pub(crate) fn with_anchor(&self, anchor: u8) -> impl Iterator<Item = (&'static str, usize, K)> + '_ {
+        let s = slot(anchor);
+        self.by_next[s * 256..(s + 1) * 256]
+            .iter()
+            .flatten()
+            .chain(&self.at_end[s])
+            .map(|e| (e.text, e.anchor, e.kind))
+    }
+
+    /// The first marker whose kind `accept`s that starts at or after `from` and whose anchor
+    /// stands before `limit`: its offset, its length and its kind.
+    pub(crate) fn next(
+        &self,
+        bytes: &[u8],
+        from: usize,
+        limit: usize,
+        accept: impl Fn(&K) -> bool,
+    ) -> Option<(usize, usize, K)> {
+        let mut pos = from;
+        while let Some(i) = memchr::memchr3(b'<', b'[', b'>', &bytes[pos..limit]) {
+            let anchor = pos + i;
+            let slot = slot(bytes[anchor]);
+            let bucket = match bytes.get(anchor + 1) {
+                Some(&next) => &self.by_next[slot * 256 + usize::from(next)],
+                None => &self.at_end[slot],
+            };
+            pos = anchor + 1;
+            if bucket.is_empty() {
+                continue;
+            }
+            let here = head_at(bytes, anchor); // the head of every marker that starts at its anchor
+            let found = bucket.iter().find(|e| {
+                let head = if e.anchor == 0 {
+                    here
+                } else if anchor >= from + e.anchor {
+                    head_at(bytes, anchor - e.anchor)
+                } else {
+                    return false;
+                };
+                head & e.mask == e.head
+                    && accept(&e.kind)
+                    && (e.text.len() <= 8 || bytes[anchor - e.anchor..].starts_with(e.text.as_bytes()))
+            });
+            if let Some(e) = found {
+                return Some((anchor - e.anchor, e.text.len(), e.kind));
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MarkerIndex;
+
+    #[test]
+    fn finds_the_longest_marker_at_the_first_offset() {
+        let index = MarkerIndex::new([("<a>", 1), ("<ab>", 2), ("f[", 3), (">>>", 4), ("<|x|>", 5)]);
+        let find = |text: &str| index.next(text.as_bytes(), 0, text.len(), |_| true);
+        assert_eq!(find("x <ab> <a>"), Some((2, 4, 2)));
+        assert_eq!(find("x <a> <ab>"), Some((2, 3, 1)));
+        assert_eq!(find("call f[1]"), Some((5, 2, 3)));
+        assert_eq!(find("ends with f["), Some((10, 2, 3)));
+        assert_eq!(find("[f[ >>"), Some((1, 2, 3)));
+        assert_eq!(find("no >> here <|x|"), None);
+        assert_eq!(find("a >>>"), Some((2, 3, 4)));
+        assert_eq!(find("ｆ<|x|>"), Some((3, 5, 5)));
+    }
+
+    #[test]
+    fn text_before_the_anchor_starts_at_or_after_from() {
+        let index = MarkerIndex::new([("f[", 1)]);
+        assert_eq!(index.next(b"f[ f[", 1, 5, |_| true), Some((3, 2, 1)));
+        assert_eq!(index.next(b"f[ f[", 0, 5, |k| *k != 1), None);
+    }
+}
