@@ -196,6 +196,18 @@ pub(crate) fn may_hold_tag(piece: &[u8]) -> bool {
     piece.iter().any(|&b| first[b as usize])
 }
 
+/// Whether a tag, or a reasoning block's close tag, may start at the first byte of `rest`, as far
+/// as its first two bytes tell (its one byte, when it has one). Where this is false no tag starts
+/// there, however the text goes on.
+pub(crate) fn may_start_tag(rest: &[u8]) -> bool {
+    static STARTS: OnceLock<Tags> = OnceLock::new();
+    let starts = STARTS.get_or_init(|| {
+        let closes = BLOCKS.iter().map(|b| b.close.as_bytes());
+        Tags::new(tags().sorted.iter().copied().chain(closes).collect())
+    });
+    starts.may_begin(rest)
+}
+
 /// Where the text may end partway through a tag, for a text that is still growing: the first
 /// offset at or after `from` such that the text from it to the end is a proper beginning of a
 /// marker, reasoning open tag, end-of-turn token or wrapper tag; the end of the text when there

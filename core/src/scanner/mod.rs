@@ -214,7 +214,7 @@ impl Scanner {
     }
 
     /// Takes text up to `len` as prose (see [`Scanner::in_prose_at`]), or as reasoning text (see
-    /// [`Scanner::in_reasoning_at`]).
+    /// [`Scanner::reasoning_at`]).
     pub(crate) fn prose_to(&mut self, len: usize) {
         self.pos = len;
         if self.block.is_some() {
@@ -222,18 +222,12 @@ impl Scanner {
         }
     }
 
-    /// Whether the scan stands inside a reasoning block at `len` (the end of the text so far),
-    /// its close tag not yet seen and nothing waiting: text that cannot begin a tag is reasoning
-    /// as it comes.
-    pub(crate) fn in_reasoning_at(&self, len: usize) -> bool {
-        self.begun
-            && self.pos == len
-            && self.block.is_some()
-            && self.close.is_none()
-            && self.close_scanned == len
-            && self.pending.is_none()
-            && !self.deferred
-            && !self.done
+    /// Where the scan stands inside a reasoning block whose close tag has not been seen, with
+    /// nothing waiting: the text before it is reasoning, the text from it may begin a tag or
+    /// close tag; text that begins neither is reasoning as it comes (see [`Scanner::prose_to`]).
+    pub(crate) fn reasoning_at(&self) -> Option<usize> {
+        let quiet = self.begun && self.pending.is_none() && !self.deferred && !self.done;
+        (quiet && self.block.is_some() && self.close.is_none() && self.close_scanned >= self.pos).then_some(self.pos)
     }
 
     /// Whether the scan has settled the whole text.

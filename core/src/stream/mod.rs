@@ -210,7 +210,10 @@ impl ToolCallStream {
         Ok(out)
     }
 
-    /// [`feed`](Self::feed), appending the events to `out`.
+    /// [`feed`](Self::feed), appending the events to `out`. Text of the same kind as an event the
+    /// caller left last in `out` (`Content` after `Content`, `Reasoning` after `Reasoning`) is
+    /// added to that event's text rather than reported as a new event: a caller that keeps the
+    /// vector between feeds gets fewer, longer events that add up to the same text.
     pub fn feed_into(&mut self, delta: &str, out: &mut Vec<Event>) -> Result<(), ParseError> {
         self.check_open()?;
         let before = self.text.len();
@@ -219,29 +222,36 @@ impl ToolCallStream {
             return Ok(());
         }
         let mut events = Events(out);
-        // Plain prose that cannot begin a tag: content as it comes.
-        let plain = self.walk.is_none()
-            && self.emitted == before
-            && self.segment == self.scanner.found.segments.len()
-            && self.scanner.in_prose_at(before)
-            && !crate::marks::may_hold_tag(delta.as_bytes());
-        if plain {
-            self.scanner.prose_to(self.text.len());
-            self.rule.kept(delta, &mut events);
-            self.emitted = self.text.len();
-            return Ok(());
+        let settled = self.walk.is_none() && self.segment == self.scanner.found.segments.len();
+        // Plain prose that holds no tag: content as it comes.
+        if settled && self.scanner.in_prose_at(self.emitted) {
+            if let Some(to) = plain_to(self.text.as_bytes(), self.emitted, before) {
+                self.scanner.prose_to(to);
+                self.rule.kept(&self.text[self.emitted..to], &mut events);
+                self.emitted = to;
+                return Ok(());
+            }
         }
-        // Reasoning text that cannot begin a tag (or a close tag): reasoning as it comes.
-        let thinking = self.walk.is_none()
-            && self.reasoning_to == before
-            && self.segment == self.scanner.found.segments.len()
-            && self.scanner.in_reasoning_at(before)
-            && !crate::marks::may_hold_tag(delta.as_bytes());
-        if thinking {
-            self.scanner.prose_to(self.text.len());
-            events.reasoning(delta);
-            self.reasoning_to = self.text.len();
-            return Ok(());
+        // Reasoning text that holds no tag or close tag: reasoning as it comes (once the block's
+        // reasoning has been reported up to where the scan stands).
+        let reasoning = self
+            .scanner
+            .reasoning_at()
+            .filter(|&at| settled && self.reasoning_to >= at);
+        if let Some(from) = reasoning {
+            if let Some(to) = plain_to(self.text.as_bytes(), from, before) {
+                self.scanner.prose_to(to);
+                // A byte held back may begin a marker, not a close tag: then it is reasoning.
+                let safe = match to < self.text.len() {
+                    true => self.scanner.open_reasoning(&self.text).map_or(to, |(_, safe)| safe),
+                    false => to,
+                };
+                if safe > self.reasoning_to {
+                    events.reasoning(&self.text[self.reasoning_to..safe]);
+                    self.reasoning_to = safe;
+                }
+                return Ok(());
+            }
         }
         self.pump(None, &mut events);
         Ok(())
@@ -630,6 +640,28 @@ impl ToolCallStream {
     }
 }
 
+/// For prose from `from` (text before it is decided, text from it held back as the possible
+/// beginning of a tag) to the end of `bytes`, with a delta fed from `before`: how far it is now
+/// decided to be plain text, with no tag in it (the rest may begin one); `None` when a tag may
+/// stand in it (the scanner decides). Where no tag may start, no marker, reasoning tag, end token
+/// or wrapper tag does, so the scanner and the content rule have nothing to take out.
+fn plain_to(bytes: &[u8], from: usize, before: usize) -> Option<usize> {
+    use crate::marks::{may_hold_tag, may_start_tag};
+    let rest = &bytes[from..];
+    if from < before {
+        // The held text begins no tag once its first two bytes rule it out.
+        return (!may_start_tag(rest) && !may_hold_tag(&rest[1..])).then_some(bytes.len());
+    }
+    let Some((&last, body)) = rest.split_last() else {
+        return Some(bytes.len());
+    };
+    if may_hold_tag(body) {
+        return None;
+    }
+    // Only the last byte may begin a tag (every tag is longer than a byte): it is held back.
+    Some(bytes.len() - usize::from(may_hold_tag(&[last])))
+}
+
 /// The stream's events disagree with the whole text's message: a bug.
 fn diverged() -> ParseError {
     ParseError::new(
@@ -649,7 +681,7 @@ impl Out for Events<'_> {
         }
         match self.0.last_mut() {
             Some(Event::Content { text: last }) => last.push_str(text),
-            _ => self.0.push(Event::Content { text: text.to_string() }),
+            _ => self.0.push(Event::Content { text: owned(text) }),
         }
     }
 }
@@ -661,7 +693,32 @@ impl Events<'_> {
         }
         match self.0.last_mut() {
             Some(Event::Reasoning { text: last }) => last.push_str(text),
-            _ => self.0.push(Event::Reasoning { text: text.to_string() }),
+            _ => self.0.push(Event::Reasoning { text: owned(text) }),
+        }
+    }
+}
+
+/// An event's text: room for a few more bytes, which a piece fed right after it often adds
+/// (whitespace held back, then the word after it) without growing the string again.
+fn owned(text: &str) -> String {
+    let mut s = String::with_capacity(text.len().max(16));
+    s.push_str(text);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::marks::{begins_tag, may_hold_tag};
+
+    /// `plain_to` holds back a last byte that may begin a tag as the beginning of one, and finds
+    /// close tags by the bytes that may begin a tag.
+    #[test]
+    fn every_tag_is_longer_than_a_byte() {
+        for b in 0..=255u8 {
+            assert_eq!(may_hold_tag(&[b]), begins_tag(&[b]), "byte {b}");
+        }
+        for block in crate::reasoning::BLOCKS {
+            assert!(begins_tag(&block.close.as_bytes()[..1]), "{}", block.close);
         }
     }
 }
