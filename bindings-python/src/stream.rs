@@ -76,15 +76,21 @@ pub(crate) struct PyResponseStream {
 #[pymethods]
 impl PyResponseStream {
     #[new]
-    #[pyo3(signature = (provider = None))]
-    fn new(provider: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    #[pyo3(signature = (provider = None, *, tools = None, validate = true, unknown = None))]
+    fn new(
+        provider: Option<&Bound<'_, PyAny>>,
+        tools: Option<&Bound<'_, PyAny>>,
+        validate: bool,
+        unknown: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         const FUNC: &str = "ResponseStream";
         let provider = match provider {
             Some(p) => host::provider(FUNC, &crate::provider_str(FUNC, p)?).map_err(arg_error)?,
             None => None,
         };
+        let tools = tool_options(FUNC, tools, validate, unknown)?;
         Ok(PyResponseStream {
-            stream: Stream::response(provider, HOST),
+            stream: Stream::response(provider, &tools, HOST),
         })
     }
 

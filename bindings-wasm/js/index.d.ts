@@ -401,8 +401,11 @@ export interface ParseResponseOptions {
   bigints?: BigintMode;
 }
 
-/** Options of `ResponseStream`. */
-export interface ResponseStreamOptions {
+/**
+ * Options of `ResponseStream`: `provider`, and the tools options of `parseResponse`, applied to
+ * each call as it ends.
+ */
+export interface ResponseStreamOptions<A extends ToolArgs = { [name: string]: Arguments }> extends ToolsOptions<A> {
   /** `'auto'` (the default: the first event tells) or a provider id. */
   provider?: Provider | 'auto';
   /** See `BigintMode`. Default `'bigint'`. */
@@ -413,23 +416,30 @@ export interface ResponseStreamOptions {
  * A model API's response stream read as it arrives: `feed` each piece of its text (SSE, NDJSON
  * or a JSON list of events, cut anywhere) or each event already decoded, then `finish`. The
  * events are `StreamEvent`s (calls have format `json`); their calls add up to `parseResponse` of
- * the whole recording.
+ * the whole recording with the same options. With `tools`, each call is checked as it ends: its
+ * `call_end` carries the checked arguments, a call that fails stops the events (`finish` throws
+ * what `parseResponse` throws on the whole recording), and with `unknown: 'drop'` a call's events
+ * wait for its end, so a dropped call shows nothing.
  */
-export class ResponseStream {
-  /** @throws {RangeError} for an unknown provider id; {TypeError} for a wrong option. */
-  constructor(options?: ResponseStreamOptions);
+export class ResponseStream<A extends ToolArgs = { [name: string]: Arguments }> {
+  /**
+   * @throws {RangeError} for an unknown provider id; {TypeError} for a wrong option, or an
+   *   `unknown` value other than `'error'`, `'keep'`, `'drop'`.
+   */
+  constructor(options?: ResponseStreamOptions<A>);
   /**
    * Adds a piece of the stream's text, or one decoded event; the events it completed.
    * @throws {ToolCallError} `response.error` for an error event (with the API's message), or the
    *   error of a stream that cannot be read; after an error, every call throws it again.
    * @throws {TypeError} when `chunk` is neither a string nor a plain object or array.
    */
-  feed(chunk: string | object): StreamEvent[];
+  feed(chunk: string | object): StreamEvent<A>[];
   /**
    * The stream has ended: the rest of the events.
-   * @throws {ToolCallError} as `feed`; also for a stream that ends inside a call.
+   * @throws {ToolCallError} as `feed`; also for a stream that ends inside a call, and (with
+   *   `tools`) the error `parseResponse` throws on the whole recording when a call failed them.
    */
-  finish(): StreamEvent[];
+  finish(): StreamEvent<A>[];
 }
 
 /** The result of running one tool call, for `formatResults`. */

@@ -603,17 +603,21 @@ export class ToolCallStream {
  * live stream (text: SSE, NDJSON or a JSON list, in pieces of any size; or one event already
  * decoded, such as an SDK's event object), then `finish()`. The events are those of
  * `ToolCallStream` (calls have format `json`); their calls add up to `parseResponse` of the whole
- * stream. `provider`: `'auto'` (the default: the first event tells) or a provider id. An `error`
- * event throws `response.error` with the API's message.
+ * stream. `provider`: `'auto'` (the default: the first event tells) or a provider id. `tools`,
+ * `validate`, `unknown`: those of `parseResponse`, applied to each call as it ends, so the calls
+ * and the error are those `parseResponse` gives the whole stream with them (a call that fails
+ * stops the events and `finish()` throws; with `unknown: 'drop'` a call's events wait for its
+ * end). An `error` event throws `response.error` with the API's message.
  */
 export class ResponseStream {
   #state;
 
   constructor(options) {
     const fn = 'ResponseStream';
-    const { provider = 'auto', bigints } = optionsArg(fn, options, ['provider', 'bigints']);
+    const o = optionsArg(fn, options, ['provider', 'bigints', ...TOOL_OPTIONS]);
+    const { provider = 'auto' } = o;
     const id = providerArg(fn, provider);
-    this.#state = openStream(this, bigints, () => callModule(0, wasmResponseStream, id));
+    this.#state = openStream(this, o.bigints, () => withTools(fn, o, (...x) => callModule(0, wasmResponseStream, id, ...x)));
   }
 
   /** Adds `chunk` (a string of the stream's text, or a decoded event); the events it completed. */

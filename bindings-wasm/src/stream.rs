@@ -41,12 +41,18 @@ pub fn tool_call_stream(
     keep(stream)
 }
 
-/// `new ResponseStream({provider})`: answers the stream's handle. `provider`: `"auto"` or a
-/// provider id.
+/// `new ResponseStream({provider, tools, validate, unknown})`: answers the stream's handle.
+/// `provider`: `"auto"` or a provider id; `tools`, `validate`, `unknown`: those of `parseResponse`
+/// (see [`tool_options`]).
 #[wasm_bindgen]
 #[must_use]
-pub fn response_stream(provider: &str) -> String {
-    let stream = host::provider("ResponseStream", provider).map(|provider| Stream::response(provider, HOST));
+pub fn response_stream(provider: &str, tools: Option<u32>, validate: bool, unknown: Option<String>) -> String {
+    const FUNC: &str = "ResponseStream";
+    let stream = (|| {
+        let provider = host::provider(FUNC, provider)?;
+        let tools = tool_options(FUNC, tools, validate, unknown.as_deref())?;
+        Ok(Stream::response(provider, &tools, HOST))
+    })();
     keep(stream.map_err(Failure::Arg))
 }
 

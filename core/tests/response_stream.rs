@@ -2,14 +2,17 @@
 //! true`) read by `ResponseStream` as they arrive — the whole text at once, in random pieces, one
 //! code point at a time, and (for a list of events) one decoded event at a time — give the calls
 //! `parse_response` gives on the whole recording, or its error (code and position); the events
-//! are in order and each call's argument fragments add up to its arguments.
+//! are in order and each call's argument fragments add up to its arguments. A case with tools is
+//! read with its tools, `validate` and `unknown` (as `parse_response_with` reads it), and again
+//! with unknown tools kept, unknown tools dropped, and without validation.
 
 mod common;
 
 use std::path::PathBuf;
 
 use beacon_core::{
-    locate, parse_json, parse_response, Event, ParseError, Provider, ProviderCall, ResponseStream, Unit, Value,
+    locate, parse_json, parse_response_with, Event, ParseError, Provider, ProviderCall, ResponseOptions,
+    ResponseStream, Tools, Unit, UnknownTools, Value,
 };
 use common::from_serde;
 use serde_json::Value as J;
@@ -71,9 +74,30 @@ fn assemble(
 /// What a reading gave: the calls or the stream's error; or why its events were out of order.
 type Reading = Result<Result<Vec<ProviderCall>, ParseError>, String>;
 
+/// The options a case is read with: its own (tools, `validate`, `unknown`), and, with tools, the
+/// other ways of treating unknown tools and no validation.
+fn option_sets(case: &J, tools: Option<&Tools>) -> Vec<(String, UnknownTools, bool)> {
+    let validate = case
+        .get("validate")
+        .is_none_or(|v| v.as_bool().expect("validate is a boolean"));
+    let unknown = match case.get("unknown").and_then(J::as_str) {
+        None | Some("error") => UnknownTools::Error,
+        Some("keep") => UnknownTools::Keep,
+        Some("drop") => UnknownTools::Drop,
+        Some(other) => panic!("unknown must be \"error\", \"keep\" or \"drop\", found {other:?}"),
+    };
+    let mut sets = vec![(String::new(), unknown, validate)];
+    if tools.is_some() {
+        sets.push((" [unknown keep]".into(), UnknownTools::Keep, validate));
+        sets.push((" [unknown drop]".into(), UnknownTools::Drop, validate));
+        sets.push((" [no validation]".into(), unknown, false));
+    }
+    sets
+}
+
 /// Reads `pieces` with a fresh stream.
-fn read(pieces: &[&str], values: Option<&[Value]>) -> Reading {
-    let mut stream = ResponseStream::new(None);
+fn read(pieces: &[&str], values: Option<&[Value]>, options: &ResponseOptions<'_>) -> Reading {
+    let mut stream = ResponseStream::with_options(options);
     let mut calls = Vec::new();
     let mut open = None;
     let steps: Vec<Result<Vec<Event>, ParseError>> = match values {
@@ -110,7 +134,9 @@ fn recorded_streams_read_as_they_arrive_give_the_whole_recordings_calls() {
                 )
             }
         };
-        let whole = parse_response(&text, None, false);
+        let tools = case
+            .get("tools")
+            .map(|t| Tools::from_value(&from_serde(t)).expect("the case's tools"));
         if let Some(p) = case["expected"]["provider"]
             .as_str()
             .or(case["error"]["provider"].as_str())
@@ -140,43 +166,55 @@ fn recorded_streams_read_as_they_arrive_give_the_whole_recordings_calls() {
             }
             ways.push(pieces);
         }
-        let mut outcomes: Vec<(String, Reading)> = ways
-            .iter()
-            .map(|w| (format!("{} pieces", w.len()), read(w, None)))
-            .collect();
-        if let Some(values) = &values {
-            outcomes.push(("decoded events".to_string(), read(&[], Some(values))));
-        }
-        for (how, got) in outcomes {
-            let got = match got {
-                Ok(got) => got,
-                Err(why) => {
-                    failures.push(format!("{label} ({how}): {why}"));
-                    continue;
-                }
+        for (variant, unknown, validate) in option_sets(case, tools.as_ref()) {
+            let options = ResponseOptions {
+                tools: tools.as_ref(),
+                unknown,
+                validate,
+                ..ResponseOptions::default()
             };
-            let same = match (&got, &whole) {
-                (Ok(a), Ok(b)) => a == b,
-                // Decoded events have no text: their errors are at 0.
-                (Err(a), Err(b)) if how == "decoded events" => a.code == b.code,
-                (Err(a), Err(b)) => (a.code, a.offset) == (b.code, b.offset),
-                _ => false,
-            };
-            if !same {
-                let show = |r: &Result<Vec<ProviderCall>, ParseError>| match r {
-                    Ok(c) => format!("{c:?}"),
-                    Err(e) => format!(
-                        "{} at {} ({})",
-                        e.code.as_str(),
-                        locate(&text, e.offset, Unit::CodePoints).offset,
-                        e.message
-                    ),
+            let whole = parse_response_with(&text, &options);
+            let mut outcomes: Vec<(String, Reading)> = ways
+                .iter()
+                .map(|w| (format!("{} pieces{variant}", w.len()), read(w, None, &options)))
+                .collect();
+            if let Some(values) = &values {
+                let reading = read(&[], Some(values), &options);
+                outcomes.push((format!("decoded events{variant}"), reading));
+            }
+            for (how, got) in outcomes {
+                let got = match got {
+                    Ok(got) => got,
+                    Err(why) => {
+                        failures.push(format!("{label} ({how}): {why}"));
+                        continue;
+                    }
                 };
-                failures.push(format!(
-                    "{label} ({how}):\n  whole:  {}\n  stream: {}",
-                    show(&whole),
-                    show(&got)
-                ));
+                let same = match (&got, &whole) {
+                    (Ok(a), Ok(b)) => a == b,
+                    // Decoded events have no text: their errors are at 0.
+                    (Err(a), Err(b)) if how.starts_with("decoded events") => {
+                        (a.code, &a.message) == (b.code, &b.message)
+                    }
+                    (Err(a), Err(b)) => (a.code, a.offset, &a.message) == (b.code, b.offset, &b.message),
+                    _ => false,
+                };
+                if !same {
+                    let show = |r: &Result<Vec<ProviderCall>, ParseError>| match r {
+                        Ok(c) => format!("{c:?}"),
+                        Err(e) => format!(
+                            "{} at {} ({})",
+                            e.code.as_str(),
+                            locate(&text, e.offset, Unit::CodePoints).offset,
+                            e.message
+                        ),
+                    };
+                    failures.push(format!(
+                        "{label} ({how}):\n  whole:  {}\n  stream: {}",
+                        show(&whole),
+                        show(&got)
+                    ));
+                }
             }
         }
     }
@@ -197,4 +235,50 @@ fn recorded_streams_read_as_they_arrive_give_the_whole_recordings_calls() {
         println!("{f}\n");
     }
     assert!(failures.is_empty(), "{} stream readings differ", failures.len());
+}
+
+/// With tools: a call that fails stops the events and `finish` raises its error, unless a later
+/// event raises first (as in `parse_response`); a dropped call shows no event at all.
+#[test]
+fn tools_errors_come_in_one_shot_order_and_dropped_calls_show_nothing() {
+    let tools = Tools::from_value(&parse_json(r#"["get_weather"]"#).expect("json")).expect("tools");
+    let block = |i: usize, name: &str| {
+        format!(
+            "data: {{\"type\":\"content_block_start\",\"index\":{i},\"content_block\":{{\"type\":\"tool_use\",\"id\":\"t{i}\",\"name\":\"{name}\",\"input\":{{}}}}}}\n\n\
+             data: {{\"type\":\"content_block_delta\",\"index\":{i},\"delta\":{{\"type\":\"input_json_delta\",\"partial_json\":\"{{}}\"}}}}\n\n\
+             data: {{\"type\":\"content_block_stop\",\"index\":{i}}}\n\n"
+        )
+    };
+    let text = format!("{}{}", block(0, "nope"), block(1, "get_weather"));
+    let error = "data: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n";
+    let all = |options: &ResponseOptions<'_>, text: &str| {
+        let mut stream = ResponseStream::with_options(options);
+        let mut events = stream.feed(text)?;
+        events.extend(stream.finish()?);
+        Ok::<_, ParseError>(events)
+    };
+    let strict = ResponseOptions::with_tools(&tools);
+    let mut stream = ResponseStream::with_options(&strict);
+    assert_eq!(stream.feed(&text).expect("no error yet"), vec![]);
+    let e = stream.finish().expect_err("unknown tool");
+    assert_eq!(e, parse_response_with(&text, &strict).expect_err("unknown tool"));
+    assert_eq!(e.code.as_str(), "tool_call.unknown_tool");
+    let later = format!("{text}{error}");
+    let e = all(&strict, &later).expect_err("error event");
+    assert_eq!(e.code.as_str(), "response.error");
+    assert_eq!(e, parse_response_with(&later, &strict).expect_err("error event"));
+    let drop = ResponseOptions {
+        unknown: UnknownTools::Drop,
+        ..strict
+    };
+    let events = all(&drop, &text).expect("dropped");
+    let names: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CallStart { index, name, .. } => Some((*index, name.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(names, [(0, "get_weather")]);
+    assert_eq!(events.len(), 3, "{events:?}");
 }

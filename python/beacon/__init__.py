@@ -474,20 +474,39 @@ class ResponseStream:
     ``provider="auto"`` detects the API from the first event; a provider id reads that API's
     events only.
 
+    ``tools``, ``validate`` and ``unknown`` are :func:`parse_response`'s options, applied to each
+    call as it ends, so that the calls (and the error) are those of :func:`parse_response` on the
+    whole recording with them: a ``call_end`` carries the checked arguments; a call that fails
+    stops the events, and :meth:`finish` raises what :func:`parse_response` raises (an error in a
+    later event comes first, as there); with ``unknown="drop"`` a call's events wait for its end,
+    so that a dropped call shows nothing.
+
     Raises:
         ToolCallError: as :func:`parse_response` raises on the whole recording: malformed
             JSON (``json.*``, at its position in everything fed), ``response.error`` for an error
-            event (with the API's message), a stream that ends inside a call; the stream is then
-            over.
-        TypeError: a piece of another type, or of another kind than the pieces before it.
-        ValueError: ``provider`` is not ``"auto"`` or one of :data:`PROVIDERS`; :meth:`feed` or
-            :meth:`finish` once the stream has finished.
+            event (with the API's message), a stream that ends inside a call, and with ``tools``
+            ``tool_call.unknown_tool`` / ``tool_call.schema`` (from :meth:`finish`); the stream is
+            then over.
+        TypeError: a piece of another type, or of another kind than the pieces before it; a bad
+            ``tools`` option, as for :func:`parse_response`.
+        ValueError: ``provider`` is not ``"auto"`` or one of :data:`PROVIDERS`; a bad ``tools``
+            or ``unknown`` option; :meth:`feed` or :meth:`finish` once the stream has finished.
     """
 
-    __slots__ = ("_stream",)
+    __slots__ = ("_stream", "_tools")
 
-    def __init__(self, provider: Union[Provider, Literal["auto"]] = "auto") -> None:
-        self._stream = _core.ResponseStream(provider)
+    def __init__(
+        self,
+        provider: Union[Provider, Literal["auto"]] = "auto",
+        *,
+        tools: Optional[ToolDefinitions] = None,
+        validate: bool = True,
+        unknown: UnknownTools = "error",
+    ) -> None:
+        self._tools = tools_arg(tools)
+        self._stream = _core.ResponseStream(
+            provider, tools=compiled(self._tools), validate=validate, unknown=unknown
+        )
 
     def feed(self, chunk: Union[str, bytes, bytearray, Dict[str, Any], List[Any], Any]) -> List[StreamEvent]:
         """Add the next piece of the stream; returns the events it completed."""

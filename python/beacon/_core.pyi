@@ -63,7 +63,14 @@ class ToolCallStream:
 
 class ResponseStream:
     # `provider` None means "auto".
-    def __init__(self, provider: Union[Provider, Literal["auto"], None] = None) -> None: ...
+    def __init__(
+        self,
+        provider: Union[Provider, Literal["auto"], None] = None,
+        *,
+        tools: Optional[Tools] = None,
+        validate: bool = True,
+        unknown: Optional[str] = None,
+    ) -> None: ...
     def feed(self, chunk: Any) -> List[StreamEvent]: ...
     def finish(self) -> List[StreamEvent]: ...
     @property

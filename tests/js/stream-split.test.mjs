@@ -11,7 +11,9 @@
 // Recorded provider streams (tests/fixtures/providers/*.json, cases with "stream": true) read by
 // ResponseStream whole, one code point at a time, in 10 random ways and (for a list of events)
 // one decoded event at a time give the calls parseResponse gives on the whole recording, or its
-// error (code and position; code only for decoded events, whose errors have no text).
+// error (code, position and message; code and message for decoded events, whose errors have no
+// text). A case with tools is read with its tools, validate and unknown, and again with unknown
+// tools kept or dropped and without validation, each compared with parseResponse with the same.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -77,8 +79,8 @@ const streamCases = loadFixtureFiles(PROVIDER_FIXTURES_DIR).flatMap(({ file, cas
   .map((c) => ({ file, c })));
 
 /** Reads `pieces` (strings or decoded events) with a new ResponseStream: `{calls}` or `{error}`. */
-function readStream(pieces) {
-  const stream = new ResponseStream();
+function readStream(pieces, options = {}) {
+  const stream = new ResponseStream(options);
   const assembler = new Assembler();
   try {
     for (const piece of pieces) assembler.take(stream.feed(piece));
@@ -100,33 +102,57 @@ test('there are recorded provider streams of every streaming API', () => {
   }
 });
 
+/** The tools options a case is read with: its own, and with tools, the other ways. */
+function toolOptionSets(c) {
+  if (c.tools === undefined) return [['', {}]];
+  const own = { tools: new beacon.Tools(c.tools) };
+  if (c.validate !== undefined) own.validate = c.validate;
+  if (c.unknown !== undefined) own.unknown = c.unknown;
+  return [
+    ['', own],
+    [' [unknown keep]', { ...own, unknown: 'keep' }],
+    [' [unknown drop]', { ...own, unknown: 'drop' }],
+    [' [no validation]', { ...own, validate: false }],
+  ];
+}
+
 for (const { file, c } of streamCases) {
   test(`${file}: ${c.id} reads incrementally as parseResponse`, () => {
     const text = c.response_text ?? toJsonExact(c.response);
-    let whole;
-    try {
-      whole = { calls: beacon.parseResponse(text) };
-    } catch (error) {
-      whole = { error };
-    }
-    const random = seeded(text.length | 1);
-    const ways = [['whole', [text]], ['code points', codePoints(text)]];
-    for (let i = 0; i < 10; i++) ways.push(['random', randomPieces(text, random, 40)]);
-    if (c.response_text === undefined) ways.push(['decoded events', c.response]);
-    for (const [how, pieces] of ways) {
-      const got = readStream(pieces);
-      if (whole.error && got.error && how === 'decoded events') {
-        assert.equal(got.error.code, whole.error.code, how);
-      } else if (whole.error || got.error) {
-        const fields = (e) => e && { code: e.code, position: e.position, line: e.line, column: e.column };
-        assert.deepEqual(fields(got.error), fields(whole.error), `${how}: ${got.error?.message ?? show(got)}`);
-      } else {
-        const d = diffExact(got.calls, whole.calls, 'calls');
-        assert.ok(!d, `${how}: ${d}`);
+    for (const [variant, options] of toolOptionSets(c)) {
+      let whole;
+      try {
+        whole = { calls: beacon.parseResponse(text, options) };
+      } catch (error) {
+        whole = { error };
+      }
+      const random = seeded(text.length | 1);
+      const ways = [['whole', [text]], ['code points', codePoints(text)]];
+      for (let i = 0; i < 10; i++) ways.push(['random', randomPieces(text, random, 40)]);
+      if (c.response_text === undefined) ways.push(['decoded events', c.response]);
+      for (const [way, pieces] of ways) {
+        const how = `${way}${variant}`;
+        const got = readStream(pieces, options);
+        if (whole.error && got.error && way === 'decoded events') {
+          assert.equal(got.error.code, whole.error.code, how);
+        } else if (whole.error || got.error) {
+          const fields = (e) => e && { code: e.code, position: e.position, line: e.line, column: e.column, path: e.path, message: e.message };
+          assert.deepEqual(fields(got.error), fields(whole.error), `${how}: ${got.error?.message ?? show(got)}`);
+        } else {
+          const d = diffExact(got.calls, whole.calls, 'calls');
+          assert.ok(!d, `${how}: ${d}`);
+        }
       }
     }
   });
 }
+
+test('ResponseStream checks its tools options as parseResponse does', () => {
+  assert.throws(() => new ResponseStream({ unknown: 'ignore' }), TypeError);
+  assert.throws(() => new ResponseStream({ unknown: 3 }), TypeError);
+  assert.throws(() => new ResponseStream({ tools: 3 }), TypeError);
+  assert.deepEqual(new ResponseStream({ tools: ['f'], unknown: 'drop' }).finish(), []);
+});
 
 // ------------------------------------------------------------------------------------------
 // The API

@@ -74,7 +74,9 @@ for (const event of events) {
 }
 // @ts-expect-error start takes three values
 try { new ToolCallStream({ start: 'think' }); } catch (e) { if (!(e instanceof TypeError)) throw e; }
-const response = new ResponseStream({ provider: 'ollama' });
+const response = new ResponseStream({ provider: 'ollama', tools: ['get_weather'], unknown: 'keep' });
+// @ts-expect-error unknown takes three values
+try { new ResponseStream({ unknown: 'ignore' }); } catch (e) { if (!(e instanceof TypeError)) throw e; }
 const ended: StreamEvent[] = response.feed('{"message": {"role": "assistant", "content": "hi"}, "done": true}\\n');
 console.log(JSON.stringify({
   call, format, big: big[0]!.arguments, message: message.tool_calls.length, calls, code, city, streamed,

@@ -1,7 +1,9 @@
 """beacon.ResponseStream and parse_response on the recorded provider streams (the cases of
 tests/fixtures/providers/*.json marked ``"stream": true``): read in one shot and read as they
 arrive (whole, in seeded random pieces, one code point at a time, as bytes cut anywhere, one
-decoded event at a time), they give the same calls or the same error."""
+decoded event at a time), they give the same calls or the same error. A case with tools is read
+with its tools, ``validate`` and ``unknown`` both ways, and again with unknown tools kept or
+dropped and without validation."""
 
 from __future__ import annotations
 
@@ -36,9 +38,14 @@ def calls_of(calls: List[Dict[str, Any]]) -> List[Any]:
     return [(c["id"], c["name"], typed(c["arguments"])) for c in calls]
 
 
-def one_shot(response: Any) -> Outcome:
+def options_of(case: Dict[str, Any]) -> Dict[str, Any]:
+    """The case's tools options (none without tools)."""
+    return {k: case[k] for k in ("tools", "validate", "unknown") if k in case}
+
+
+def one_shot(response: Any, options: Optional[Dict[str, Any]] = None) -> Outcome:
     try:
-        return ("ok", calls_of(beacon.parse_response(response)))
+        return ("ok", calls_of(beacon.parse_response(response, **(options or {}))))
     except ToolCallError as err:
         return ("err", error_fields(err))
 
@@ -62,8 +69,8 @@ def assemble(events: List[Dict[str, Any]], calls: List[Dict[str, Any]], open_: L
             raise AssertionError(e)
 
 
-def streamed(pieces: Sequence[Any], provider: str = "auto") -> Outcome:
-    stream = ResponseStream(provider)  # type: ignore[arg-type]
+def streamed(pieces: Sequence[Any], provider: str = "auto", options: Optional[Dict[str, Any]] = None) -> Outcome:
+    stream = ResponseStream(provider, **(options or {}))  # type: ignore[arg-type]
     calls: List[Dict[str, Any]] = []
     open_: List[Dict[str, Any]] = []
     try:
@@ -94,35 +101,58 @@ def test_there_are_stream_cases() -> None:
 @pytest.mark.parametrize("case", CASES)
 def test_stream_fixture(case: Dict[str, Any]) -> None:
     rng = random.Random(case["id"])
+    o = options_of(case)
     if "response_text" in case:
         text = case["response_text"]
-        want = one_shot(text)
-        # A case with tools expects what parse_response gives with them (test_providers.py runs
-        # that); a ResponseStream takes no tools, so it is compared with the reading without them.
+        want = one_shot(text, o)
         if "expected" in case:
             assert want == ("ok", calls_of(case["expected"]["calls"]))
-        elif "tools" not in case:
+        else:
             assert want[0] == "err" and want[1]["code"] == case["error"]["code"]
-        assert streamed([text]) == want
+        assert streamed([text], options=o) == want
         for _ in range(RANDOM_SPLITS):
-            assert streamed(cut(text, rng)) == want
-        assert streamed(list(text)) == want
+            assert streamed(cut(text, rng), options=o) == want
+        assert streamed(list(text), options=o) == want
         data = text.encode("utf-8")
-        want_bytes = one_shot(data)
-        assert streamed([data]) == want_bytes
+        want_bytes = one_shot(data, o)
+        assert streamed([data], options=o) == want_bytes
         for _ in range(RANDOM_SPLITS // 4):
-            assert streamed(cut(data, rng)) == want_bytes
-        assert streamed([bytearray(data)]) == want_bytes
+            assert streamed(cut(data, rng), options=o) == want_bytes
+        assert streamed([bytearray(data)], options=o) == want_bytes
     else:
         events = case["response"]
-        want = one_shot(events)
+        want = one_shot(events, o)
         assert want == ("ok", calls_of(case["expected"]["calls"]))
-        assert one_shot(json.dumps(events)) == want
-        assert streamed(events) == want  # one decoded event at a time
-        assert streamed([events]) == want  # a list of events at once
+        assert one_shot(json.dumps(events), o) == want
+        assert streamed(events, options=o) == want  # one decoded event at a time
+        assert streamed([events], options=o) == want  # a list of events at once
         text = json.dumps(events)  # a JSON list of events, as text, cut anywhere
         for _ in range(RANDOM_SPLITS):
-            assert streamed(cut(text, rng)) == want
+            assert streamed(cut(text, rng), options=o) == want
+
+
+@pytest.mark.parametrize("case", [p for p in CASES if "tools" in p.values[0]])
+@pytest.mark.parametrize("variant", [{"unknown": "keep"}, {"unknown": "drop"}, {"validate": False}])
+def test_stream_fixture_tools_variants(case: Dict[str, Any], variant: Dict[str, Any]) -> None:
+    """Unknown tools kept or dropped, or no validation: the stream still gives parse_response's
+    reading of the whole recording (a dropped call shows no event at all)."""
+    rng = random.Random(case["id"])
+    o = {**options_of(case), **variant}
+    response = case.get("response_text", case.get("response"))
+    text = response if isinstance(response, str) else json.dumps(response)
+    want = one_shot(text, o)
+    assert streamed([text], options=o) == want
+    for _ in range(RANDOM_SPLITS // 2):
+        assert streamed(cut(text, rng), options=o) == want
+    if not isinstance(response, str):
+        assert streamed(response, options=o) == one_shot(response, o)
+
+
+def test_tools_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="unknown"):
+        ResponseStream(unknown="ignore")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        ResponseStream(tools=3)  # type: ignore[arg-type]
 
 
 class _Chunk:

@@ -105,7 +105,8 @@ impl Default for ToolOptions {
 }
 
 impl ToolOptions {
-    fn response_options(&self, provider: Option<Provider>, text_fallback: bool) -> ResponseOptions<'_> {
+    /// The options of `parse_response` (and of a response stream) with these tools options.
+    pub fn response_options(&self, provider: Option<Provider>, text_fallback: bool) -> ResponseOptions<'_> {
         ResponseOptions {
             provider,
             text_fallback,

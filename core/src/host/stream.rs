@@ -12,7 +12,7 @@ use crate::providers::{utf8_text, Provider, ResponseStream};
 use crate::stream::{Event, ToolCallStream};
 use crate::value::Value;
 
-use super::{panic_message, ArgError, Failure, Host, Located, Output};
+use super::{panic_message, ArgError, Failure, Host, Located, Output, ToolOptions};
 
 /// A stream being fed, for one binding object.
 #[derive(Debug)]
@@ -64,10 +64,12 @@ impl Stream {
         )
     }
 
-    /// A provider's response stream (`None`: the API its first event shows).
-    pub fn response(provider: Option<Provider>, host: Host) -> Stream {
+    /// A provider's response stream (`None`: the API its first event shows) with
+    /// `parse_response`'s tools options.
+    pub fn response(provider: Option<Provider>, tools: &ToolOptions, host: Host) -> Stream {
+        let options = tools.response_options(provider, false);
         Stream::new(
-            Kind::Response(Box::new(ResponseStream::new(provider))),
+            Kind::Response(Box::new(ResponseStream::with_options(&options))),
             "ResponseStream",
             host,
         )

@@ -33,22 +33,70 @@ pub(super) fn calls(
 ) -> Result<Vec<ProviderCall>, ParseError> {
     let mut out = Vec::with_capacity(found.len());
     for mut f in found {
-        let Some(tool) = tools.get(&f.call.name) else {
-            match options.unknown {
-                UnknownTools::Error => return Err(unknown(ctx, &f, tools)),
-                UnknownTools::Keep => out.push(f.call),
-                UnknownTools::Drop => {}
-            }
-            continue;
-        };
-        if options.validate {
-            if let Some(v) = tool.violation(&mut f.call.arguments) {
-                return Err(schema_error(ctx, response, &f, &v));
-            }
+        if call(
+            ctx,
+            Root::Whole(response),
+            &mut f,
+            tools,
+            options.validate,
+            options.unknown,
+        )? {
+            out.push(f.call);
         }
-        out.push(f.call);
     }
     Ok(out)
+}
+
+/// Where the value at a path is found when there is no text (for the byte inside an arguments
+/// string): in the whole response, or, in a stream fed decoded events, in the event at hand.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Root<'a> {
+    Whole(&'a Value),
+    Event(Option<(usize, &'a Value)>),
+}
+
+impl<'a> Root<'a> {
+    fn get(self, path: &[Seg]) -> Option<&'a Value> {
+        let (mut value, path) = match self {
+            Root::Whole(v) => (Some(v), path),
+            Root::Event(Some((i, v))) if path.first() == Some(&Seg::Index(i)) => (Some(v), &path[1..]),
+            Root::Event(_) => return None,
+        };
+        for seg in path {
+            value = match (value, seg) {
+                (Some(Value::Object(o)), Seg::Key(k)) => crate::value::get(o, k),
+                (Some(Value::Array(items)), Seg::Index(i)) => items.get(*i),
+                _ => None,
+            };
+        }
+        value
+    }
+}
+
+/// One call with `tools`: whether it stands (`false`: a call to a tool not in the list, dropped),
+/// its arguments checked in place, or its failure. [`calls`] runs it over a response's calls, and
+/// a [`super::ResponseStream`] with tools over each call as it ends.
+pub(super) fn call(
+    ctx: &Source<'_>,
+    root: Root<'_>,
+    f: &mut FoundCall,
+    tools: &Tools,
+    validate: bool,
+    unknown_tools: UnknownTools,
+) -> Result<bool, ParseError> {
+    let Some(tool) = tools.get(&f.call.name) else {
+        return match unknown_tools {
+            UnknownTools::Error => Err(unknown(ctx, f, tools)),
+            UnknownTools::Keep => Ok(true),
+            UnknownTools::Drop => Ok(false),
+        };
+    };
+    if validate {
+        if let Some(v) = tool.violation(&mut f.call.arguments) {
+            return Err(schema_error(ctx, root, f, &v));
+        }
+    }
+    Ok(true)
 }
 
 fn unknown(ctx: &Source<'_>, f: &FoundCall, tools: &Tools) -> ParseError {
@@ -63,9 +111,9 @@ fn unknown(ctx: &Source<'_>, f: &FoundCall, tools: &Tools) -> ParseError {
     )
 }
 
-/// `tool_call.schema` for `v`, positioned at the offending value (`response` is the response,
-/// for the byte inside an arguments string when there is no text).
-fn schema_error(ctx: &Source<'_>, response: &Value, f: &FoundCall, v: &Violation) -> ParseError {
+/// `tool_call.schema` for `v`, positioned at the offending value (`root` finds the arguments
+/// string, for the byte inside it when there is no text).
+fn schema_error(ctx: &Source<'_>, root: Root<'_>, f: &FoundCall, v: &Violation) -> ParseError {
     let (offset, at, inner) = match &f.args {
         ArgsAt::None => {
             let call = f.name_at.split_last().map_or(&[][..], |(_, call)| call);
@@ -79,7 +127,7 @@ fn schema_error(ctx: &Source<'_>, response: &Value, f: &FoundCall, v: &Violation
                 None => (
                     0,
                     at,
-                    byte_in_string(response, path, v).map(|b| format!("byte {b} of the string")),
+                    byte_in_string(root, path, v).map(|b| format!("byte {b} of the string")),
                 ),
             }
         }
@@ -100,16 +148,8 @@ fn schema_error(ctx: &Source<'_>, response: &Value, f: &FoundCall, v: &Violation
 
 /// The byte of the offending value inside the arguments string at `path` (none when the
 /// arguments are an object), for a response without text.
-fn byte_in_string(response: &Value, path: &[Seg], v: &Violation) -> Option<usize> {
-    let mut value = Some(response);
-    for seg in path {
-        value = match (value, seg) {
-            (Some(Value::Object(o)), Seg::Key(k)) => crate::value::get(o, k),
-            (Some(Value::Array(items)), Seg::Index(i)) => items.get(*i),
-            _ => None,
-        };
-    }
-    match value {
+fn byte_in_string(root: Root<'_>, path: &[Seg], v: &Violation) -> Option<usize> {
+    match root.get(path) {
         Some(Value::String(s)) => Some(json::locate_path(s, 0, &tools::steps(&v.path))),
         _ => None,
     }

@@ -96,6 +96,8 @@ pub(super) struct Source<'s> {
     /// A recorded stream: where the JSON of each event starts in `src`; a path's first index
     /// picks the event.
     events: Option<&'s [usize]>,
+    /// A stream fed decoded events: the event at hand and its index (for the tools' message).
+    event: Option<(usize, &'s Value)>,
 }
 
 impl<'s> Source<'s> {
@@ -105,6 +107,7 @@ impl<'s> Source<'s> {
             src: Some(src),
             start,
             events: None,
+            event: None,
         }
     }
 
@@ -113,6 +116,7 @@ impl<'s> Source<'s> {
             src: None,
             start: 0,
             events: None,
+            event: None,
         }
     }
 
@@ -122,7 +126,21 @@ impl<'s> Source<'s> {
             src: Some(src),
             start: 0,
             events: Some(starts),
+            event: None,
         }
+    }
+
+    /// A response without text, at the decoded event `index` of a stream.
+    pub(super) fn event(index: usize, event: &'s Value) -> Self {
+        Source {
+            event: Some((index, event)),
+            ..Source::value()
+        }
+    }
+
+    /// The decoded event at hand, with its index (see [`Source::event`]).
+    pub(super) fn event_at_hand(&self) -> Option<(usize, &'s Value)> {
+        self.event
     }
 
     pub(super) fn has_text(&self) -> bool {

@@ -170,7 +170,7 @@ impl Anthropic {
             }
             let streamed = call.sent > 0;
             let done = super::streamed_call(ctx, &call.head, &call.json, call.input.as_ref(), "input")?;
-            out.end(done, streamed);
+            out.end(ctx, done, streamed);
             self.reported += 1;
         }
         Ok(())

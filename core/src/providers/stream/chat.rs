@@ -41,12 +41,12 @@ impl Chat {
                 }
             }
         }
-        self.report(out);
+        self.report(ctx, out);
         Ok(())
     }
 
     /// Reports what the chunks so far add to the calls.
-    fn report(&mut self, out: &mut Emit) {
+    fn report(&mut self, ctx: &Source<'_>, out: &mut Emit) {
         let progress = self.stream.progress();
         loop {
             if out.is_open() {
@@ -57,7 +57,7 @@ impl Chat {
                     return;
                 }
                 match complete(p) {
-                    Some(call) => out.end(call, !p.arguments.text.is_empty()),
+                    Some(call) => out.end(ctx, call, !p.arguments.text.is_empty()),
                     None => return,
                 }
             }
@@ -105,10 +105,10 @@ impl Chat {
                 ));
             };
             out.arguments(&rest);
-            out.end(call, streamed);
+            out.end(ctx, call, streamed);
         }
         for call in calls {
-            out.call(call);
+            out.call(ctx, call);
         }
         out.found.text.append("\n", found.text);
         Ok(())

@@ -315,7 +315,7 @@ fn gemini_chunk(ctx: &Source<'_>, value: &Value, at: &At<'_>, out: &mut Emit) ->
         }
     }
     for call in found.calls {
-        out.call(call);
+        out.call(ctx, call);
     }
     out.found.text.append("\n", found.text);
     Ok(())
@@ -336,7 +336,7 @@ fn ollama_chunk(ctx: &Source<'_>, o: &Object, at: &At<'_>, out: &mut Emit) -> Re
     let mut found = Found::new(out.found.want_text);
     openai::message(ctx, m, &message_at, &mut found)?;
     for call in found.calls {
-        out.call(call);
+        out.call(ctx, call);
     }
     out.found.text.append("", found.text);
     Ok(())
@@ -414,7 +414,7 @@ impl Calls {
             }
             let streamed = call.sent > 0;
             let done = super::streamed_call(ctx, &call.head, &call.json, call.whole.as_ref(), "arguments")?;
-            out.end(done, streamed);
+            out.end(ctx, done, streamed);
             self.reported += 1;
         }
         Ok(())

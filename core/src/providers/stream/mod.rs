@@ -30,6 +30,7 @@ pub(crate) mod frames;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::stream::Event;
+use crate::tools::{Tools, UnknownTools};
 use crate::value::{Object, Value};
 use crate::Format;
 
@@ -43,7 +44,22 @@ pub(super) struct Emit {
     pub found: Found,
     /// The call being reported, by the stream's index.
     open: Option<usize>,
+    /// Where the open call's events begin in `events`.
+    call_from: usize,
+    /// Once a call has failed the tools: how many of `events` came before it.
+    kept: usize,
     calls: usize,
+    /// The caller's tools, applied to each call as it ends (a [`ResponseStream`] with tools).
+    check: Option<Check>,
+}
+
+/// A stream's tools: what [`super::check::call`] needs, and the first call that failed.
+struct Check {
+    tools: Tools,
+    validate: bool,
+    unknown: UnknownTools,
+    /// A call failed the tools: no more events, and `finish` raises this.
+    failed: Option<ParseError>,
 }
 
 impl Emit {
@@ -52,8 +68,39 @@ impl Emit {
             events: Vec::new(),
             found: Found::new(want_text),
             open: None,
+            call_from: 0,
+            kept: 0,
             calls: 0,
+            check: None,
         }
+    }
+
+    /// The events to report now: none once a call has failed the tools; with unknown calls
+    /// dropped, those before the open call (its own wait for its end).
+    fn take(&mut self) -> Vec<Event> {
+        let hold = match &self.check {
+            Some(c) if c.failed.is_some() => {
+                let mut out = std::mem::take(&mut self.events);
+                out.truncate(self.kept);
+                self.kept = 0;
+                return out;
+            }
+            Some(c) => c.unknown == UnknownTools::Drop && self.open.is_some(),
+            None => false,
+        };
+        if hold {
+            let held = self.events.split_off(self.call_from);
+            self.call_from = 0;
+            std::mem::replace(&mut self.events, held)
+        } else {
+            self.call_from = 0;
+            std::mem::take(&mut self.events)
+        }
+    }
+
+    /// The first failure of a call, with tools.
+    fn failure(&self) -> Option<&ParseError> {
+        self.check.as_ref().and_then(|c| c.failed.as_ref())
     }
 
     /// Assistant text, from the value at `at`.
@@ -99,6 +146,7 @@ impl Emit {
     pub(super) fn start(&mut self, id: Option<String>, name: String) {
         let index = self.calls;
         self.open = Some(index);
+        self.call_from = self.events.len();
         self.events.push(Event::CallStart {
             index,
             id,
@@ -122,29 +170,61 @@ impl Emit {
         }
     }
 
-    /// The call being reported ends with `call` (whose arguments its fragments add up to, or, when
-    /// none were reported, written out here).
-    pub(super) fn end(&mut self, found: FoundCall, streamed: bool) {
-        let call = &found.call;
+    /// The call being reported ends with `found` (whose arguments its fragments add up to, or,
+    /// when none were reported, written out here). With tools, the call is checked first, as
+    /// [`crate::parse_response`] checks it: its `CallEnd` carries the checked arguments; a call
+    /// dropped as unknown leaves no event; a failure stops the events.
+    pub(super) fn end(&mut self, ctx: &Source<'_>, mut found: FoundCall, streamed: bool) {
         let Some(index) = self.open.take() else { return };
+        let mut arguments = found.call.arguments.clone();
+        if let Some(check) = self.check.as_mut().filter(|c| c.failed.is_none()) {
+            let root = super::check::Root::Event(ctx.event_at_hand());
+            let result = super::check::call(ctx, root, &mut found, &check.tools, check.validate, check.unknown);
+            // The found call keeps its arguments as read (the chunk list's reading compares them).
+            std::mem::swap(&mut found.call.arguments, &mut arguments);
+            match result {
+                Ok(true) => {}
+                Ok(false) => {
+                    let from = self.call_from.min(self.events.len());
+                    let mut rest = self.events.split_off(from);
+                    rest.retain(|e| !is_call(e, index));
+                    self.events.extend(rest);
+                    self.found.calls.push(found);
+                    return;
+                }
+                Err(e) => {
+                    check.failed = Some(e);
+                    self.kept = self.call_from.min(self.events.len());
+                    self.found.calls.push(found);
+                    return;
+                }
+            }
+        }
         if !streamed {
             self.events.push(Event::Arguments {
                 index,
-                delta: crate::value::object_json(&call.arguments),
+                delta: crate::value::object_json(&arguments),
             });
         }
-        self.events.push(Event::CallEnd {
-            index,
-            arguments: call.arguments.clone(),
-        });
+        self.events.push(Event::CallEnd { index, arguments });
         self.found.calls.push(found);
         self.calls += 1;
     }
 
     /// A whole call.
-    pub(super) fn call(&mut self, found: FoundCall) {
+    pub(super) fn call(&mut self, ctx: &Source<'_>, found: FoundCall) {
         self.start(found.call.id.clone(), found.call.name.clone());
-        self.end(found, false);
+        self.end(ctx, found, false);
+    }
+}
+
+/// Whether `event` belongs to the call `index`.
+fn is_call(event: &Event, index: usize) -> bool {
+    match event {
+        Event::CallStart { index: i, .. } | Event::Arguments { index: i, .. } | Event::CallEnd { index: i, .. } => {
+            *i == index
+        }
+        _ => false,
     }
 }
 
@@ -385,15 +465,37 @@ impl std::fmt::Debug for ResponseStream {
 impl ResponseStream {
     /// A stream of `provider`'s API, or of the API its first event shows (`None`).
     pub fn new(provider: Option<Provider>) -> Self {
+        ResponseStream::with_options(&ResponseOptions {
+            provider,
+            ..ResponseOptions::default()
+        })
+    }
+
+    /// A stream with the options of [`crate::parse_response_with`]: the provider, and the
+    /// caller's tools, validation and unknown tools, applied to each call as it ends, so that the
+    /// calls are those of the whole recording (`text_fallback` is not read: a stream does not look
+    /// for calls in the assistant's text). The tools are copied, so the stream owns everything it
+    /// needs. A call that fails the tools stops the events; `finish` raises what
+    /// `parse_response` raises on the whole recording (an error in a later event comes first, as
+    /// there). With [`UnknownTools::Drop`] a call's events wait for its end, so that a dropped
+    /// call shows nothing.
+    pub fn with_options(options: &ResponseOptions<'_>) -> Self {
+        let mut emit = Emit::new(false);
+        emit.check = options.tools.map(|tools| Check {
+            tools: tools.clone(),
+            validate: options.validate,
+            unknown: options.unknown,
+            failed: None,
+        });
         ResponseStream {
-            given: provider,
+            given: options.provider,
             reader: None,
             text: String::new(),
             frames: Frames::default(),
             starts: Vec::new(),
             values: 0,
             pending: Vec::new(),
-            emit: Emit::new(false),
+            emit,
             state: None,
         }
     }
@@ -428,7 +530,7 @@ impl ResponseStream {
     /// Adds one event already decoded (an SDK's event object as JSON).
     pub fn feed_value(&mut self, event: &Value) -> Result<Vec<Event>, ParseError> {
         self.check()?;
-        let result = self.event(&Source::value(), event, self.values, None);
+        let result = self.event(&Source::event(self.values, event), event, self.values, None);
         self.values += 1;
         self.settle(result)
     }
@@ -455,6 +557,9 @@ impl ResponseStream {
                 self.text = text;
             }
         }
+        if let (Ok(()), Some(e)) = (&result, self.emit.failure()) {
+            result = Err(e.clone());
+        }
         let events = self.settle(result)?;
         self.state = Some(Ok(()));
         Ok(events)
@@ -474,7 +579,7 @@ impl ResponseStream {
 
     fn settle(&mut self, result: Result<(), ParseError>) -> Result<Vec<Event>, ParseError> {
         match result {
-            Ok(()) => Ok(std::mem::take(&mut self.emit.events)),
+            Ok(()) => Ok(self.emit.take()),
             Err(e) => {
                 self.state = Some(Err(e.clone()));
                 Err(e)
