@@ -11,16 +11,15 @@ use std::collections::HashMap;
 use crate::error::{ErrorCode, ParseError};
 use crate::value::{get, Object, Value};
 
-use super::super::walk::{self, At, Joined, Seg, Source};
-use super::{Emit, Head};
+use super::super::walk::{self, At, Source};
+use super::{Emit, Head, Queue};
 
 #[derive(Default)]
 pub(super) struct Anthropic {
     /// Open blocks by `index`.
     blocks: HashMap<u64, Block>,
-    /// The `tool_use` blocks in order of their start, reported one after another.
-    calls: Vec<Call>,
-    reported: usize,
+    /// The `tool_use` blocks in order of their start.
+    calls: Queue<()>,
 }
 
 enum Block {
@@ -28,16 +27,6 @@ enum Block {
     Thinking,
     Call(usize),
     Other,
-}
-
-struct Call {
-    head: Head,
-    /// The block's own `input` and its path.
-    input: Option<(Object, Vec<Seg>)>,
-    json: Joined,
-    /// How much of `json` was reported, and whether the block stopped.
-    sent: usize,
-    stopped: bool,
 }
 
 impl Anthropic {
@@ -55,14 +44,14 @@ impl Anthropic {
             Some("content_block_stop") => {
                 let index = index(ctx, o, at)?;
                 match self.blocks.remove(&index) {
-                    Some(Block::Call(i)) => self.calls[i].stopped = true,
+                    Some(Block::Call(i)) => self.calls.list[i].1.stopped = true,
                     Some(_) => {}
                     None => return Err(unknown_block(ctx, at, index)),
                 }
             }
             _ => {}
         }
-        self.report(ctx, out)
+        self.calls.report(ctx, out, "input")
     }
 
     fn start(&mut self, ctx: &Source<'_>, o: &Object, at: &At<'_>) -> Result<(), ParseError> {
@@ -91,19 +80,13 @@ impl Anthropic {
                         ))
                     }
                 };
-                self.calls.push(Call {
-                    head: Head {
-                        at: block_at.path(),
-                        name_at: block_at.key("name").path(),
-                        id,
-                        name,
-                    },
-                    input,
-                    json: Joined::default(),
-                    sent: 0,
-                    stopped: false,
-                });
-                Block::Call(self.calls.len() - 1)
+                let head = Head {
+                    at: block_at.path(),
+                    name_at: block_at.key("name").path(),
+                    id,
+                    name,
+                };
+                Block::Call(self.calls.start((), head, input))
             }
             Some("text") => Block::Text,
             Some("thinking") => Block::Thinking,
@@ -132,7 +115,10 @@ impl Anthropic {
                 }
             }
             (Some("input_json_delta"), Block::Call(i)) => match get(d, "partial_json") {
-                Some(Value::String(s)) => self.calls[*i].json.push("", s, delta_at.key("partial_json").path()),
+                Some(Value::String(s)) => self.calls.list[*i]
+                    .1
+                    .json
+                    .push("", s, delta_at.key("partial_json").path()),
                 other => {
                     return Err(ctx.unrecognized(
                         &delta_at.key("partial_json"),
@@ -157,34 +143,15 @@ impl Anthropic {
         Ok(())
     }
 
-    /// Reports the calls in order: the first one not yet reported as far as it has come.
-    fn report(&mut self, ctx: &Source<'_>, out: &mut Emit) -> Result<(), ParseError> {
-        while let Some(call) = self.calls.get_mut(self.reported) {
-            if !out.is_open() {
-                out.start(call.head.id.clone(), call.head.name.clone());
-            }
-            out.arguments(&call.json.text[call.sent..]);
-            call.sent = call.json.text.len();
-            if !call.stopped {
-                return Ok(());
-            }
-            let streamed = call.sent > 0;
-            let done = super::streamed_call(ctx, &call.head, &call.json, call.input.as_ref(), "input")?;
-            out.end(ctx, done, streamed);
-            self.reported += 1;
-        }
-        Ok(())
-    }
-
     pub(super) fn finish(&mut self, ctx: &Source<'_>, out: &mut Emit) -> Result<(), ParseError> {
-        self.report(ctx, out)?;
-        match self.calls.get(self.reported) {
-            Some(call) => Err(ParseError::new(
+        self.calls.report(ctx, out, "input")?;
+        match self.calls.unfinished() {
+            Some(head) => Err(ParseError::new(
                 ErrorCode::Unclosed,
-                ctx.offset(&call.head.at),
+                ctx.offset(&head.at),
                 format!(
                     "the stream ends inside the tool_use block of {} (no content_block_stop)",
-                    crate::json::quote(&call.head.name)
+                    crate::json::quote(&head.name)
                 ),
             )),
             None => Ok(()),

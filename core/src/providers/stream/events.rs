@@ -24,9 +24,9 @@
 use crate::error::{ErrorCode, ParseError};
 use crate::value::{get, Number, Object, Value};
 
-use super::super::walk::{self, At, Found, Joined, Seg, Source};
+use super::super::walk::{self, At, Found, Source};
 use super::super::{gemini, openai, Provider};
-use super::{Emit, Head};
+use super::{Emit, Head, Queue, Streamed};
 
 /// The event keys of Bedrock's ConverseStream, exceptions included.
 pub(super) const BEDROCK_EVENTS: [&str; 11] = [
@@ -368,66 +368,37 @@ fn head(at: &At<'_>, named_at: &At<'_>, id: Option<String>, name: String) -> Hea
 }
 
 /// A call that streams.
-struct Streaming {
-    key: Key,
-    head: Head,
-    json: Joined,
-    /// Arguments sent whole (a Responses item's `arguments` object), and their path.
-    whole: Option<(Object, Vec<Seg>)>,
-    sent: usize,
-    stopped: bool,
-}
-
-/// The streaming calls, in the order they started; reported one after another.
+/// The streaming calls, by the key their events name them with.
 #[derive(Default)]
-struct Calls {
-    list: Vec<Streaming>,
-    reported: usize,
-}
+struct Calls(Queue<Key>);
 
 impl Calls {
     fn start(&mut self, key: Key, head: Head) {
-        self.list.push(Streaming {
-            key,
-            head,
-            json: Joined::default(),
-            whole: None,
-            sent: 0,
-            stopped: false,
-        });
+        self.0.start(key, head, None);
     }
 
     /// The latest call with `key` that has not ended.
-    fn open(&mut self, key: &Key) -> Option<&mut Streaming> {
-        self.list.iter_mut().rev().find(|c| &c.key == key && !c.stopped)
+    fn open(&mut self, key: &Key) -> Option<&mut Streamed> {
+        self.0
+            .list
+            .iter_mut()
+            .rev()
+            .find(|(k, c)| k == key && !c.stopped)
+            .map(|(_, c)| c)
     }
 
     fn report(&mut self, ctx: &Source<'_>, out: &mut Emit) -> Result<(), ParseError> {
-        while let Some(call) = self.list.get_mut(self.reported) {
-            if !out.is_open() {
-                out.start(call.head.id.clone(), call.head.name.clone());
-            }
-            out.arguments(&call.json.text[call.sent..]);
-            call.sent = call.json.text.len();
-            if !call.stopped {
-                return Ok(());
-            }
-            let streamed = call.sent > 0;
-            let done = super::streamed_call(ctx, &call.head, &call.json, call.whole.as_ref(), "arguments")?;
-            out.end(ctx, done, streamed);
-            self.reported += 1;
-        }
-        Ok(())
+        self.0.report(ctx, out, "arguments")
     }
 
     fn finish(&self, ctx: &Source<'_>) -> Result<(), ParseError> {
-        match self.list.get(self.reported) {
-            Some(call) => Err(ParseError::new(
+        match self.0.unfinished() {
+            Some(head) => Err(ParseError::new(
                 ErrorCode::Unclosed,
-                ctx.offset(&call.head.at),
+                ctx.offset(&head.at),
                 format!(
                     "the stream ends inside the tool call {}",
-                    crate::json::quote(&call.head.name)
+                    crate::json::quote(&head.name)
                 ),
             )),
             None => Ok(()),

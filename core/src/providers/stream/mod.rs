@@ -641,6 +641,75 @@ pub(super) struct Head {
     pub name: String,
 }
 
+/// A call whose arguments arrive in fragments.
+pub(super) struct Streamed {
+    pub head: Head,
+    /// Arguments sent whole (Anthropic's `input`, a Responses item's `arguments` object), and
+    /// their path.
+    pub whole: Option<(Object, Vec<Seg>)>,
+    pub json: Joined,
+    /// How much of `json` was reported, and whether the call ended.
+    pub sent: usize,
+    pub stopped: bool,
+}
+
+/// Streamed calls in the order they started, each with the key its reader finds it by, reported
+/// one after another: a call's fragments as they come, its end once it stopped, then the next.
+pub(super) struct Queue<K> {
+    pub list: Vec<(K, Streamed)>,
+    reported: usize,
+}
+
+impl<K> Default for Queue<K> {
+    fn default() -> Self {
+        Queue {
+            list: Vec::new(),
+            reported: 0,
+        }
+    }
+}
+
+impl<K> Queue<K> {
+    /// A call starts: its index in the list.
+    pub(super) fn start(&mut self, key: K, head: Head, whole: Option<(Object, Vec<Seg>)>) -> usize {
+        self.list.push((
+            key,
+            Streamed {
+                head,
+                whole,
+                json: Joined::default(),
+                sent: 0,
+                stopped: false,
+            },
+        ));
+        self.list.len() - 1
+    }
+
+    /// Reports the calls as far as they have come; `what` names their arguments' field.
+    pub(super) fn report(&mut self, ctx: &Source<'_>, out: &mut Emit, what: &str) -> Result<(), ParseError> {
+        while let Some((_, call)) = self.list.get_mut(self.reported) {
+            if !out.is_open() {
+                out.start(call.head.id.clone(), call.head.name.clone());
+            }
+            out.arguments(&call.json.text[call.sent..]);
+            call.sent = call.json.text.len();
+            if !call.stopped {
+                return Ok(());
+            }
+            let streamed = call.sent > 0;
+            let done = streamed_call(ctx, &call.head, &call.json, call.whole.as_ref(), what)?;
+            out.end(ctx, done, streamed);
+            self.reported += 1;
+        }
+        Ok(())
+    }
+
+    /// The first call that has not ended, when the stream ends.
+    pub(super) fn unfinished(&self) -> Option<&Head> {
+        self.list.get(self.reported).map(|(_, call)| &call.head)
+    }
+}
+
 /// A streamed call that has ended: its joined JSON fragments parsed as an object. No fragment (or
 /// only whitespace) gives the object the call was given `whole` (with its path), else `{}`: an
 /// empty `whole` (Anthropic's `"input": {}` placeholder) counts as no arguments written, so the
