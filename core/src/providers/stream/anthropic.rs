@@ -145,17 +145,9 @@ impl Anthropic {
 
     pub(super) fn finish(&mut self, ctx: &Source<'_>, out: &mut Emit) -> Result<(), ParseError> {
         self.calls.report(ctx, out, "input")?;
-        match self.calls.unfinished() {
-            Some(head) => Err(ParseError::new(
-                ErrorCode::Unclosed,
-                ctx.offset(&head.at),
-                format!(
-                    "the stream ends inside the tool_use block of {} (no content_block_stop)",
-                    crate::json::quote(&head.name)
-                ),
-            )),
-            None => Ok(()),
-        }
+        self.calls.ended(ctx, |name| {
+            format!("the stream ends inside the tool_use block of {name} (no content_block_stop)")
+        })
     }
 }
 

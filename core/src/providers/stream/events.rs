@@ -392,16 +392,7 @@ impl Calls {
     }
 
     fn finish(&self, ctx: &Source<'_>) -> Result<(), ParseError> {
-        match self.0.unfinished() {
-            Some(head) => Err(ParseError::new(
-                ErrorCode::Unclosed,
-                ctx.offset(&head.at),
-                format!(
-                    "the stream ends inside the tool call {}",
-                    crate::json::quote(&head.name)
-                ),
-            )),
-            None => Ok(()),
-        }
+        self.0
+            .ended(ctx, |name| format!("the stream ends inside the tool call {name}"))
     }
 }

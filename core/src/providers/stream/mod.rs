@@ -704,9 +704,17 @@ impl<K> Queue<K> {
         Ok(())
     }
 
-    /// The first call that has not ended, when the stream ends.
-    pub(super) fn unfinished(&self) -> Option<&Head> {
-        self.list.get(self.reported).map(|(_, call)| &call.head)
+    /// When the stream ends: `tool_call.unclosed` at the first call that has not ended, its
+    /// message worded by `message` from the call's quoted name.
+    pub(super) fn ended(&self, ctx: &Source<'_>, message: impl FnOnce(&str) -> String) -> Result<(), ParseError> {
+        match self.list.get(self.reported) {
+            Some((_, call)) => Err(ParseError::new(
+                ErrorCode::Unclosed,
+                ctx.offset(&call.head.at),
+                message(&crate::json::quote(&call.head.name)),
+            )),
+            None => Ok(()),
+        }
     }
 }
 
