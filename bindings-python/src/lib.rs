@@ -176,7 +176,7 @@ fn optional_str<'a>(
 
 /// The one tool call in `text`. See `beacon.parse_tool_call`.
 #[pyfunction]
-#[pyo3(signature = (text, *, formats = None, tools = None, validate = true, unknown = None))]
+#[pyo3(signature = (text, formats = None, tools = None, validate = true, unknown = None))]
 fn parse_tool_call<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
@@ -197,7 +197,7 @@ fn parse_tool_call<'py>(
 
 /// Every tool call in `text`. See `beacon.parse_tool_calls`.
 #[pyfunction]
-#[pyo3(signature = (text, *, include_format = false, formats = None, tools = None, validate = true, unknown = None))]
+#[pyo3(signature = (text, include_format = false, formats = None, tools = None, validate = true, unknown = None))]
 fn parse_tool_calls<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
@@ -219,7 +219,7 @@ fn parse_tool_calls<'py>(
 
 /// The whole message: content, reasoning and calls. See `beacon.parse_message`.
 #[pyfunction]
-#[pyo3(signature = (text, *, formats = None, ids = None, tools = None, validate = true, unknown = None))]
+#[pyo3(signature = (text, formats = None, ids = None, tools = None, validate = true, unknown = None))]
 fn parse_message<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
@@ -268,7 +268,7 @@ fn response_op<'py>(
 
 /// The tool calls in a provider response. See `beacon.parse_response`.
 #[pyfunction]
-#[pyo3(signature = (response, *, provider = None, text_fallback = false, tools = None, validate = true, unknown = None))]
+#[pyo3(signature = (response, provider = None, text_fallback = false, tools = None, validate = true, unknown = None))]
 #[allow(clippy::too_many_arguments)]
 fn parse_response<'py>(
     py: Python<'py>,

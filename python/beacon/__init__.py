@@ -196,6 +196,8 @@ def parse_tool_call(
     ``tools`` (a :class:`Tools`, or a list of definitions), ``validate``, ``unknown`` and
     ``as_models``: see :func:`parse_tool_calls`.
     """
+    if tools is None and not as_models:  # the common call, without the Python-level steps
+        return _core.parse_tool_call(text, None if formats is None else _format_ids(formats), None, validate, unknown)
     t = tools_arg(tools)
     check_as_models("parse_tool_call", as_models, t)
     call = _core.parse_tool_call(
@@ -264,6 +266,8 @@ def parse_message(
         ValueError: ``formats`` holds an unknown id, or ``ids`` is a ``str`` other than
             ``"generate"``.
     """
+    if tools is None and not as_models:
+        return _core.parse_message(text, None if formats is None else _format_ids(formats), ids, None, validate, unknown)
     t = tools_arg(tools)
     check_as_models("parse_message", as_models, t)
     message = _core.parse_message(
@@ -603,6 +607,8 @@ def parse_tool_calls(
     ...                  tools=[{"name": "lookup_zip", "input_schema": {"properties": {"zip": {"type": "string"}}}}])
     [{'name': 'lookup_zip', 'arguments': {'zip': '10001'}}]
     """
+    if tools is None and not as_models:
+        return _core.parse_tool_calls(text, include_format, None if formats is None else _format_ids(formats), None, validate, unknown)
     t = tools_arg(tools)
     check_as_models("parse_tool_calls", as_models, t)
     calls = _core.parse_tool_calls(
@@ -753,6 +759,8 @@ def parse_response(
             have, or a dict key is not a ``str``.
         ValueError: ``provider`` is neither ``"auto"`` nor one of :data:`PROVIDERS`.
     """
+    if tools is None and not as_models:
+        return _core.parse_response(response, provider, text_fallback, None, validate, unknown)
     t = tools_arg(tools)
     check_as_models("parse_response", as_models, t)
     calls = _core.parse_response(

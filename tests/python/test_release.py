@@ -109,8 +109,8 @@ def test_release_builds_abi3_wheels_for_every_platform() -> None:
     # One wheel per platform because the extension targets the stable ABI.
     bindings = tomllib.loads((ROOT / "bindings-python" / "Cargo.toml").read_text(encoding="utf-8"))
     pyo3 = bindings["target"]["cfg(not(target_family = \"wasm\"))"]["dependencies"]["pyo3"]
-    assert "abi3-py39" in pyo3["features"]
-    assert PYPROJECT["project"]["requires-python"] == ">=3.9"
+    assert "abi3-py310" in pyo3["features"]
+    assert PYPROJECT["project"]["requires-python"] == ">=3.10"
     # The publishing job expects exactly that many wheels.
     publish = steps_text(workflow()["jobs"]["publish-pypi"])
     assert f"-eq {len(platforms)}" in publish
@@ -160,7 +160,7 @@ def test_python_metadata() -> None:
     assert not [c for c in classifiers if c.startswith("License ::")]
     # Every CPython the abi3 wheel serves, from requires-python on.
     versions = sorted(int(c.rsplit(".", 1)[1]) for c in classifiers if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c))
-    assert versions[0] == 9 and versions == list(range(9, versions[-1] + 1))
+    assert versions[0] == 10 and versions == list(range(10, versions[-1] + 1))
     urls = project["urls"]
     assert set(urls) == {"Homepage", "Documentation", "Repository", "Issues"}
     assert urls["Repository"] == REPOSITORY
@@ -251,7 +251,7 @@ print(json.dumps({
     assert "tool-calling" in got["keywords"]
     assert got["content_type"].startswith("text/markdown")
     assert got["description"].startswith("# beacon\n")
-    assert len(got["tags"]) == 1 and re.fullmatch(r"cp39-abi3-\w+", got["tags"][0]), got["tags"]
+    assert len(got["tags"]) == 1 and re.fullmatch(r"cp310-abi3-\w+", got["tags"][0]), got["tags"]
 
     # The console script.
     proc = subprocess.run([str(venv / "bin" / "beacon"), "--all"], input='<tool_call>{"name": "f", "arguments": {}}</tool_call>',
