@@ -101,7 +101,7 @@ struct CallOut {
 /// One row through the core's host boundary, as `parse_message` runs it (`op` is an
 /// `Op::Message`): panics are caught there, and errors are located in code points.
 fn parse_row(text: &str, op: &Op) -> Out {
-    match host::run(&Input::Text(text), op.clone(), HOST) {
+    match host::run_settled(&Input::Text(text), op.clone(), HOST) {
         Ok(Output::Message { message, .. }) => parsed(message),
         Ok(_) => Out::Failed {
             code: ErrorCode::Internal.as_str().to_owned(),

@@ -90,13 +90,14 @@ pub(crate) fn texts_iter<'py>(func: &str, texts: &Bound<'py, PyAny>) -> PyResult
 
 /// What a row parsed to (`host::run`'s answer, as `parse_tool_calls` gets it): `None` for a row
 /// without text.
-type Parsed = Option<Result<Output, Located>>;
+type Parsed = Option<Result<Output<'static>, Located>>;
 
 /// Starts running `op` on the text rows of `rows` on `workers`; the receiver gets the rows back
 /// with their results.
 fn spawn_parse(workers: &Workers, rows: Vec<Row>, op: Op) -> Receiver<(Vec<Row>, Vec<Parsed>)> {
     workers.spawn_map(rows, move |row: &Row| {
-        row.text().map(|text| host::run(&Input::Text(text), op.clone(), HOST))
+        row.text()
+            .map(|text| host::run_settled(&Input::Text(text), op.clone(), HOST))
     })
 }
 

@@ -23,7 +23,8 @@ pub(crate) struct PySink<'py> {
 
 impl<'py> Sink for PySink<'py> {
     type Value = Bound<'py, PyAny>;
-    type List = Vec<Bound<'py, PyAny>>;
+    /// Built by appending, so a long list is never held twice (as a vector and as the list).
+    type List = Bound<'py, PyList>;
     /// The dict, and the key of the entry being built.
     type Map = (Bound<'py, PyDict>, Option<Bound<'py, PyString>>);
     type Error = PyErr;
@@ -58,8 +59,8 @@ impl<'py> Sink for PySink<'py> {
         Ok(PyString::intern(self.py, value).into_any())
     }
 
-    fn list(&mut self, len: usize) -> PyResult<Self::List> {
-        Ok(Vec::with_capacity(len))
+    fn list(&mut self, _: usize) -> PyResult<Self::List> {
+        Ok(PyList::empty(self.py))
     }
 
     fn item(&mut self, _: &mut Self::List) -> PyResult<()> {
@@ -67,12 +68,11 @@ impl<'py> Sink for PySink<'py> {
     }
 
     fn push(&mut self, list: &mut Self::List, value: Self::Value) -> PyResult<()> {
-        list.push(value);
-        Ok(())
+        list.append(value)
     }
 
     fn end_list(&mut self, list: Self::List) -> PyResult<Self::Value> {
-        Ok(PyList::new(self.py, list)?.into_any())
+        Ok(list.into_any())
     }
 
     fn map(&mut self, _: usize) -> PyResult<Self::Map> {

@@ -216,6 +216,9 @@ pub struct ToolCall {
     /// Where the name and arguments are written, for typing by a tool schema and for error
     /// positions. Not part of the call's value: equality and `Debug` leave it out.
     pub(crate) origin: crate::tools::Origin,
+    /// Where its arguments object is written, when the parse checked it without building it
+    /// (`arguments` is then empty; see `shape::deferring`): a host builds them from the text.
+    pub(crate) deferred: Option<usize>,
 }
 
 impl ToolCall {
@@ -233,6 +236,7 @@ impl ToolCall {
             format,
             span,
             origin: crate::tools::Origin::default(),
+            deferred: None,
         }
     }
 
@@ -247,6 +251,9 @@ impl ToolCall {
     pub(crate) fn shift(&mut self, by: usize) {
         self.span = self.span.start + by..self.span.end + by;
         self.origin.shift(by);
+        if let Some(at) = &mut self.deferred {
+            *at += by;
+        }
     }
 }
 

@@ -12,6 +12,7 @@
 //! escapes; keys are checked for duplicates by linear search in small objects and by a hash set
 //! once an object grows past [`SMALL_OBJECT`] keys, so a huge object stays linear.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
 use std::ops::Range;
@@ -142,6 +143,24 @@ pub(crate) fn value_nested_at(src: &str, start: usize, depth: usize) -> Option<(
     Some((value, parser.pos))
 }
 
+/// [`value_nested_at`] that checks the value without building it: the offset after it, or
+/// `None` on any error.
+pub(crate) fn check_nested_at(src: &str, start: usize, depth: usize) -> Option<usize> {
+    let mut parser = Parser::with(src, start, Check::default());
+    parser.depth = depth;
+    parser.value().ok()?;
+    Some(parser.pos)
+}
+
+/// Reads the JSON value at `start` (no whitespace skipped) into `build`, and gives the builder
+/// back: for text already checked (by [`check_nested_at`]), where `None`, an error, does not
+/// happen.
+pub(crate) fn build_at<'a, B: Build<'a>>(src: &'a str, start: usize, build: B) -> (Option<B::Value>, B) {
+    let mut parser = Parser::with(src, start, build);
+    let value = parser.value().ok();
+    (value, parser.build)
+}
+
 /// Like [`parse_value_at`], for a caller that only needs to know where a failure happened (text
 /// that may or may not be JSON): no message is written.
 pub(crate) fn probe_value_at(src: &str, start: usize) -> Result<(Value, usize), usize> {
@@ -201,7 +220,173 @@ pub(crate) fn parse_complete_at(src: &str, start: usize) -> Result<Value, ParseE
     Ok(value)
 }
 
-struct Parser<'a> {
+/// What the parser makes of the values it reads: a [`Value`] tree ([`Tree`]), nothing but the
+/// check ([`Check`]), or a host's values (`host::emit`). The parser calls, for an array, `array`,
+/// then per element `item`, the element, `push`, then `end_array`; for an object, `object`, then
+/// per entry `key` (which refuses a repeated key, handing it back), the value, `value`, then
+/// `end_object`.
+pub(crate) trait Build<'a> {
+    type Value;
+    type Array;
+    type Object;
+    /// Whether string values are decoded for [`Build::string`] (keys always are); when not, the
+    /// parser checks their escapes and passes an empty string.
+    const DECODE: bool = true;
+
+    fn null(&mut self) -> Self::Value;
+    fn bool(&mut self, value: bool) -> Self::Value;
+    /// A number as written (checked against the grammar), or `None` when it is too large for an
+    /// `f64`.
+    fn number(&mut self, text: &'a str, float: bool) -> Option<Self::Value>;
+    /// A string, borrowed from the text when it has no escapes.
+    fn string(&mut self, value: Cow<'a, str>) -> Self::Value;
+    fn array(&mut self) -> Self::Array;
+    fn item(&mut self, array: &mut Self::Array);
+    fn push(&mut self, array: &mut Self::Array, value: Self::Value);
+    fn end_array(&mut self, array: Self::Array) -> Self::Value;
+    fn object(&mut self) -> Self::Object;
+    /// Starts the entry `key`; `Err(key)` when the object already has it.
+    fn key(&mut self, object: &mut Self::Object, key: Cow<'a, str>) -> Result<(), Cow<'a, str>>;
+    fn value(&mut self, object: &mut Self::Object, value: Self::Value);
+    fn end_object(&mut self, object: Self::Object) -> Self::Value;
+}
+
+/// Builds the [`Value`] tree.
+pub(crate) struct Tree;
+
+/// An object being built: its entries (the last one holds `null` while its value is read), and
+/// a hash set of its keys once it has [`SMALL_OBJECT`] of them.
+pub(crate) struct TreeObject {
+    entries: Object,
+    seen: Option<HashSet<String>>,
+}
+
+impl<'a> Build<'a> for Tree {
+    type Value = Value;
+    type Array = Vec<Value>;
+    type Object = TreeObject;
+
+    fn null(&mut self) -> Value {
+        Value::Null
+    }
+    fn bool(&mut self, value: bool) -> Value {
+        Value::Bool(value)
+    }
+    fn number(&mut self, text: &'a str, float: bool) -> Option<Value> {
+        number_value(text, float)
+    }
+    fn string(&mut self, value: Cow<'a, str>) -> Value {
+        Value::String(value.into_owned())
+    }
+    fn array(&mut self) -> Vec<Value> {
+        Vec::with_capacity(4)
+    }
+    fn item(&mut self, _: &mut Vec<Value>) {}
+    fn push(&mut self, array: &mut Vec<Value>, value: Value) {
+        array.push(value);
+    }
+    fn end_array(&mut self, array: Vec<Value>) -> Value {
+        Value::Array(array)
+    }
+    #[inline]
+    fn object(&mut self) -> TreeObject {
+        // Eight entries: arguments objects often have five to eight keys, and growing a vector
+        // costs more than the unused room.
+        TreeObject {
+            entries: Vec::with_capacity(8),
+            seen: None,
+        }
+    }
+    #[inline]
+    fn key(&mut self, object: &mut TreeObject, key: Cow<'a, str>) -> Result<(), Cow<'a, str>> {
+        let repeated = match &mut object.seen {
+            Some(set) => !set.insert(key.to_string()),
+            None => object.entries.iter().any(|(k, _)| *k == key),
+        };
+        if repeated {
+            return Err(key);
+        }
+        object.entries.push((key.into_owned(), Value::Null));
+        if object.seen.is_none() && object.entries.len() == SMALL_OBJECT {
+            object.seen = Some(object.entries.iter().map(|(k, _)| k.clone()).collect());
+        }
+        Ok(())
+    }
+    #[inline]
+    fn value(&mut self, object: &mut TreeObject, value: Value) {
+        if let Some(entry) = object.entries.last_mut() {
+            // The placeholder is `null`, which owns nothing: forgetting it skips a call to drop.
+            std::mem::forget(std::mem::replace(&mut entry.1, value));
+        }
+    }
+    #[inline]
+    fn end_object(&mut self, object: TreeObject) -> Value {
+        Value::Object(object.entries)
+    }
+}
+
+/// Checks the text and builds nothing: the keys of the objects being read are kept (borrowed
+/// where they have no escapes) only to find repeated ones.
+#[derive(Default)]
+pub(crate) struct Check<'a> {
+    /// The keys of every object being read, innermost last.
+    keys: Vec<Cow<'a, str>>,
+}
+
+/// An object being checked: where its keys start in [`Check::keys`], and a hash set of them
+/// once it has [`SMALL_OBJECT`] keys.
+pub(crate) struct CheckObject<'a> {
+    start: usize,
+    set: Option<HashSet<Cow<'a, str>>>,
+}
+
+impl<'a> Build<'a> for Check<'a> {
+    type Value = ();
+    type Array = ();
+    type Object = CheckObject<'a>;
+    const DECODE: bool = false;
+
+    fn null(&mut self) {}
+    fn bool(&mut self, _: bool) {}
+    fn number(&mut self, text: &'a str, float: bool) -> Option<()> {
+        // Integers are exact at any size; only a float can be out of range.
+        (!float || text.parse::<f64>().is_ok_and(f64::is_finite)).then_some(())
+    }
+    fn string(&mut self, _: Cow<'a, str>) {}
+    fn array(&mut self) {}
+    fn item(&mut self, (): &mut ()) {}
+    fn push(&mut self, (): &mut (), (): ()) {}
+    fn end_array(&mut self, (): ()) {}
+    fn object(&mut self) -> CheckObject<'a> {
+        CheckObject {
+            start: self.keys.len(),
+            set: None,
+        }
+    }
+    fn key(&mut self, object: &mut CheckObject<'a>, key: Cow<'a, str>) -> Result<(), Cow<'a, str>> {
+        // Entries nested in this object's values are gone from `keys` by the time its next key
+        // is read, so `keys[start..]` are this object's own keys.
+        let own = &self.keys[object.start..];
+        let repeated = match &mut object.set {
+            Some(set) => !set.insert(key.clone()),
+            None => own.contains(&key),
+        };
+        if repeated {
+            return Err(key);
+        }
+        self.keys.push(key);
+        if object.set.is_none() && self.keys.len() - object.start == SMALL_OBJECT {
+            object.set = Some(self.keys[object.start..].iter().cloned().collect());
+        }
+        Ok(())
+    }
+    fn value(&mut self, _: &mut CheckObject<'a>, (): ()) {}
+    fn end_object(&mut self, object: CheckObject<'a>) {
+        self.keys.truncate(object.start);
+    }
+}
+
+pub(crate) struct Parser<'a, B> {
     src: &'a str,
     bytes: &'a [u8],
     pos: usize,
@@ -209,20 +394,28 @@ struct Parser<'a> {
     /// The ranges of the top-level array's elements, when asked for (see
     /// [`parse_value_items_at`]).
     items: Option<Vec<Range<usize>>>,
+    build: B,
 }
 
-impl<'a> Parser<'a> {
+impl<'a> Parser<'a, Tree> {
     fn new(src: &'a str, start: usize) -> Self {
+        Parser::with(src, start, Tree)
+    }
+}
+
+impl<'a, B: Build<'a>> Parser<'a, B> {
+    pub(crate) fn with(src: &'a str, start: usize, build: B) -> Self {
         Parser {
             src,
             bytes: src.as_bytes(),
             pos: start,
             depth: 0,
             items: None,
+            build,
         }
     }
 
-    fn value_at(mut self) -> Result<(Value, usize), JsonError> {
+    fn value_at(mut self) -> Result<(B::Value, usize), JsonError> {
         self.pos = skip_ws(self.bytes, self.pos);
         let value = self.value()?;
         Ok((value, self.pos))
@@ -248,18 +441,21 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn value(&mut self) -> Result<Value, JsonError> {
+    fn value(&mut self) -> Result<B::Value, JsonError> {
         let Some(&b) = self.bytes.get(self.pos) else {
             return Err(self.end_err("a JSON value"));
         };
         match b {
             b'{' => self.object(),
             b'[' => self.array(),
-            b'"' => Ok(Value::String(self.string()?)),
+            b'"' => {
+                let s = self.string(B::DECODE)?;
+                Ok(self.build.string(s))
+            }
             b'-' | b'0'..=b'9' => self.number(),
-            b't' => self.keyword("true", Value::Bool(true)),
-            b'f' => self.keyword("false", Value::Bool(false)),
-            b'n' => self.keyword("null", Value::Null),
+            b't' => self.keyword("true").map(|()| self.build.bool(true)),
+            b'f' => self.keyword("false").map(|()| self.build.bool(false)),
+            b'n' => self.keyword("null").map(|()| self.build.null()),
             b'+' | b'.' => Err(JsonError::new(
                 ErrorCode::JsonInvalidNumber,
                 self.pos,
@@ -269,11 +465,11 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn keyword(&mut self, word: &'static str, value: Value) -> Result<Value, JsonError> {
+    fn keyword(&mut self, word: &'static str) -> Result<(), JsonError> {
         let rest = &self.bytes[self.pos..];
         if rest.starts_with(word.as_bytes()) {
             self.pos += word.len();
-            Ok(value)
+            Ok(())
         } else if word.as_bytes().starts_with(rest) {
             Err(self.end_err("a JSON value"))
         } else {
@@ -289,18 +485,20 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn array(&mut self) -> Result<Value, JsonError> {
+    fn array(&mut self) -> Result<B::Value, JsonError> {
         self.enter()?;
         self.pos = skip_ws(self.bytes, self.pos + 1);
+        let mut items = self.build.array();
         if self.bytes.get(self.pos) == Some(&b']') {
             self.pos += 1;
             self.depth -= 1;
-            return Ok(Value::Array(Vec::new()));
+            return Ok(self.build.end_array(items));
         }
-        let mut items = Vec::with_capacity(4);
         loop {
             let item_at = self.pos;
-            items.push(self.value()?);
+            self.build.item(&mut items);
+            let item = self.value()?;
+            self.build.push(&mut items, item);
             if self.depth == 1 {
                 if let Some(ranges) = &mut self.items {
                     ranges.push(item_at..self.pos);
@@ -321,28 +519,26 @@ impl<'a> Parser<'a> {
                 Some(b']') => {
                     self.pos += 1;
                     self.depth -= 1;
-                    return Ok(Value::Array(items));
+                    return Ok(self.build.end_array(items));
                 }
                 _ => return Err(self.unexpected("`,` or `]`", "an array")),
             }
         }
     }
 
-    fn object(&mut self) -> Result<Value, JsonError> {
+    fn object(&mut self) -> Result<B::Value, JsonError> {
         self.enter()?;
         self.pos = skip_ws(self.bytes, self.pos + 1);
-        let mut seen: Option<HashSet<String>> = None;
+        let mut object = self.build.object();
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
             self.depth -= 1;
-            return Ok(Value::Object(Vec::new()));
+            return Ok(self.build.end_object(object));
         }
-        // Eight entries: arguments objects often have five to eight keys, and growing a vector
-        // costs more than the unused room.
-        let mut entries: Object = Vec::with_capacity(8);
+        let mut first = true;
         loop {
             if self.bytes.get(self.pos) != Some(&b'"') {
-                let trailing = entries.is_empty() || self.bytes.get(self.pos) != Some(&b'}');
+                let trailing = first || self.bytes.get(self.pos) != Some(&b'}');
                 return Err(if trailing {
                     self.unexpected("a string key", "an object")
                 } else {
@@ -353,17 +549,14 @@ impl<'a> Parser<'a> {
                     )
                 });
             }
+            first = false;
             let key_at = self.pos;
-            let key = self.string()?;
-            let duplicate = match &mut seen {
-                Some(set) => !set.insert(key.clone()),
-                None => entries.iter().any(|(k, _)| *k == key),
-            };
-            if duplicate {
+            let key = self.string(true)?;
+            if let Err(key) = self.build.key(&mut object, key) {
                 return Err(JsonError::new(
                     ErrorCode::JsonDuplicateKey,
                     key_at,
-                    Detail::DuplicateKey(key),
+                    Detail::DuplicateKey(key.into_owned()),
                 ));
             }
             self.pos = skip_ws(self.bytes, self.pos);
@@ -372,33 +565,34 @@ impl<'a> Parser<'a> {
             }
             self.pos = skip_ws(self.bytes, self.pos + 1);
             let value = self.value()?;
-            entries.push((key, value));
-            if seen.is_none() && entries.len() == SMALL_OBJECT {
-                seen = Some(entries.iter().map(|(k, _)| k.clone()).collect());
-            }
+            self.build.value(&mut object, value);
             self.pos = skip_ws(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
                 Some(b',') => self.pos = skip_ws(self.bytes, self.pos + 1),
                 Some(b'}') => {
                     self.pos += 1;
                     self.depth -= 1;
-                    return Ok(Value::Object(entries));
+                    return Ok(self.build.end_object(object));
                 }
                 _ => return Err(self.unexpected("`,` or `}`", "an object")),
             }
         }
     }
 
-    /// Parses a string literal at `self.pos` (which is `"`). Strings without escapes (most of
-    /// them) are copied once, at their exact size.
-    fn string(&mut self) -> Result<String, JsonError> {
+    /// Reads a string literal at `self.pos` (which is `"`): borrowed from the text when it has
+    /// no escapes (most strings), else decoded when `decode` (else only checked, and empty).
+    fn string(&mut self, decode: bool) -> Result<Cow<'a, str>, JsonError> {
         let start = self.pos + 1;
         let mut i = plain_run_end(self.bytes, start);
         if self.bytes.get(i) == Some(&b'"') {
             self.pos = i + 1;
-            return Ok(self.src[start..i].to_owned());
+            return Ok(Cow::Borrowed(&self.src[start..i]));
         }
-        let mut out = String::with_capacity(i - start + 16);
+        let mut out = if decode {
+            String::with_capacity(i - start + 16)
+        } else {
+            String::new()
+        };
         let mut run = start;
         loop {
             let Some(&b) = self.bytes.get(i) else {
@@ -406,14 +600,18 @@ impl<'a> Parser<'a> {
             };
             match b {
                 b'"' => {
-                    out.push_str(&self.src[run..i]);
+                    if decode {
+                        out.push_str(&self.src[run..i]);
+                    }
                     self.pos = i + 1;
-                    return Ok(out);
+                    return Ok(Cow::Owned(out));
                 }
                 b'\\' => {
-                    out.push_str(&self.src[run..i]);
                     let (c, next) = decode_escape(self.bytes, i)?;
-                    out.push(c);
+                    if decode {
+                        out.push_str(&self.src[run..i]);
+                        out.push(c);
+                    }
                     run = next;
                     i = plain_run_end(self.bytes, next);
                 }
@@ -429,7 +627,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn number(&mut self) -> Result<Value, JsonError> {
+    fn number(&mut self) -> Result<B::Value, JsonError> {
         let start = self.pos;
         let b = self.bytes;
         let mut i = start;
@@ -484,7 +682,8 @@ impl<'a> Parser<'a> {
             i = after;
         }
         self.pos = i;
-        number_value(&self.src[start..i], float)
+        self.build
+            .number(&self.src[start..i], float)
             .ok_or_else(|| invalid(start, "the number is too large for a 64-bit float"))
     }
 }
@@ -619,7 +818,7 @@ pub(crate) fn locate_path(src: &str, start: usize, path: &[Step<'_>]) -> usize {
                 loop {
                     let key_at = pos;
                     let mut p = Parser::new(src, pos);
-                    let Ok(key) = p.string() else { return key_at };
+                    let Ok(key) = p.string(true) else { return key_at };
                     pos = skip_ws(bytes, skip_ws(bytes, p.pos) + 1); // past ws `:` ws
                     if key == want {
                         if matches!(step, Step::KeyName(_)) {

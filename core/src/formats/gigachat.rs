@@ -49,15 +49,15 @@ fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, Par
         Some(b'{') => {}
         Some(_) => return Err(unrecognized(text, p, marker)),
     }
-    let (name, arguments, end) = match crate::shape::plain_call(text, p, 0, &KEYS) {
-        Some((call, end)) => (call.name, call.arguments, end),
+    let (name, arguments, deferred, end) = match crate::shape::plain_call(text, p, 0, &KEYS) {
+        Some((call, end)) => (call.name, call.arguments, call.deferred, end),
         None => {
             let (value, end) = crate::json::parse_value_at(text, p)?;
             let Value::Object(object) = value else {
                 unreachable!("a value that starts with `{{` is an object")
             };
             let (name, arguments) = call_object(text, p, object)?;
-            (name, arguments, end)
+            (name, arguments, None, end)
         }
     };
     let span_start = if marker == ROLE {
@@ -72,7 +72,9 @@ fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, Par
         name: "name",
         args: Some("arguments"),
     };
-    out.push(ToolCall::new(name, arguments, Format::Gigachat, span_start..end).with_origin(origin));
+    let mut call = ToolCall::new(name, arguments, Format::Gigachat, span_start..end).with_origin(origin);
+    call.deferred = deferred;
+    out.push(call);
     after_call(text, end)
 }
 

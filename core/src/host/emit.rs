@@ -144,13 +144,17 @@ pub trait Sink {
 /// - a provider call: `{"id", "name", "arguments"}` (`id` null when absent);
 /// - a stream scan: `{"state", "position"}`; a provider: its id or null; a boolean; a value;
 /// - a stream's events: a list of [`event`]s.
-pub fn emit<S: Sink>(sink: &mut S, output: Output) -> Result<S::Value, S::Error> {
+pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Error> {
     match output {
-        Output::Call(call) => tool_call(sink, call, false),
-        Output::Calls { calls, include_format } => list(sink, calls.len(), calls, |sink, call| {
-            tool_call(sink, call, include_format)
+        Output::Call { call, source } => tool_call(sink, call, false, source),
+        Output::Calls {
+            calls,
+            include_format,
+            source,
+        } => list(sink, calls.len(), calls, |sink, call| {
+            tool_call(sink, call, include_format, source)
         }),
-        Output::Message { message, spans } => {
+        Output::Message { message, spans, source } => {
             let mut m = sink.map(3)?;
             field(sink, &mut m, Field::Content, |s| s.str(&message.content))?;
             field(sink, &mut m, Field::Reasoning, |s| {
@@ -159,7 +163,7 @@ pub fn emit<S: Sink>(sink: &mut S, output: Output) -> Result<S::Value, S::Error>
             let calls = message.tool_calls.into_iter().zip(spans);
             let n = calls.len();
             field(sink, &mut m, Field::ToolCalls, |s| {
-                list(s, n, calls, |s, (call, span)| message_call(s, call, span))
+                list(s, n, calls, |s, (call, span)| message_call(s, call, span, source))
             })?;
             sink.end_map(m)
         }
@@ -272,25 +276,29 @@ fn optional_str<S: Sink>(sink: &mut S, s: Option<&str>) -> Result<S::Value, S::E
     }
 }
 
-fn tool_call<S: Sink>(sink: &mut S, call: ToolCall, include_format: bool) -> Result<S::Value, S::Error> {
+fn tool_call<S: Sink>(sink: &mut S, call: ToolCall, include_format: bool, source: &str) -> Result<S::Value, S::Error> {
     let len = 2 + usize::from(call.id.is_some()) + usize::from(include_format);
     let mut m = sink.map(len)?;
     if let Some(id) = &call.id {
         field(sink, &mut m, Field::Id, |s| s.str(id))?;
     }
     field(sink, &mut m, Field::Name, |s| s.str(&call.name))?;
-    field(sink, &mut m, Field::Arguments, |s| object(s, call.arguments))?;
+    field(sink, &mut m, Field::Arguments, |s| {
+        arguments(s, call.arguments, call.deferred, source)
+    })?;
     if include_format {
         field(sink, &mut m, Field::Format, |s| s.id(call.format.as_str()))?;
     }
     sink.end_map(m)
 }
 
-fn message_call<S: Sink>(sink: &mut S, call: ToolCall, span: [usize; 2]) -> Result<S::Value, S::Error> {
+fn message_call<S: Sink>(sink: &mut S, call: ToolCall, span: [usize; 2], source: &str) -> Result<S::Value, S::Error> {
     let mut m = sink.map(5)?;
     field(sink, &mut m, Field::Id, |s| optional_str(s, call.id.as_deref()))?;
     field(sink, &mut m, Field::Name, |s| s.str(&call.name))?;
-    field(sink, &mut m, Field::Arguments, |s| object(s, call.arguments))?;
+    field(sink, &mut m, Field::Arguments, |s| {
+        arguments(s, call.arguments, call.deferred, source)
+    })?;
     field(sink, &mut m, Field::Format, |s| s.id(call.format.as_str()))?;
     field(sink, &mut m, Field::Span, |s| {
         list(s, 2, span, |s, at| s.int(count(at)))
@@ -306,7 +314,20 @@ fn provider_call<S: Sink>(sink: &mut S, call: ProviderCall) -> Result<S::Value, 
     sink.end_map(m)
 }
 
-fn object<S: Sink>(sink: &mut S, object: Object) -> Result<S::Value, S::Error> {
+/// A call's arguments: built from `source` when the parse left them there (`deferred`).
+fn arguments<S: Sink>(
+    sink: &mut S,
+    arguments: Object,
+    deferred: Option<usize>,
+    source: &str,
+) -> Result<S::Value, S::Error> {
+    match deferred {
+        Some(at) => super::raw::value(sink, source, at),
+        None => object(sink, arguments),
+    }
+}
+
+pub(super) fn object<S: Sink>(sink: &mut S, object: Object) -> Result<S::Value, S::Error> {
     let mut m = sink.map(object.len())?;
     for (k, v) in object {
         sink.key(&mut m, Key::Data(&k))?;

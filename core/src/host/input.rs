@@ -132,7 +132,7 @@ pub enum Input<'a> {
     Value(Value),
 }
 
-impl Input<'_> {
+impl<'a> Input<'a> {
     /// The input's size in bytes (a decoded value counts as large: it has no text to measure),
     /// for a binding deciding whether to release its interpreter while the core runs.
     pub fn len(&self) -> usize {
@@ -150,7 +150,7 @@ impl Input<'_> {
 
     /// The text of a text-only operation. The bindings only pass text there; anything else is a
     /// bug in the binding.
-    pub(super) fn text(&self) -> Result<&str, ParseError> {
+    pub(super) fn text(&self) -> Result<&'a str, ParseError> {
         match self {
             Input::Text(text) => Ok(text),
             _ => Err(ParseError::new(
@@ -161,7 +161,7 @@ impl Input<'_> {
         }
     }
 
-    pub(super) fn response(&self, options: &ResponseOptions<'_>, query: Query) -> Result<Output, ParseError> {
+    pub(super) fn response(&self, options: &ResponseOptions<'_>, query: Query) -> Result<Output<'static>, ParseError> {
         match self {
             Input::Text(text) => response_text(text, options, query),
             Input::Bytes(bytes) => response_text(providers::utf8_text(bytes)?, options, query),
@@ -184,7 +184,7 @@ impl Input<'_> {
     }
 }
 
-fn response_text(text: &str, options: &ResponseOptions<'_>, query: Query) -> Result<Output, ParseError> {
+fn response_text(text: &str, options: &ResponseOptions<'_>, query: Query) -> Result<Output<'static>, ParseError> {
     Ok(match query {
         Query::Calls => Output::ProviderCalls(providers::parse_response_with(text, options)?),
         Query::Has => Output::Bool(!providers::parse_response_with(text, options)?.is_empty()),

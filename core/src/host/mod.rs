@@ -16,6 +16,7 @@ mod emit;
 mod error;
 mod input;
 mod options;
+mod raw;
 mod results;
 mod stream;
 
@@ -147,17 +148,26 @@ pub enum Query {
 }
 
 /// The result of [`run`], ready for [`emit`]. Positions are already in the caller's units.
+///
+/// The calls of `Call`, `Calls` and `Message` may have their arguments still in `source`, the
+/// text they were parsed from (the common JSON call shapes: checked, not built), so that [`emit`]
+/// builds the host's values straight from the text; [`run_settled`] builds them in the core.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Output {
-    Call(ToolCall),
+pub enum Output<'a> {
+    Call {
+        call: ToolCall,
+        source: &'a str,
+    },
     Calls {
         calls: Vec<ToolCall>,
         include_format: bool,
+        source: &'a str,
     },
     /// A message, with each call's span in the caller's units (same order as its calls).
     Message {
         message: Message,
         spans: Vec<[usize; 2]>,
+        source: &'a str,
     },
     ProviderCalls(Vec<ProviderCall>),
     Bool(bool),
@@ -173,8 +183,38 @@ pub enum Output {
 
 /// Runs `op` on `input` for `host`: the core call, with its error located in the caller's
 /// units. A panic (a bug in beacon) is an `internal` error, never an unwinding into the host.
-pub fn run(input: &Input<'_>, op: Op, host: Host) -> Result<Output, Located> {
-    catch_unwind(AssertUnwindSafe(|| run_op(input, op, host)))
+pub fn run<'a>(input: &Input<'a>, op: Op, host: Host) -> Result<Output<'a>, Located> {
+    run_with(input, op, host, true)
+}
+
+/// [`run`] with every call's arguments built in the core: an output that does not borrow the
+/// input, for a caller that keeps it past the input (a batch) or reads the calls itself.
+pub fn run_settled(input: &Input<'_>, op: Op, host: Host) -> Result<Output<'static>, Located> {
+    run_with(input, op, host, false).map(|output| match output {
+        Output::Call { call, .. } => Output::Call { call, source: "" },
+        Output::Calls {
+            calls, include_format, ..
+        } => Output::Calls {
+            calls,
+            include_format,
+            source: "",
+        },
+        Output::Message { message, spans, .. } => Output::Message {
+            message,
+            spans,
+            source: "",
+        },
+        Output::ProviderCalls(calls) => Output::ProviderCalls(calls),
+        Output::Bool(b) => Output::Bool(b),
+        Output::Provider(p) => Output::Provider(p),
+        Output::Scan { state, position } => Output::Scan { state, position },
+        Output::Value(v) => Output::Value(v),
+        Output::Events(events) => Output::Events(events),
+    })
+}
+
+fn run_with<'a>(input: &Input<'a>, op: Op, host: Host, defer: bool) -> Result<Output<'a>, Located> {
+    catch_unwind(AssertUnwindSafe(|| run_op(input, op, host, defer)))
         .unwrap_or_else(|payload| Err(ParseError::new(ErrorCode::Internal, 0, panic_message(&*payload))))
         .map_err(|err| input.locate(&err, host))
 }
@@ -188,25 +228,36 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     format!("beacon panicked ({detail}); this is a bug in beacon, please report it with the input")
 }
 
-fn run_op(input: &Input<'_>, op: Op, host: Host) -> Result<Output, ParseError> {
+fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: bool) -> Result<Output<'a>, ParseError> {
     match op {
-        Op::ToolCall { formats, tools } => Ok(Output::Call(crate::parse::parse_tool_call_with(
-            input.text()?,
-            &tools.parse_options(formats),
-        )?)),
+        Op::ToolCall { formats, tools } => {
+            let source = input.text()?;
+            let call = deferred(defer && tools.tools.is_none(), || {
+                crate::parse::parse_tool_call_with(source, &tools.parse_options(formats))
+            })?;
+            Ok(Output::Call { call, source })
+        }
         Op::ToolCalls {
             formats,
             include_format,
             tools,
-        } => Ok(Output::Calls {
-            calls: crate::parse::parse_tool_calls_with(input.text()?, &tools.parse_options(formats))?,
-            include_format,
-        }),
+        } => {
+            let source = input.text()?;
+            let calls = deferred(defer && tools.tools.is_none(), || {
+                crate::parse::parse_tool_calls_with(source, &tools.parse_options(formats))
+            })?;
+            Ok(Output::Calls {
+                calls,
+                include_format,
+                source,
+            })
+        }
         Op::Message { formats, ids, tools } => {
-            let text = input.text()?;
-            let message = parse_message(text, tools.message_options(formats, ids, crate::Start::default()))?;
-            let spans = spans(text, &message.tool_calls, host);
-            Ok(Output::Message { message, spans })
+            let source = input.text()?;
+            let options = tools.message_options(formats, ids, crate::Start::default());
+            let message = deferred(defer && tools.tools.is_none(), || parse_message(source, options))?;
+            let spans = spans(source, &message.tool_calls, host);
+            Ok(Output::Message { message, spans, source })
         }
         Op::ScanStream => {
             let text = input.text()?;
@@ -235,6 +286,31 @@ fn run_op(input: &Input<'_>, op: Op, host: Host) -> Result<Output, ParseError> {
             content.as_deref(),
         )?)),
         Op::PanicForTesting => panic!("deliberate panic for testing"),
+    }
+}
+
+impl Output<'_> {
+    /// How many of the output's calls have their arguments still in the text, for tests of
+    /// [`emit`]'s reading of them.
+    #[doc(hidden)]
+    pub fn deferred_calls(&self) -> usize {
+        let calls: &[ToolCall] = match self {
+            Output::Call { call, .. } => std::slice::from_ref(call),
+            Output::Calls { calls, .. } => calls,
+            Output::Message { message, .. } => &message.tool_calls,
+            _ => &[],
+        };
+        calls.iter().filter(|c| c.deferred.is_some()).count()
+    }
+}
+
+/// Runs the parse `f`, leaving the arguments of the common JSON call shapes in the text for
+/// [`emit`] to build when `defer` (not with tools: typing and validation read built arguments).
+fn deferred<T>(defer: bool, f: impl FnOnce() -> T) -> T {
+    if defer {
+        crate::shape::deferring(f)
+    } else {
+        f()
     }
 }
 

@@ -101,7 +101,7 @@ impl Stream {
     }
 
     /// Feeds text: the next delta of the model's output, or a piece of a response stream's text.
-    pub fn feed(&mut self, text: &str) -> Result<Output, Failure> {
+    pub fn feed(&mut self, text: &str) -> Result<Output<'static>, Failure> {
         self.begin("feed", Fed::Text)?;
         self.guard(|kind| match kind {
             Kind::Text(s) => s.feed(text),
@@ -111,7 +111,7 @@ impl Stream {
 
     /// Feeds bytes of a response stream (UTF-8; a character may be cut between two pieces).
     /// Positions are then in bytes.
-    pub fn feed_bytes(&mut self, bytes: &[u8]) -> Result<Output, Failure> {
+    pub fn feed_bytes(&mut self, bytes: &[u8]) -> Result<Output<'static>, Failure> {
         self.begin("feed", Fed::Bytes)?;
         let mut joined = std::mem::take(&mut self.partial);
         joined.extend_from_slice(bytes);
@@ -134,7 +134,7 @@ impl Stream {
 
     /// Feeds one decoded event of a response stream (positions are then 0; the message names
     /// the event by its index).
-    pub fn feed_value(&mut self, event: &Value) -> Result<Output, Failure> {
+    pub fn feed_value(&mut self, event: &Value) -> Result<Output<'static>, Failure> {
         self.begin("feed", Fed::Values)?;
         self.guard(|kind| match kind {
             Kind::Response(s) => s.feed_value(event),
@@ -147,7 +147,7 @@ impl Stream {
     }
 
     /// The stream has ended: the rest of the events, or the error of the whole stream.
-    pub fn finish(&mut self) -> Result<Output, Failure> {
+    pub fn finish(&mut self) -> Result<Output<'static>, Failure> {
         self.begin("finish", Fed::Nothing)?;
         if !self.partial.is_empty() {
             let partial = std::mem::take(&mut self.partial);
@@ -187,7 +187,10 @@ impl Stream {
 
     /// Runs one step of the core stream: its events, or its error located (a panic is an
     /// `internal` error). After an error the stream is over.
-    fn guard(&mut self, step: impl FnOnce(&mut Kind) -> Result<Vec<Event>, ParseError>) -> Result<Output, Failure> {
+    fn guard(
+        &mut self,
+        step: impl FnOnce(&mut Kind) -> Result<Vec<Event>, ParseError>,
+    ) -> Result<Output<'static>, Failure> {
         let result = catch_unwind(AssertUnwindSafe(|| step(&mut self.kind)))
             .unwrap_or_else(|payload| Err(ParseError::new(ErrorCode::Internal, 0, panic_message(&*payload))));
         match result {

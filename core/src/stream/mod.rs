@@ -433,6 +433,7 @@ impl ToolCallStream {
                             format: call.format,
                             span: call.span.clone(),
                             origin: std::mem::take(&mut call.origin),
+                            deferred: call.deferred,
                         };
                         self.report_call(text, call, range.start, events);
                     }

@@ -1,0 +1,184 @@
+//! The arguments that `host::run` leaves in the text (the common JSON call shapes, when large)
+//! and `host::emit` builds straight from it give exactly what building them in the core gives
+//! (`host::run_settled`): every text fixture, padded so that its calls' arguments are deferred,
+//! through `parse_tool_call`, `parse_tool_calls` and `parse_message`, answers and errors alike.
+
+mod common;
+
+use beacon_core::host::{emit, run, run_settled, Host, Input, Key, Op, Output, Sink, ToolOptions};
+use beacon_core::{FormatSet, Ids, Number, Value};
+
+/// Builds the answer as a [`Value`].
+struct Tree;
+
+impl Sink for Tree {
+    type Value = Value;
+    type List = Vec<Value>;
+    type Map = (Vec<(String, Value)>, String);
+    type Error = std::convert::Infallible;
+
+    fn null(&mut self) -> Result<Value, Self::Error> {
+        Ok(Value::Null)
+    }
+    fn bool(&mut self, value: bool) -> Result<Value, Self::Error> {
+        Ok(Value::Bool(value))
+    }
+    fn int(&mut self, value: i64) -> Result<Value, Self::Error> {
+        Ok(Value::Number(Number::Int(value)))
+    }
+    fn big_int(&mut self, digits: &str) -> Result<Value, Self::Error> {
+        Ok(Value::Number(Number::BigInt(digits.to_owned())))
+    }
+    fn float(&mut self, value: f64) -> Result<Value, Self::Error> {
+        Ok(Value::Number(Number::Float(value)))
+    }
+    fn str(&mut self, value: &str) -> Result<Value, Self::Error> {
+        Ok(Value::String(value.to_owned()))
+    }
+    fn list(&mut self, len: usize) -> Result<Vec<Value>, Self::Error> {
+        Ok(Vec::with_capacity(len))
+    }
+    fn item(&mut self, _: &mut Vec<Value>) -> Result<(), Self::Error> {
+        Ok(())
+    }
+    fn push(&mut self, list: &mut Vec<Value>, value: Value) -> Result<(), Self::Error> {
+        list.push(value);
+        Ok(())
+    }
+    fn end_list(&mut self, list: Vec<Value>) -> Result<Value, Self::Error> {
+        Ok(Value::Array(list))
+    }
+    fn map(&mut self, _: usize) -> Result<Self::Map, Self::Error> {
+        Ok((Vec::new(), String::new()))
+    }
+    fn key(&mut self, map: &mut Self::Map, key: Key<'_>) -> Result<(), Self::Error> {
+        map.1 = key.as_str().to_owned();
+        Ok(())
+    }
+    fn set(&mut self, map: &mut Self::Map, value: Value) -> Result<(), Self::Error> {
+        let key = std::mem::take(&mut map.1);
+        map.0.push((key, value));
+        Ok(())
+    }
+    fn end_map(&mut self, map: Self::Map) -> Result<Value, Self::Error> {
+        Ok(Value::Object(map.0))
+    }
+}
+
+/// The answer or the error (code, position) of `op` on `text`, built from the deferred output
+/// (`true`) or the settled one; with the number of calls whose arguments were deferred.
+fn answer(text: &str, op: Op, deferred: bool) -> (Result<Value, (String, usize)>, usize) {
+    let input = Input::Text(text);
+    let output: Result<Output<'_>, _> = if deferred {
+        run(&input, op, Host::Python)
+    } else {
+        run_settled(&input, op, Host::Python)
+    };
+    match output {
+        Ok(output) => {
+            let n = output.deferred_calls();
+            let Ok(value) = emit(&mut Tree, output);
+            (Ok(value), n)
+        }
+        Err(err) => (Err((err.code.as_str().to_owned(), err.position)), 0),
+    }
+}
+
+fn ops() -> [Op; 3] {
+    let tools = ToolOptions::default;
+    [
+        Op::ToolCall {
+            formats: FormatSet::ALL,
+            tools: tools(),
+        },
+        Op::ToolCalls {
+            formats: FormatSet::ALL,
+            include_format: true,
+            tools: tools(),
+        },
+        Op::Message {
+            formats: FormatSet::ALL,
+            ids: Ids::Keep,
+            tools: tools(),
+        },
+    ]
+}
+
+#[test]
+fn deferred_arguments_build_what_the_core_builds() {
+    let mut deferred_calls = 0;
+    let mut texts = 0;
+    for case in common::fixture_cases() {
+        let Some(input) = case["input"].as_str() else { continue };
+        // Padding after the text puts every call's arguments far enough from its end to be
+        // deferred; the text itself is the same for both readings.
+        let padded = format!("{input}{}", " ".repeat(4096));
+        for text in [input, padded.as_str()] {
+            texts += 1;
+            for (deferred_op, settled_op) in ops().into_iter().zip(ops()) {
+                let (deferred, n) = answer(text, deferred_op, true);
+                let (settled, none) = answer(text, settled_op, false);
+                assert_eq!(none, 0, "run_settled leaves no arguments in the text");
+                assert_eq!(deferred, settled, "{:?} on {text:?}", case["id"]);
+                deferred_calls += n;
+            }
+        }
+    }
+    assert!(texts > 3000, "{texts} texts");
+    // Hermes, Mistral, Llama 3 JSON, the JSON-in-tag family and GigaChat calls are deferred.
+    assert!(
+        deferred_calls > 500,
+        "only {deferred_calls} calls had deferred arguments"
+    );
+}
+
+#[test]
+fn a_large_call_is_deferred_and_built_from_the_text() {
+    let items: Vec<String> = (0..2000)
+        .map(|i| format!("{{\"n\": {i}, \"s\": \"x\\u00e9\\n{i}\"}}"))
+        .collect();
+    let text = format!(
+        "<tool_call>{{\"name\": \"f\", \"arguments\": {{\"items\": [{}], \"big\": 123456789012345678901234567890, \"f\": -2.5e3, \"t\": true, \"z\": null}}}}</tool_call>",
+        items.join(", ")
+    );
+    let op = || Op::ToolCalls {
+        formats: FormatSet::ALL,
+        include_format: false,
+        tools: ToolOptions::default(),
+    };
+    let (deferred, n) = answer(&text, op(), true);
+    assert_eq!(n, 1);
+    assert_eq!(deferred, answer(&text, op(), false).0);
+    let Ok(Value::Array(calls)) = deferred else {
+        panic!("{deferred:?}")
+    };
+    let args = calls[0].get("arguments").expect("arguments");
+    assert_eq!(
+        args.get("items").and_then(|v| match v {
+            Value::Array(a) => a.get(1999).and_then(|o| o.get("s")).and_then(Value::as_str),
+            _ => None,
+        }),
+        Some("xé\n1999")
+    );
+    assert_eq!(
+        args.get("big"),
+        Some(&Value::Number(Number::BigInt("123456789012345678901234567890".into())))
+    );
+    assert_eq!(args.get("f"), Some(&Value::Number(Number::Float(-2500.0))));
+}
+
+#[test]
+fn a_broken_deferred_call_raises_where_the_core_does() {
+    // A repeated key deep in large arguments: the check finds it at the same offset.
+    let filler = "y".repeat(3000);
+    let text = format!("<tool_call>{{\"name\": \"f\", \"arguments\": {{\"a\": \"{filler}\", \"b\": {{\"k\": 1, \"k\": 2}}}}}}</tool_call>");
+    let op = || Op::ToolCalls {
+        formats: FormatSet::ALL,
+        include_format: false,
+        tools: ToolOptions::default(),
+    };
+    let (deferred, _) = answer(&text, op(), true);
+    let at = text.find("\"k\": 2").expect("second key");
+    assert_eq!(deferred, Err(("json.duplicate_key".to_owned(), at)));
+    assert_eq!(deferred, answer(&text, op(), false).0);
+}
