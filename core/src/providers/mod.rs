@@ -132,16 +132,38 @@ impl From<&crate::ToolCall> for ProviderCall {
     }
 }
 
-/// The response's JSON value and where it starts, or `None` for plain text: text is JSON when
-/// its first non-whitespace character (after a UTF-8 byte-order mark, which is skipped) is `{`
-/// or `[`, and then it must parse strictly.
-fn json_of(text: &str) -> Result<Option<(Value, usize)>, ParseError> {
+/// What a response text holds.
+enum Body {
+    /// One JSON value (read once), from `start` (after a byte-order mark).
+    Value(Value, usize),
+    /// A recorded stream: SSE lines, or several JSON objects one after another (NDJSON).
+    Stream,
+    /// Neither: plain text.
+    Text,
+}
+
+/// Reads the first JSON value of `text` once: the whole text when nothing but whitespace
+/// follows it, a recorded stream when another object does, else the JSON error at what follows.
+fn body_of(text: &str) -> Result<Body, ParseError> {
     let start = if text.starts_with(BOM) { BOM.len_utf8() } else { 0 };
-    let first = skip_ws(text.as_bytes(), start);
-    if !matches!(text.as_bytes().get(first), Some(b'{' | b'[')) {
-        return Ok(None);
+    let bytes = text.as_bytes();
+    let first = skip_ws(bytes, start);
+    match bytes.get(first) {
+        Some(b'{' | b'[') => {}
+        Some(_) if stream::Frames::is_stream(text) => return Ok(Body::Stream),
+        _ => return Ok(Body::Text),
     }
-    Ok(Some((crate::json::parse_complete_at(text, first)?, start)))
+    let (value, end) = crate::json::parse_value_at(text, first)?;
+    let after = skip_ws(bytes, end);
+    match bytes.get(after) {
+        None => Ok(Body::Value(value, start)),
+        Some(b'{') if bytes[first] == b'{' => Ok(Body::Stream),
+        Some(_) => Err(ParseError::new(
+            crate::ErrorCode::JsonUnexpectedToken,
+            after,
+            "expected the end of the JSON value",
+        )),
+    }
 }
 
 /// The byte-order mark some servers and files put before UTF-8 text.
@@ -290,10 +312,11 @@ fn has_key(o: &Object, key: &str) -> bool {
 /// Which API the response text came from. Plain text (not starting with `{` or `[`) is
 /// `Ok(None)`; malformed JSON is its `json.*` error.
 pub fn detect_provider(text: &str) -> Result<Option<Provider>, ParseError> {
-    if let Some(provider) = stream::detect_text(text)? {
-        return Ok(provider);
+    match body_of(text)? {
+        Body::Value(value, _) => Ok(detect_provider_value(&value)),
+        Body::Stream => Ok(stream::detect_text(text)?.flatten()),
+        Body::Text => Ok(None),
     }
-    Ok(json_of(text)?.and_then(|(value, _)| detect_provider_value(&value)))
 }
 
 /// How [`parse_response_with`] reads a response.
@@ -358,12 +381,10 @@ pub fn parse_response(
 /// the list is `tool_call.unknown_tool` at its name, and arguments that break the tool's schema
 /// are `tool_call.schema` at the offending value (also inside an arguments string).
 pub fn parse_response_with(text: &str, options: &ResponseOptions<'_>) -> Result<Vec<ProviderCall>, ParseError> {
-    if let Some(calls) = stream::read_text(text, options)? {
-        return Ok(calls);
-    }
-    match json_of(text)? {
-        Some((value, start)) => read(&Source::text(text, start), &value, options),
-        None => Ok(Vec::new()),
+    match body_of(text)? {
+        Body::Value(value, start) => read(&Source::text(text, start), &value, options),
+        Body::Stream => Ok(stream::read_text(text, options)?.unwrap_or_default()),
+        Body::Text => Ok(Vec::new()),
     }
 }
 

@@ -63,8 +63,9 @@ impl Frames {
             Some(b'd' | b'e' | b'i' | b'r' | b':') => ["data:", "event:", "id:", "retry:", ":"]
                 .iter()
                 .any(|f| bytes[first..].starts_with(f.as_bytes())),
-            Some(b'{') => crate::json::probe_value_at(text, first)
-                .is_ok_and(|(_, end)| bytes.get(skip_ws(bytes, end)) == Some(&b'{')),
+            // Checked, not built: a single response is read again by the caller.
+            Some(b'{') => crate::json::check_nested_at(text, first, 0)
+                .is_some_and(|end| bytes.get(skip_ws(bytes, end)) == Some(&b'{')),
             _ => false,
         }
     }

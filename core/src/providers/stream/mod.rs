@@ -36,7 +36,8 @@ use crate::Format;
 
 use super::walk::{self, ArgsAt, At, Found, FoundCall, Joined, Seg, Source, ROOT};
 use super::{Provider, ProviderCall, ResponseOptions};
-use frames::{Frame, Frames};
+use frames::Frame;
+pub(super) use frames::Frames;
 
 /// Where events go: the stream's [`Event`]s, and the calls and text of the whole response.
 pub(super) struct Emit {
