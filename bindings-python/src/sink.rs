@@ -28,7 +28,10 @@ const KEY_MAX: usize = 48;
 /// seen before is the same object again, its hash already computed, so a dict insert neither
 /// builds nor hashes it. Typical hermes output: 26.5k -> 25.1k instructions per parse_tool_calls
 /// (callgrind). A slot holds the last key that hashed to it.
-static KEYS: Mutex<Vec<Option<(Box<str>, Py<PyString>)>>> = Mutex::new(Vec::new());
+static KEYS: Mutex<Vec<Option<CachedKey>>> = Mutex::new(Vec::new());
+
+/// A key's text and its Python string.
+type CachedKey = (Box<str>, Py<PyString>);
 
 /// `key` as a Python string, from [`KEYS`] when it is there.
 fn data_key<'py>(py: Python<'py>, key: &str) -> Bound<'py, PyString> {
