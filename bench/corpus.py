@@ -191,6 +191,8 @@ def prose(size, with_call):
 ADVERSARIAL = {
     'repeated {"name": ': '{"name": ',
     "repeated f(a=": "f(a=",
+    # Many complete calls: each line a leading call and a tier-3 find (was quadratic).
+    "many small calls f(a=1)": "f(a=1)\n",
     "repeated <tool_call>": "<tool_call>",
     "deep [[[[": "[",
     "repeated {{{{ (prose)": "{",

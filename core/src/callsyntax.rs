@@ -256,6 +256,12 @@ impl Parser<'_> {
                 None => return Err(self.unclosed("the call's arguments")),
                 Some(b')') => {
                     self.pos += 1;
+                    // Room for eight arguments is reserved up front (growing costs more); a call
+                    // with few gives most of it back, which a text of a million small calls
+                    // needs (10 MB of `f(a=1)`: 448 bytes of room per call otherwise).
+                    if args.capacity() - args.len() >= 4 {
+                        args.shrink_to_fit();
+                    }
                     return Ok(args);
                 }
                 _ => {}

@@ -130,13 +130,17 @@ fn with_leading(tagged: &Tagged, calls: Vec<ToolCall>) -> Vec<ToolCall> {
         })
         .collect();
     let mut out: Vec<ToolCall> = tagged.outside.clone();
-    out.extend(
-        calls
-            .into_iter()
-            .filter(|c| !regions.iter().any(|r| r.start <= c.span.start && c.span.start < r.end)),
-    );
+    out.extend(calls.into_iter().filter(|c| !in_any(&regions, c.span.start)));
     out.sort_by_key(|c| c.span.start);
     out
+}
+
+/// Whether `at` is inside one of `regions` (in text order, not overlapping): a binary search, so
+/// that a text of many leading calls stays linear-logarithmic (a linear search per call made
+/// 10 MB of `f(a=1)` lines quadratic: 0.27 s for 20k calls, 3.8 s for 80k).
+fn in_any(regions: &[Range<usize>], at: usize) -> bool {
+    let after = regions.partition_point(|r| r.start <= at);
+    after > 0 && at < regions[after - 1].end
 }
 
 /// A tier-2 or tier-3 scan.
