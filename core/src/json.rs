@@ -20,7 +20,7 @@ use std::ops::Range;
 use crate::error::{ErrorCode, ParseError};
 use crate::scan::skip_ws;
 use crate::value::MAX_DEPTH;
-use crate::value::{Number, Object, Value};
+use crate::value::{Keys, Number, Object, Value};
 
 const SMALL_OBJECT: usize = 16;
 
@@ -254,11 +254,11 @@ pub(crate) trait Build<'a> {
 /// Builds the [`Value`] tree.
 pub(crate) struct Tree;
 
-/// An object being built: its entries (the last one holds `null` while its value is read), and
-/// a hash set of its keys once it has [`SMALL_OBJECT`] of them.
+/// An object being built: its entries (the last one holds `null` while its value is read) and
+/// the keys seen.
 pub(crate) struct TreeObject {
     entries: Object,
-    seen: Option<HashSet<String>>,
+    keys: Keys,
 }
 
 impl<'a> Build<'a> for Tree {
@@ -294,22 +294,15 @@ impl<'a> Build<'a> for Tree {
         // costs more than the unused room.
         TreeObject {
             entries: Vec::with_capacity(8),
-            seen: None,
+            keys: Keys::default(),
         }
     }
     #[inline]
     fn key(&mut self, object: &mut TreeObject, key: Cow<'a, str>) -> Result<(), Cow<'a, str>> {
-        let repeated = match &mut object.seen {
-            Some(set) => !set.insert(key.to_string()),
-            None => object.entries.iter().any(|(k, _)| *k == key),
-        };
-        if repeated {
+        if object.keys.repeated(&object.entries, &key) {
             return Err(key);
         }
         object.entries.push((key.into_owned(), Value::Null));
-        if object.seen.is_none() && object.entries.len() == SMALL_OBJECT {
-            object.seen = Some(object.entries.iter().map(|(k, _)| k.clone()).collect());
-        }
         Ok(())
     }
     #[inline]

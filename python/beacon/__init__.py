@@ -196,13 +196,12 @@ def parse_tool_call(
     ``tools`` (a :class:`Tools`, or a list of definitions), ``validate``, ``unknown`` and
     ``as_models``: see :func:`parse_tool_calls`.
     """
-    if tools is None and not as_models:  # the common call, without the Python-level steps
-        return _core.parse_tool_call(text, None if formats is None else _format_ids(formats), None, validate, unknown)
-    t = tools_arg(tools)
-    check_as_models("parse_tool_call", as_models, t)
-    call = _core.parse_tool_call(
-        text, formats=_format_ids(formats), tools=compiled(t), validate=validate, unknown=unknown
-    )
+    # Positional, and the tools steps only with tools: the common call has no Python-level work.
+    t = None if tools is None else tools_arg(tools)
+    if as_models:
+        check_as_models("parse_tool_call", as_models, t)
+    ids = None if formats is None else _format_ids(formats)
+    call = _core.parse_tool_call(text, ids, None if t is None else t._compiled, validate, unknown)
     return to_model(call, t) if as_models and t is not None else call
 
 
@@ -266,14 +265,13 @@ def parse_message(
         ValueError: ``formats`` holds an unknown id, or ``ids`` is a ``str`` other than
             ``"generate"``.
     """
-    if tools is None and not as_models:
-        return _core.parse_message(text, None if formats is None else _format_ids(formats), ids, None, validate, unknown)
-    t = tools_arg(tools)
-    check_as_models("parse_message", as_models, t)
-    message = _core.parse_message(
-        text, formats=_format_ids(formats), ids=ids, tools=compiled(t), validate=validate, unknown=unknown
-    )
-    to_models(message["tool_calls"], t, as_models)
+    t = None if tools is None else tools_arg(tools)
+    if as_models:
+        check_as_models("parse_message", as_models, t)
+    format_ids = None if formats is None else _format_ids(formats)
+    message = _core.parse_message(text, format_ids, ids, None if t is None else t._compiled, validate, unknown)
+    if as_models:
+        to_models(message["tool_calls"], t, as_models)
     return message
 
 
@@ -607,19 +605,12 @@ def parse_tool_calls(
     ...                  tools=[{"name": "lookup_zip", "input_schema": {"properties": {"zip": {"type": "string"}}}}])
     [{'name': 'lookup_zip', 'arguments': {'zip': '10001'}}]
     """
-    if tools is None and not as_models:
-        return _core.parse_tool_calls(text, include_format, None if formats is None else _format_ids(formats), None, validate, unknown)
-    t = tools_arg(tools)
-    check_as_models("parse_tool_calls", as_models, t)
-    calls = _core.parse_tool_calls(
-        text,
-        include_format=include_format,
-        formats=_format_ids(formats),
-        tools=compiled(t),
-        validate=validate,
-        unknown=unknown,
-    )
-    return to_models(calls, t, as_models)
+    t = None if tools is None else tools_arg(tools)
+    if as_models:
+        check_as_models("parse_tool_calls", as_models, t)
+    ids = None if formats is None else _format_ids(formats)
+    calls = _core.parse_tool_calls(text, include_format, ids, None if t is None else t._compiled, validate, unknown)
+    return to_models(calls, t, as_models) if as_models else calls
 
 
 # --------------------------------------------------------------------------- provider responses
@@ -759,19 +750,11 @@ def parse_response(
             have, or a dict key is not a ``str``.
         ValueError: ``provider`` is neither ``"auto"`` nor one of :data:`PROVIDERS`.
     """
-    if tools is None and not as_models:
-        return _core.parse_response(response, provider, text_fallback, None, validate, unknown)
-    t = tools_arg(tools)
-    check_as_models("parse_response", as_models, t)
-    calls = _core.parse_response(
-        response,
-        provider=provider,
-        text_fallback=text_fallback,
-        tools=compiled(t),
-        validate=validate,
-        unknown=unknown,
-    )
-    return to_models(calls, t, as_models)
+    t = None if tools is None else tools_arg(tools)
+    if as_models:
+        check_as_models("parse_response", as_models, t)
+    calls = _core.parse_response(response, provider, text_fallback, None if t is None else t._compiled, validate, unknown)
+    return to_models(calls, t, as_models) if as_models else calls
 
 
 def detect_provider(response: Response) -> Optional[Provider]:
