@@ -14,6 +14,7 @@
 //! crate as empty (and never builds pyo3).
 #![cfg(not(target_family = "wasm"))]
 
+mod alloc;
 mod args;
 mod arrow;
 mod batch;
