@@ -274,9 +274,8 @@ fn read_tag<'t>(text: &'t str, start: usize, word_len: usize, d: &Dialect) -> Re
             _ => {}
         }
         let attr_at = p;
-        while p < bytes.len() && (bytes[p].is_ascii_alphanumeric() || matches!(bytes[p], b'_' | b'-' | b':')) {
-            p += 1;
-        }
+        let known;
+        (p, known) = attr_name_end(bytes, p);
         let attr = &text[attr_at..p];
         let eq = skip_ws(bytes, p);
         let quote_at = skip_ws(bytes, eq + 1);
@@ -296,7 +295,7 @@ fn read_tag<'t>(text: &'t str, start: usize, word_len: usize, d: &Dialect) -> Re
             ));
         }
         let value_at = quote_at + 1;
-        let Some(len) = memchr::memchr(quote.unwrap_or(b'"'), &bytes[value_at..]) else {
+        let Some((len, amp)) = attr_value(&bytes[value_at..], quote.unwrap_or(b'"')) else {
             return Err(ParseError::new(
                 ErrorCode::Unclosed,
                 bytes.len(),
@@ -304,20 +303,21 @@ fn read_tag<'t>(text: &'t str, start: usize, word_len: usize, d: &Dialect) -> Re
             ));
         };
         let raw = &text[value_at..value_at + len];
-        if (attr == "name" && name.is_some()) || (d.typed && attr == "string" && string.is_some()) {
+        if (known == Attr::Name && name.is_some()) || (d.typed && known == Attr::String && string.is_some()) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
                 attr_at,
                 format!("the `{}` tag has two `{attr}` attributes", tag()),
             ));
         }
-        if attr == "name" {
-            let value = if d.entities {
+        if known == Attr::Name {
+            let value = if d.entities && amp {
                 decode_entities(raw)
             } else {
                 Cow::Borrowed(raw)
             };
-            if value.trim().is_empty() {
+            let blank = |v: &str| !v.as_bytes().first().is_some_and(u8::is_ascii_graphic) && v.trim().is_empty();
+            if blank(&value) {
                 return Err(ParseError::new(
                     ErrorCode::InvalidName,
                     value_at,
@@ -326,7 +326,7 @@ fn read_tag<'t>(text: &'t str, start: usize, word_len: usize, d: &Dialect) -> Re
             }
             name = Some(value);
             name_at = value_at;
-        } else if attr == "string" {
+        } else if known == Attr::String {
             string = Some((raw, value_at));
         }
         p = value_at + len + 1;
@@ -339,6 +339,48 @@ fn read_tag<'t>(text: &'t str, start: usize, word_len: usize, d: &Dialect) -> Re
             format!("the `{}` tag has no `name` attribute", tag()),
         )),
     }
+}
+
+/// The attributes a tag's reader looks at.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Attr {
+    Name,
+    String,
+    Other,
+}
+
+/// Where an attribute's name that starts at `p` ends (ASCII letters, digits, `_`, `-` and `:`),
+/// and which attribute it is.
+fn attr_name_end(bytes: &[u8], p: usize) -> (usize, Attr) {
+    // The attributes of almost every tag, followed by `=`.
+    if bytes.get(p..p + 5) == Some(b"name=") {
+        return (p + 4, Attr::Name);
+    }
+    if bytes.get(p..p + 7) == Some(b"string=") {
+        return (p + 6, Attr::String);
+    }
+    let is_name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b':');
+    let end = p + bytes[p..].iter().take_while(|&&b| is_name(b)).count();
+    let attr = match &bytes[p..end] {
+        b"name" => Attr::Name,
+        b"string" => Attr::String,
+        _ => Attr::Other,
+    };
+    (end, attr)
+}
+
+/// The length of the attribute value at the start of `rest`, up to its closing `quote`, and
+/// whether it holds an `&` (an entity to decode); `None` when the quote never closes. A byte loop:
+/// values are short names, where `memchr`'s set-up costs more than the scan.
+fn attr_value(rest: &[u8], quote: u8) -> Option<(usize, bool)> {
+    let mut amp = false;
+    for (i, &b) in rest.iter().enumerate() {
+        if b == quote {
+            return Some((i, amp));
+        }
+        amp |= b == b'&';
+    }
+    None
 }
 
 /// Decodes the five predefined XML entities and numeric character references.
