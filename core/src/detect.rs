@@ -58,12 +58,19 @@ pub(crate) fn finish(
     match later_tiers(text, formats, &tagged, known)? {
         (None, found) if found == Found::Inside => Ok((std::mem::take(&mut tagged.inside), (found, tagged))),
         (None, found) => Ok((std::mem::take(&mut tagged.outside), (found, tagged))),
-        (Some(calls), found) => Ok((calls, (found, tagged))),
+        (Some(calls), found) => {
+            // The leading calls move into the answer: a text of a million leading calls holds
+            // them once.
+            let leading = std::mem::take(&mut tagged.outside);
+            Ok((with_leading(leading, calls), (found, tagged)))
+        }
     }
 }
 
-/// Where the calls of a text stand once tier 1 has scanned it, and the calls when tiers 2 or 3
-/// found them (`None`: the outside calls of tier 1, or with [`Found::Inside`] the inside ones).
+/// Where the calls of a text stand once tier 1 has scanned it, and, when tiers 2 or 3 found
+/// calls, the ones they found outside the leading calls' regions (`None`: the outside calls of
+/// tier 1, or with [`Found::Inside`] the inside ones). With `Some`, the calls of the text are
+/// those and the leading calls, in text order: [`with_leading`].
 pub(crate) fn later_tiers(
     text: &str,
     formats: FormatSet,
@@ -75,9 +82,31 @@ pub(crate) fn later_tiers(
         return Ok((None, Found::Tagged));
     }
     let outer: Vec<Range<usize>> = tagged.reasoning().map(|r| r.outer.clone()).collect();
-    let call_syntax = |t: &str| python::calls(t, known);
+    let regions: Vec<Range<usize>> = tagged
+        .segments
+        .iter()
+        .filter_map(|s| match s {
+            Segment::Calls { range, .. } => Some(range.clone()),
+            Segment::Reasoning(_) => None,
+        })
+        .collect();
+    // A call the call-syntax tier finds inside a leading call's region is that leading call (or
+    // part of it): it is left out as soon as it is read, so the leading calls are never held
+    // twice, and only counts as the tier finding a call.
+    let in_lead = std::cell::Cell::new(false);
+    let call_syntax = |t: &str, from: usize| {
+        let skip = |c: &ToolCall| {
+            let inside = in_any(&regions, from + c.span.start);
+            if inside && formats.contains(c.format) && is_known(c) {
+                in_lead.set(true);
+            }
+            inside
+        };
+        python::calls(t, known, &skip)
+    };
+    let json = |t: &str, _: usize| json_shapes::calls(t);
     let tiers: [(&Tier<'_>, &[Format]); 2] = [
-        (&json_shapes::calls, &[Format::Json]),
+        (&json, &[Format::Json]),
         (&call_syntax, &[Format::Python, Format::Pythonic]),
     ];
     // The JSON tier reads on after the leading calls, which it would find again (a call-syntax
@@ -108,8 +137,10 @@ pub(crate) fn later_tiers(
             && tagged.outside[..tagged.leading]
                 .iter()
                 .any(|c| c.format == Format::Json);
-        if !calls.is_empty() || found_lead {
-            return Ok((Some(with_leading(tagged, calls)), Found::Scanned));
+        let found = !calls.is_empty() || in_lead.get();
+        calls.retain(|c| !in_any(&regions, c.span.start));
+        if found || found_lead {
+            return Ok((Some(calls), Found::Scanned));
         }
     }
     if !tagged.outside.is_empty() {
@@ -118,20 +149,21 @@ pub(crate) fn later_tiers(
     Ok((None, Found::Inside))
 }
 
-/// The leading calls and the calls a tier found in the prose, in text order: a tier's call
-/// inside a leading call's region is that leading call (or part of it).
-fn with_leading(tagged: &Tagged, calls: Vec<ToolCall>) -> Vec<ToolCall> {
-    let regions: Vec<Range<usize>> = tagged
-        .segments
-        .iter()
-        .filter_map(|s| match s {
-            Segment::Calls { range, .. } => Some(range.clone()),
-            Segment::Reasoning(_) => None,
-        })
-        .collect();
-    let mut out: Vec<ToolCall> = tagged.outside.clone();
-    out.extend(calls.into_iter().filter(|c| !in_any(&regions, c.span.start)));
-    out.sort_by_key(|c| c.span.start);
+/// The leading calls and the calls a tier found outside their regions (see [`later_tiers`]),
+/// merged in text order.
+pub(crate) fn with_leading(leading: Vec<ToolCall>, calls: Vec<ToolCall>) -> Vec<ToolCall> {
+    if calls.is_empty() {
+        return leading;
+    }
+    let mut out = Vec::with_capacity(leading.len() + calls.len());
+    let mut calls = calls.into_iter().peekable();
+    for call in leading {
+        while let Some(c) = calls.next_if(|c| c.span.start < call.span.start) {
+            out.push(c);
+        }
+        out.push(call);
+    }
+    out.extend(calls);
     out
 }
 
@@ -143,19 +175,19 @@ fn in_any(regions: &[Range<usize>], at: usize) -> bool {
     after > 0 && at < regions[after - 1].end
 }
 
-/// A tier-2 or tier-3 scan.
-type Tier<'a> = dyn Fn(&str) -> Result<Vec<ToolCall>, ParseError> + 'a;
+/// A tier-2 or tier-3 scan of a piece of the text, given where the piece starts in the text.
+type Tier<'a> = dyn Fn(&str, usize) -> Result<Vec<ToolCall>, ParseError> + 'a;
 
 /// Runs a tier-2 or tier-3 scan over the text between the reasoning blocks.
 fn outside_reasoning(text: &str, reasoning: &[Range<usize>], tier: &Tier<'_>) -> Result<Vec<ToolCall>, ParseError> {
     if reasoning.is_empty() {
-        return tier(text);
+        return tier(text, 0);
     }
     let mut out = Vec::new();
     let mut from = 0;
     let end = text.len()..text.len();
     for block in reasoning.iter().chain(std::iter::once(&end)) {
-        let calls = tier(&text[from..block.start]).map_err(|mut e| {
+        let calls = tier(&text[from..block.start], from).map_err(|mut e| {
             e.offset += from;
             e
         })?;

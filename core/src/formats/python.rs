@@ -23,8 +23,12 @@ use crate::value::Object;
 
 /// Every call in `text`, in text order. With `known`, a name that is not among the tools is
 /// prose: its parentheses are not read, so code in an answer (`requests.get(url=u)`) is neither
-/// a call nor an error.
-pub(crate) fn calls(text: &str, known: Option<&Tools>) -> Result<Vec<ToolCall>, ParseError> {
+/// a call nor an error. A call `skip` says yes to is read (a broken one fails) but left out.
+pub(crate) fn calls(
+    text: &str,
+    known: Option<&Tools>,
+    skip: &dyn Fn(&ToolCall) -> bool,
+) -> Result<Vec<ToolCall>, ParseError> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut floor = 0; // names may not reach back before the end of the previous call
@@ -32,6 +36,7 @@ pub(crate) fn calls(text: &str, known: Option<&Tools>) -> Result<Vec<ToolCall>, 
     let list_at = skip_ws(bytes, 0);
     if pythonic::starts_bare_list(bytes, list_at) {
         floor = pythonic::bare_list(text, list_at, &mut out)?;
+        out.retain(|c| !skip(c));
         pos = floor;
     }
     while let Some(i) = memchr(b'(', &bytes[pos..]) {
@@ -50,7 +55,10 @@ pub(crate) fn calls(text: &str, known: Option<&Tools>) -> Result<Vec<ToolCall>, 
             name: name_at,
             args: Args::Call(open),
         };
-        out.push(ToolCall::new(name, arguments, Format::Python, name_at..end).with_origin(origin));
+        let call = ToolCall::new(name, arguments, Format::Python, name_at..end).with_origin(origin);
+        if !skip(&call) {
+            out.push(call);
+        }
         floor = end;
         pos = end;
     }

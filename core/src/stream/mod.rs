@@ -341,6 +341,7 @@ impl ToolCallStream {
             .filter(|_| self.options.unknown != UnknownTools::Keep);
         self.scanner.run(&self.text, false, names)?;
         let (late, found) = detect::later_tiers(&self.text, self.options.formats, &self.scanner.found, self.names())?;
+        let late = late.map(|calls| detect::with_leading(self.scanner.found.outside.clone(), calls));
         let total = match (&late, found) {
             (Some(calls), _) => calls.len(),
             (None, Found::Inside) => self.scanner.found.inside.len(),
