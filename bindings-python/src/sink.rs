@@ -51,12 +51,13 @@ fn data_key<'py>(py: Python<'py>, key: &str) -> Bound<'py, PyString> {
     if keys.is_empty() {
         keys.resize_with(2 * KEY_SETS, || None);
     }
-    let is_key = |slot: &Option<CachedKey>| slot.as_ref().is_some_and(|(text, _)| **text == *key);
-    if is_key(&keys[set + 1]) {
-        keys.swap(set, set + 1);
-    }
-    if let Some((_, string)) = keys[set].as_ref().filter(|(text, _)| **text == *key) {
-        return string.bind(py).clone();
+    // A set holds the key used last first.
+    let hit = (set..set + 2).find(|&i| keys[i].as_ref().is_some_and(|(text, _)| **text == *key));
+    if let Some(i) = hit {
+        keys.swap(set, i);
+        if let Some((_, string)) = &keys[set] {
+            return string.bind(py).clone();
+        }
     }
     let string = PyString::new(py, key);
     // Hashed once here, so that every dict that gets this object finds the hash cached.

@@ -316,8 +316,8 @@ fn read_tag<'t>(text: &'t str, start: usize, word_len: usize, d: &Dialect) -> Re
             } else {
                 Cow::Borrowed(raw)
             };
-            let blank = |v: &str| !v.as_bytes().first().is_some_and(u8::is_ascii_graphic) && v.trim().is_empty();
-            if blank(&value) {
+            // A name that begins with a visible ASCII character is not blank: no `trim` needed.
+            if !value.as_bytes().first().is_some_and(u8::is_ascii_graphic) && value.trim().is_empty() {
                 return Err(ParseError::new(
                     ErrorCode::InvalidName,
                     value_at,
