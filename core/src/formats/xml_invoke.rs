@@ -18,7 +18,7 @@ use std::ops::Range;
 use super::{cut_short, expect_token};
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, find, is_ws, skip_ws};
+use crate::scan::{at, is_ws, skip_ws};
 use crate::tools::{Args, Origin, Param, Text};
 use crate::value::{Object, Value};
 
@@ -190,7 +190,7 @@ fn parameter_value(
             ),
         ));
     }
-    let Some(len) = find(&bytes[value_at..], d.parameter_close) else {
+    let Some((len, amp)) = value_end(&bytes[value_at..], d.parameter_close) else {
         return Err(ParseError::new(
             ErrorCode::Unclosed,
             bytes.len(),
@@ -207,7 +207,7 @@ fn parameter_value(
         return Ok((Value::String(raw.to_string()), Param::new(written, Text::Typed), end));
     }
     let kind = if d.entities { Text::Xml } else { Text::Raw };
-    let raw = if d.entities {
+    let raw = if d.entities && amp {
         decode_entities(raw)
     } else {
         Cow::Borrowed(raw)
@@ -254,6 +254,9 @@ struct Tag<'t> {
 /// Reads the attributes of the tag at `start` (whose element name is `word_len` bytes long) up to
 /// its `>`. Returns them and the offset after `>`.
 fn read_tag<'t>(text: &'t str, start: usize, word_len: usize, d: &Dialect) -> Result<(Tag<'t>, usize), ParseError> {
+    if let Some(plain) = plain_tag(text, start + word_len, d) {
+        return Ok(plain);
+    }
     let bytes = text.as_bytes();
     let tag = || format!("{}>", &text[start..start + word_len]);
     let mut p = start + word_len;
@@ -341,6 +344,34 @@ fn read_tag<'t>(text: &'t str, start: usize, word_len: usize, d: &Dialect) -> Re
     }
 }
 
+/// The tag as models write it, from `p` after its element name: ` name="NAME">`, or with
+/// ` string="…"` after the name where the dialect reads it; `None` for anything else (entities,
+/// other attributes or spacing, a name that may be blank), which [`read_tag`] reads in full.
+fn plain_tag<'t>(text: &'t str, p: usize, d: &Dialect) -> Option<(Tag<'t>, usize)> {
+    let bytes = text.as_bytes();
+    let name_at = p + 7;
+    if bytes.get(p..name_at) != Some(b" name=\"") {
+        return None;
+    }
+    let (len, amp) = attr_value(&bytes[name_at..], b'"')?;
+    let name = &text[name_at..name_at + len];
+    if amp || !name.as_bytes().first().is_some_and(u8::is_ascii_graphic) {
+        return None;
+    }
+    let mut end = name_at + len + 1;
+    let mut string = None;
+    if d.typed && bytes.get(end..end + 9) == Some(b" string=\"") {
+        let at = end + 9;
+        let (len, _) = attr_value(&bytes[at..], b'"')?;
+        string = Some((&text[at..at + len], at));
+        end = at + len + 1;
+    }
+    (bytes.get(end) == Some(&b'>')).then(|| {
+        let name = Cow::Borrowed(name);
+        (Tag { name, name_at, string }, end + 1)
+    })
+}
+
 /// The attributes a tag's reader looks at.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Attr {
@@ -379,6 +410,24 @@ fn attr_value(rest: &[u8], quote: u8) -> Option<(usize, bool)> {
             return Some((i, amp));
         }
         amp |= b == b'&';
+    }
+    None
+}
+
+/// Where the parameter value at the start of `rest` ends (at the first `close`, a tag that
+/// begins with `<`) and whether an `&` comes before that: one pass, so a value without entities
+/// is not searched again.
+fn value_end(rest: &[u8], close: &str) -> Option<(usize, bool)> {
+    debug_assert!(close.starts_with('<'), "{close}");
+    let mut amp = false;
+    let mut from = 0;
+    while let Some(i) = memchr::memchr2(b'<', b'&', &rest[from..]) {
+        let at = from + i;
+        if rest[at] == b'<' && rest[at..].starts_with(close.as_bytes()) {
+            return Some((at, amp));
+        }
+        amp |= rest[at] == b'&';
+        from = at + 1;
     }
     None
 }
