@@ -11,7 +11,7 @@
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, skip_ws};
+use crate::lex::{at, skip_ws};
 use crate::tools::{Args, Origin};
 use crate::value::Object;
 
@@ -64,7 +64,7 @@ fn key_value(text: &str, from: usize, out: &mut Vec<ToolCall>) -> Result<usize, 
         let why = if name.is_empty() {
             "the tool name is empty".to_string()
         } else {
-            format!("the tool name {} contains whitespace", crate::json::quote(name))
+            format!("the tool name {} contains whitespace", crate::syntax::json::quote(name))
         };
         return Err(ParseError::new(ErrorCode::InvalidName, name_at, why));
     }

@@ -49,8 +49,8 @@ use super::xml_invoke::{self, Dialect};
 use super::{cut_short, expect_token, unclosed_marker, unrecognized, widen_span};
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::json::{parse_complete, parse_value_at, quote, raw_offset_in_string};
-use crate::scan::{at, skip_ws};
+use crate::lex::{at, skip_ws};
+use crate::syntax::json::{parse_complete, parse_value_at, quote, raw_offset_in_string};
 use crate::tools::{offset_of, Args, Origin};
 use crate::value::{Object, Value};
 

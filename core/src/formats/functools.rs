@@ -10,7 +10,7 @@
 use super::{tagged_json, unclosed_marker, widen_span};
 use crate::call::{Format, ToolCall};
 use crate::error::ParseError;
-use crate::scan::{is_ident_continue, skip_ws};
+use crate::lex::{is_ident_continue, skip_ws};
 
 const MARKER: &str = "functools[";
 

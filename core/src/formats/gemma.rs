@@ -24,8 +24,8 @@ use std::collections::HashSet;
 
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::json::{quote, show_char};
-use crate::scan::{at, find, skip_ws};
+use crate::lex::{at, find, skip_ws};
+use crate::syntax::json::{quote, show_char};
 use crate::tools::{Args, Origin, Seg};
 use crate::value::MAX_DEPTH;
 use crate::value::{Object, Value};
@@ -316,7 +316,7 @@ impl Literal<'_> {
             return Err(self.syntax("a value"));
         }
         let word = &self.text[start..end];
-        match crate::json::probe_complete(word) {
+        match crate::syntax::json::probe_complete(word) {
             Some(value @ (Value::Number(_) | Value::Bool(_) | Value::Null)) => {
                 self.pos = end;
                 Ok(value)

@@ -12,8 +12,8 @@
 use super::{unclosed_marker, unrecognized};
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::json::{locate_path, quote, Step};
-use crate::scan::{at, is_ws, skip_ws};
+use crate::lex::{at, is_ws, skip_ws};
+use crate::syntax::json::{locate_path, quote, Step};
 use crate::tools::Origin;
 use crate::value::{Object, Value};
 
@@ -33,7 +33,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 
 /// The call object as the template writes it (read without building the object; any other
 /// object is read by [`call_object`]).
-const KEYS: crate::shape::CallKeys<'static> = crate::shape::CallKeys {
+const KEYS: crate::syntax::shape::CallKeys<'static> = crate::syntax::shape::CallKeys {
     id: None,
     name: "name",
     arguments: &["arguments"],
@@ -49,10 +49,10 @@ fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, Par
         Some(b'{') => {}
         Some(_) => return Err(unrecognized(text, p, marker)),
     }
-    let (name, arguments, deferred, end) = match crate::shape::plain_call(text, p, 0, &KEYS) {
+    let (name, arguments, deferred, end) = match crate::syntax::shape::plain_call(text, p, 0, &KEYS) {
         Some((call, end)) => (call.name, call.arguments, call.deferred, end),
         None => {
-            let (value, end) = crate::json::parse_value_at(text, p)?;
+            let (value, end) = crate::syntax::json::parse_value_at(text, p)?;
             let Value::Object(object) = value else {
                 unreachable!("a value that starts with `{{` is an object")
             };
@@ -126,7 +126,11 @@ fn after_call(text: &str, end: usize) -> Result<usize, ParseError> {
     if q == bytes.len() {
         return Ok(end);
     }
-    let found = text[q..].chars().next().map(crate::json::show_char).unwrap_or_default();
+    let found = text[q..]
+        .chars()
+        .next()
+        .map(crate::syntax::json::show_char)
+        .unwrap_or_default();
     Err(ParseError::new(
         ErrorCode::Syntax,
         q,

@@ -37,7 +37,7 @@ use std::ops::Range;
 use super::{expect, unexpected, unrecognized};
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, find, skip_ws};
+use crate::lex::{at, find, skip_ws};
 use crate::tools::{Args, Origin, Param, Text};
 use crate::value::{Object, Value};
 
@@ -129,7 +129,7 @@ pub(crate) fn call(text: &str, start: usize, tags: &Tags) -> Result<(ToolCall, u
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
                 p,
-                format!("the argument {} is given twice", crate::json::quote(key)),
+                format!("the argument {} is given twice", crate::syntax::json::quote(key)),
             ));
         }
         arguments.push((key.to_string(), value));
@@ -168,7 +168,7 @@ fn pair<'t>(text: &'t str, pos: usize, tags: &Tags) -> Result<(&'t str, Value, R
         ));
     };
     let raw = &text[value_at..value_at + len];
-    let value = crate::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
+    let value = crate::syntax::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
     Ok((
         key,
         value,

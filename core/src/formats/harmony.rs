@@ -24,14 +24,14 @@
 //! conversation, a tool's answer (`to=assistant`), none of which are function calls. A message
 //! without a recipient that ends with `<|call|>` is `tool_call.syntax` at `<|call|>`: it claims a
 //! call it does not address. An `analysis` message without a recipient is reasoning, which the
-//! scanner reads (`crate::reasoning`); after `<|start|>assistant` the parser stops before it.
+//! scanner reads (`crate::text::reasoning`); after `<|start|>assistant` the parser stops before it.
 //!
 //! The text ending inside a header, right after `<|message|>` of a call, or partway through
 //! `<|call|>` is `tool_call.unclosed`; inside the JSON, `json.unexpected_end`.
 
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, find, is_ws, skip_ws};
+use crate::lex::{at, find, is_ws, skip_ws};
 use crate::tools::{Args, Origin};
 use crate::value::Value;
 
@@ -42,7 +42,7 @@ const CONSTRAIN: &str = "<|constrain|>";
 const CALL: &str = "<|call|>";
 const END: &str = "<|end|>";
 const RETURN: &str = "<|return|>";
-/// The open tag of the reasoning block (`crate::reasoning`).
+/// The open tag of the reasoning block (`crate::text::reasoning`).
 const ANALYSIS: &str = "<|channel|>analysis<|message|>";
 const TO: &str = "to=";
 const FUNCTIONS: &str = "functions.";
@@ -209,7 +209,7 @@ fn call(
         return Err(unclosed(text, "the call, before its arguments"));
     }
     let (value, json_end) = if bytes[q] == b'{' {
-        crate::json::parse_value_at(text, q)?
+        crate::syntax::json::parse_value_at(text, q)?
     } else {
         (Value::Null, q)
     };

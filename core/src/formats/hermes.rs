@@ -12,7 +12,7 @@
 use super::{closing_tag, glm, qwen3_coder, tagged_json, widen_span};
 use crate::call::{Format, ToolCall};
 use crate::error::ParseError;
-use crate::scan::{at, skip_ws};
+use crate::lex::{at, skip_ws};
 
 pub(crate) const MARKER: &str = "<tool_call>";
 const CLOSE: &str = "</tool_call>";

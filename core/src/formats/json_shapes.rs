@@ -12,7 +12,7 @@ use memchr::memchr2;
 
 use crate::call::{Format, ToolCall};
 use crate::error::ParseError;
-use crate::shape::{call_spans, calls_in, claims_call, Mode};
+use crate::syntax::shape::{call_spans, calls_in, claims_call, Mode};
 
 /// Every JSON call in `text`, in text order.
 pub(crate) fn calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
@@ -23,11 +23,11 @@ pub(crate) fn calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
         let start = pos + i;
         // A candidate that fails to parse raises its error when it claims to be a call; any
         // other is prose, and scanning resumes where it failed.
-        let (value, end) = match crate::json::probe_value_at(text, start) {
+        let (value, end) = match crate::syntax::json::probe_value_at(text, start) {
             Ok(parsed) => parsed,
             Err(offset) => {
                 if claims_call(bytes, start, offset) {
-                    crate::json::parse_value_at(text, start)?; // fails as the probe did, with a message
+                    crate::syntax::json::parse_value_at(text, start)?; // fails as the probe did, with a message
                 }
                 pos = offset.clamp(start + 1, bytes.len());
                 continue;
@@ -56,7 +56,7 @@ pub(crate) fn spans(text: &str) -> (Vec<Range<usize>>, Option<(usize, ParseError
     let mut pos = 0;
     while let Some(i) = memchr2(b'{', b'[', &bytes[pos..]) {
         let start = pos + i;
-        match crate::json::probe_value_at(text, start) {
+        match crate::syntax::json::probe_value_at(text, start) {
             Ok((value, end)) => {
                 if matches!(calls_in(text, start, value, Mode::Bare), Ok(Some(_))) {
                     out.push(start..end);
@@ -64,7 +64,9 @@ pub(crate) fn spans(text: &str) -> (Vec<Range<usize>>, Option<(usize, ParseError
                 pos = end;
             }
             Err(offset) if offset >= bytes.len() && claims_call(bytes, start, offset) => {
-                let open = crate::json::parse_value_at(text, start).err().map(|e| (start, e));
+                let open = crate::syntax::json::parse_value_at(text, start)
+                    .err()
+                    .map(|e| (start, e));
                 return (out, open);
             }
             Err(offset) => pos = offset.clamp(start + 1, bytes.len()),

@@ -16,7 +16,7 @@
 //! - After the marker (and after the row's following token, InternLM's `<|plugin|>`, with
 //!   whitespace allowed around it), whitespace, then a JSON object or array. Anything else is
 //!   `tool_call.unrecognized`; the text ending there is `tool_call.unclosed`.
-//! - A *JSON call shape* is what [`crate::shape`] reads inside a tag: `{"name": …, "arguments":
+//! - A *JSON call shape* is what [`crate::syntax::shape`] reads inside a tag: `{"name": …, "arguments":
 //!   …}` (or `parameters`, `input`, `args`; arguments may be left out, and a JSON string of an
 //!   object is decoded), the OpenAI function object, or a non-empty array of those.
 //! - Command R7B reads fixed keys: `tool_name` (required, a non-empty string), `parameters` (an
@@ -47,9 +47,9 @@
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::json::{locate_path, parse_complete, parse_value_items_at, quote, raw_offset_in_string, Step};
-use crate::scan::{at, skip_ws};
-use crate::shape::{plain_calls, CallKeys};
+use crate::lex::{at, skip_ws};
+use crate::syntax::json::{locate_path, parse_complete, parse_value_items_at, quote, raw_offset_in_string, Step};
+use crate::syntax::shape::{plain_calls, CallKeys};
 use crate::tools::{offset_of, Args, Origin, Param, Text};
 use crate::value::{Object, Value};
 
@@ -71,7 +71,7 @@ const ACTION_END: &str = "<|action_end|>";
 /// How the objects inside the tag name a call.
 #[derive(Clone, Copy)]
 enum Reader {
-    /// The JSON call shapes of [`crate::shape`].
+    /// The JSON call shapes of [`crate::syntax::shape`].
     Shape,
     /// Objects with these keys for the id, the name and the arguments; no other key.
     Keys {
@@ -271,7 +271,7 @@ fn other_content(
         return Ok(p);
     };
     let from = p + token.len();
-    let Some(len) = crate::scan::find(&text.as_bytes()[from..], close) else {
+    let Some(len) = crate::lex::find(&text.as_bytes()[from..], close) else {
         return Err(ParseError::new(
             ErrorCode::Unclosed,
             text.len(),
@@ -399,7 +399,7 @@ fn value(text: &str, p: usize, entry: &Entry, marker: &str, out: &mut Vec<ToolCa
 /// Where the name and arguments of `{"NAME": {arguments}}` at `at` stand: the key, its value.
 fn name_key_origin(bytes: &[u8], at: usize) -> Origin {
     let key_at = skip_ws(bytes, at + 1);
-    let key_end = crate::json::raw_string_end(bytes, key_at).unwrap_or(key_at);
+    let key_end = crate::syntax::json::raw_string_end(bytes, key_at).unwrap_or(key_at);
     Origin::At {
         name: key_at,
         args: Args::Json(skip_ws(bytes, skip_ws(bytes, key_end) + 1)),

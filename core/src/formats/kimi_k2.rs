@@ -28,7 +28,7 @@
 use super::{expect, unclosed_marker, unexpected, unrecognized, widen_span};
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, skip_ws};
+use crate::lex::{at, skip_ws};
 use crate::tools::{offset_of, Args, Origin};
 
 const SECTION_BEGIN: [&str; 2] = ["<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"];
@@ -129,7 +129,10 @@ fn id_and_name(text: &str, from: usize, to: usize) -> Result<(&str, &str), Parse
         return Err(ParseError::new(
             ErrorCode::Syntax,
             id_at + id.len(),
-            format!("expected `:INDEX` to end the tool call id {}", crate::json::quote(id)),
+            format!(
+                "expected `:INDEX` to end the tool call id {}",
+                crate::syntax::json::quote(id)
+            ),
         ));
     };
     let index = &id[colon + 1..];

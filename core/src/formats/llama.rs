@@ -4,9 +4,9 @@
 
 use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::call::{Format, ToolCall};
-use crate::callsyntax::parse_arguments;
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, dotted_name_end, ident_end, skip_ws};
+use crate::lex::{at, dotted_name_end, ident_end, skip_ws};
+use crate::syntax::callsyntax::parse_arguments;
 use crate::tools::{Args, Origin};
 
 pub(crate) const MARKER: &str = "<|python_tag|>";
@@ -80,7 +80,11 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
             "the text ends inside `<|eom_id|>` or `<|eot_id|>`",
         ));
     } else {
-        let found = text[q..].chars().next().map(crate::json::show_char).unwrap_or_default();
+        let found = text[q..]
+            .chars()
+            .next()
+            .map(crate::syntax::json::show_char)
+            .unwrap_or_default();
         return Err(ParseError::new(
             ErrorCode::Syntax,
             q,

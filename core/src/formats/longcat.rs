@@ -25,7 +25,7 @@ use super::glm::{self, Tags};
 use super::{closing_tag, tagged_json, widen_span};
 use crate::call::{Format, ToolCall};
 use crate::error::ParseError;
-use crate::scan::skip_ws;
+use crate::lex::skip_ws;
 
 const TAGS: Tags = Tags {
     open: "<longcat_tool_call>",

@@ -2,7 +2,7 @@
 //! tier 2 (`json_shapes`, format `json`) and tier 3 (`python`) search the whole text.
 //!
 //! Every tier-1 marker is declared once, in its family's [`Family`], and [`FAMILIES`] lists the
-//! families: the scanner (`crate::detect`) and `scan_stream` read markers and tokens from there
+//! families: the scanner (`crate::text::tiers`) and `scan_stream` read markers and tokens from there
 //! and nowhere else.
 
 pub(crate) mod bracket;
@@ -58,12 +58,12 @@ pub(crate) struct Family {
 /// whitespace.
 pub(crate) struct JsonBody {
     pub marker: &'static str,
-    pub format: crate::Format,
+    pub format: crate::call::Format,
     pub back: usize,
 }
 
 impl JsonBody {
-    pub(crate) const fn at(marker: &'static str, format: crate::Format) -> Self {
+    pub(crate) const fn at(marker: &'static str, format: crate::call::Format) -> Self {
         JsonBody {
             marker,
             format,
@@ -96,8 +96,8 @@ pub(crate) const FAMILIES: &[Family] = &[
 
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, skip_ws};
-use crate::shape::{self, Mode};
+use crate::lex::{at, skip_ws};
+use crate::syntax::shape::{self, Mode};
 use crate::value::{Object, Value};
 
 /// Parses the JSON call shape at `pos` (after whitespace) as the content of a tag. Pushes its
@@ -125,7 +125,7 @@ pub(crate) fn tagged_json(
         return Ok(end);
     }
     out.truncate(first);
-    let (value, end, items) = crate::json::parse_value_items_at(text, pos)?;
+    let (value, end, items) = crate::syntax::json::parse_value_items_at(text, pos)?;
     let spans = shape::call_spans_of_items(text, pos, end, &value, Mode::Tagged, Some(items));
     let calls = shape::calls_in(text, pos, value, Mode::Tagged)?.ok_or_else(|| unrecognized(text, pos, marker))?;
     if calls.is_empty() {
@@ -150,7 +150,7 @@ pub(crate) fn unrecognized(text: &str, pos: usize, marker: &str) -> ParseError {
         pos,
         format!(
             "`{marker}` must be followed by a tool call, found {}",
-            crate::json::quote(&found)
+            crate::syntax::json::quote(&found)
         ),
     )
 }
@@ -186,7 +186,7 @@ pub(crate) fn closing_tag(text: &str, pos: usize, close: &str) -> Result<usize, 
     let found = text[pos..]
         .chars()
         .next()
-        .map(crate::json::show_char)
+        .map(crate::syntax::json::show_char)
         .unwrap_or_default();
     Err(ParseError::new(
         ErrorCode::Syntax,
@@ -239,14 +239,14 @@ fn missing(text: &str, pos: usize, expected: &[&str], place: &str) -> ParseError
 /// The JSON value at `value_at`, which must be an object: the arguments of the call `name`, and
 /// the offset after them. Another JSON value is `tool_call.invalid_arguments` at it.
 pub(crate) fn object_arguments(text: &str, value_at: usize, name: &str) -> Result<(Object, usize), ParseError> {
-    match crate::json::parse_value_at(text, value_at)? {
+    match crate::syntax::json::parse_value_at(text, value_at)? {
         (Value::Object(arguments), end) => Ok((arguments, end)),
         (other, _) => Err(ParseError::new(
             ErrorCode::InvalidArguments,
             value_at,
             format!(
                 "the arguments of {} must be a JSON object, found {}",
-                crate::json::quote(name),
+                crate::syntax::json::quote(name),
                 other.kind()
             ),
         )),
@@ -284,6 +284,6 @@ pub(crate) fn expect_token(text: &str, pos: usize, token: &str, context: &str) -
 pub(crate) fn found_at(text: &str, pos: usize) -> String {
     text.get(pos..)
         .and_then(|rest| rest.chars().next())
-        .map(crate::json::show_char)
+        .map(crate::syntax::json::show_char)
         .unwrap_or_else(|| "the end of the text".to_string())
 }

@@ -15,9 +15,9 @@ use memchr::memchr;
 
 use super::pythonic;
 use crate::call::{Format, ToolCall};
-use crate::callsyntax::{is_keyword, parse_arguments, starts_keyword_list};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{char_before, dotted_name_end, is_ident_continue_char, skip_ws};
+use crate::lex::{char_before, dotted_name_end, is_ident_continue_char, skip_ws};
+use crate::syntax::callsyntax::{is_keyword, parse_arguments, starts_keyword_list};
 use crate::tools::{Args, Origin, Tools};
 use crate::value::Object;
 

@@ -1,7 +1,7 @@
 //! Python call lists: `[get_weather(city='SF'), get_time()]`.
 //!
 //! A call is a dotted name immediately followed by `(`, keyword arguments only, in the call
-//! syntax of [`crate::callsyntax`] (Python literals, and JSON's `true`, `false`, `null`). A list
+//! syntax of [`crate::syntax::callsyntax`] (Python literals, and JSON's `true`, `false`, `null`). A list
 //! is `[`, one or more calls separated by `,` (a trailing comma allowed), then `]`. The wrappers:
 //!
 //! - Llama 4: `<|python_start|>LIST<|python_end|>`. The template also wraps plain content in these
@@ -27,9 +27,9 @@
 
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::call::{Format, ToolCall};
-use crate::callsyntax::{parse_arguments, starts_keyword_list};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, dotted_name_end, is_ident_start, skip_ws};
+use crate::lex::{at, dotted_name_end, is_ident_start, skip_ws};
+use crate::syntax::callsyntax::{parse_arguments, starts_keyword_list};
 use crate::tools::{Args, Origin};
 
 const PYTHON_START: &str = "<|python_start|>";
@@ -92,7 +92,7 @@ fn claims_call(bytes: &[u8], p: usize) -> bool {
             let q = skip_ws(bytes, p + 1);
             matches!(bytes.get(q), None | Some(b'{' | b']')) || recognised_call(bytes, q)
         }
-        b'{' => crate::shape::claims_call(bytes, p, bytes.len()),
+        b'{' => crate::syntax::shape::claims_call(bytes, p, bytes.len()),
         _ => recognised_call(bytes, p),
     }
 }
@@ -215,7 +215,7 @@ fn expected(text: &str, pos: usize, what: &str) -> ParseError {
     let found = text[pos..]
         .chars()
         .next()
-        .map(crate::json::show_char)
+        .map(crate::syntax::json::show_char)
         .unwrap_or_default();
     ParseError::new(ErrorCode::Syntax, pos, format!("expected {what}, found {found}"))
 }

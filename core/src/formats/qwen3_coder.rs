@@ -18,7 +18,7 @@ use std::ops::Range;
 
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, find, skip_ws};
+use crate::lex::{at, find, skip_ws};
 use crate::tools::{offset_of, Args, Origin, Param, Text};
 use crate::value::{Object, Value};
 
@@ -88,7 +88,7 @@ fn function_name(text: &str, start: usize) -> Result<(&str, usize), ParseError> 
 /// arguments and the offset after `</function>`.
 fn json_arguments(text: &str, p: usize) -> Result<(Object, usize), ParseError> {
     let bytes = text.as_bytes();
-    let (value, end) = crate::json::parse_value_at(text, p)?;
+    let (value, end) = crate::syntax::json::parse_value_at(text, p)?;
     let Value::Object(arguments) = value else {
         unreachable!("a JSON value that starts with `{{` is an object")
     };
@@ -103,7 +103,11 @@ fn json_arguments(text: &str, p: usize) -> Result<(Object, usize), ParseError> {
             "the text ends before `</function>` closes the call",
         ));
     }
-    let found = text[q..].chars().next().map(crate::json::show_char).unwrap_or_default();
+    let found = text[q..]
+        .chars()
+        .next()
+        .map(crate::syntax::json::show_char)
+        .unwrap_or_default();
     Err(ParseError::new(
         ErrorCode::Syntax,
         q,
@@ -131,7 +135,11 @@ fn parameters(text: &str, mut p: usize) -> Result<(Object, Vec<Param>, usize), P
             ));
         }
         if !at(bytes, p, PARAMETER) {
-            let found = text[p..].chars().next().map(crate::json::show_char).unwrap_or_default();
+            let found = text[p..]
+                .chars()
+                .next()
+                .map(crate::syntax::json::show_char)
+                .unwrap_or_default();
             return Err(ParseError::new(
                 ErrorCode::Syntax,
                 p,
@@ -172,7 +180,7 @@ fn parameter_value(text: &str, value_at: usize) -> Result<(Value, Range<usize>, 
         ));
     };
     let raw = trim_line_breaks(&text[value_at..value_at + len]);
-    let value = crate::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
+    let value = crate::syntax::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
     let raw_at = offset_of(text, raw);
     Ok((
         value,

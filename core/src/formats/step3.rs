@@ -22,7 +22,7 @@ use super::xml_invoke::{self, Dialect};
 use super::{cut_short, expect_token, unclosed_marker};
 use crate::call::{Format, ToolCall};
 use crate::error::ParseError;
-use crate::scan::{at, skip_ws};
+use crate::lex::{at, skip_ws};
 
 const SECTION: Section = Section {
     opens: &["<｜tool_calls_begin｜>"],

@@ -18,7 +18,7 @@ use std::ops::Range;
 use super::{cut_short, expect_token};
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::{at, is_ws, skip_ws};
+use crate::lex::{at, is_ws, skip_ws};
 use crate::tools::{Args, Origin, Param, Text};
 use crate::value::{Object, Value};
 
@@ -115,7 +115,10 @@ fn parameters(text: &str, mut p: usize, d: &Dialect) -> Result<(Object, Vec<Para
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
                 p,
-                format!("the parameter {} is given twice", crate::json::quote(&param.name)),
+                format!(
+                    "the parameter {} is given twice",
+                    crate::syntax::json::quote(&param.name)
+                ),
             ));
         }
         arguments.push((param.name.into_owned(), value));
@@ -152,7 +155,7 @@ fn not_a_parameter(text: &str, p: usize, d: &Dialect) -> ParseError {
 
 /// The JSON object at `p` as the whole body of an invoke, and the offset after the closing tag.
 fn json_body(text: &str, p: usize, d: &Dialect) -> Result<(Object, usize), ParseError> {
-    let (value, end) = crate::json::parse_value_at(text, p)?;
+    let (value, end) = crate::syntax::json::parse_value_at(text, p)?;
     let Value::Object(arguments) = value else {
         return Err(ParseError::new(
             ErrorCode::InvalidArguments,
@@ -186,7 +189,7 @@ fn parameter_value(
             attr_at,
             format!(
                 "the `string` attribute must be \"true\" or \"false\", found {}",
-                crate::json::quote(other)
+                crate::syntax::json::quote(other)
             ),
         ));
     }
@@ -212,7 +215,7 @@ fn parameter_value(
     } else {
         Cow::Borrowed(raw)
     };
-    let value = crate::json::probe_text(&raw).unwrap_or_else(|| Value::String(raw.into_owned()));
+    let value = crate::syntax::json::probe_text(&raw).unwrap_or_else(|| Value::String(raw.into_owned()));
     Ok((value, Param::new(written, kind), end))
 }
 
@@ -220,7 +223,7 @@ fn parameter_value(
 /// closing tag. Returns the value, its text and the offset after the closing tag.
 fn json_parameter(text: &str, value_at: usize, d: &Dialect) -> Result<(Value, Range<usize>, usize), ParseError> {
     let bytes = text.as_bytes();
-    let (value, end) = crate::json::parse_value_at(text, value_at)?;
+    let (value, end) = crate::syntax::json::parse_value_at(text, value_at)?;
     let close = skip_ws(bytes, end);
     if at(bytes, close, d.parameter_close) {
         return Ok((value, skip_ws(bytes, value_at)..end, close + d.parameter_close.len()));

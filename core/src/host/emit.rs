@@ -6,7 +6,7 @@
 
 use crate::call::ToolCall;
 use crate::providers::ProviderCall;
-use crate::stream::Event;
+use crate::text::stream::Event;
 use crate::value::{Number, Object, Value};
 
 use super::{Located, Output};
@@ -385,7 +385,7 @@ mod tests {
             Ok(())
         }
         fn str(&mut self, value: &str) -> Result<(), Self::Error> {
-            self.0.push_str(&crate::json::quote(value));
+            self.0.push_str(&crate::syntax::json::quote(value));
             Ok(())
         }
         fn list(&mut self, _: usize) -> Result<bool, Self::Error> {
@@ -435,7 +435,7 @@ mod tests {
     #[test]
     fn shapes() {
         let text = "Hi 😀 <tool_call>{\"name\": \"f\", \"arguments\": {\"x\": [1, 2.5, null]}}</tool_call>";
-        let formats = crate::FormatSet::ALL;
+        let formats = crate::call::FormatSet::ALL;
         assert_eq!(
             json(
                 text,
@@ -462,7 +462,7 @@ mod tests {
                 text,
                 Op::Message {
                     formats,
-                    ids: crate::message::Ids::Keep,
+                    ids: crate::text::message::Ids::Keep,
                     tools: crate::host::ToolOptions::default()
                 }
             ),
@@ -474,8 +474,8 @@ mod tests {
     #[test]
     fn stream_events() {
         let mut stream = crate::host::Stream::text(
-            crate::MessageOptions {
-                start: crate::Start::Content,
+            crate::text::message::MessageOptions {
+                start: crate::text::message::Start::Content,
                 ..Default::default()
             },
             Host::Python,

@@ -14,30 +14,30 @@
 
 mod emit;
 mod error;
+mod feed;
 mod input;
 mod options;
 mod raw;
 mod results;
-mod stream;
 
 pub use emit::{emit, emit_error, event, Field, Key, Sink};
 pub use error::{
     describe, lone_surrogate_in_text, lone_surrogate_in_value, non_finite_number, ArgError, Failure, Located,
 };
+pub use feed::Stream;
 pub use input::{Host, Input};
 pub use options::{formats, ids, provider, provider_id, start, tools, unknown};
 pub use results::{read_calls, read_results};
-pub use stream::Stream;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use crate::call::{FormatSet, ToolCall};
 use crate::error::{locate, ErrorCode, ParseError};
-use crate::message::{parse_message, Ids, Message, MessageOptions};
-use crate::parse::ParseOptions;
 use crate::providers::{Provider, ProviderCall, ResponseOptions, ToolResult};
-use crate::stream::{Event, StreamState};
+use crate::text::message::{parse_message, Ids, Message, MessageOptions};
+use crate::text::parse::ParseOptions;
+use crate::text::stream::{Event, StreamState};
 use crate::tools::{Tools, UnknownTools};
 use crate::value::Value;
 
@@ -118,7 +118,12 @@ impl ToolOptions {
     }
 
     /// The options of `parse_message` (and of a stream) with these tools options.
-    pub fn message_options(&self, formats: FormatSet, ids: Ids, start: crate::Start) -> MessageOptions<'_> {
+    pub fn message_options(
+        &self,
+        formats: FormatSet,
+        ids: Ids,
+        start: crate::text::message::Start,
+    ) -> MessageOptions<'_> {
         MessageOptions {
             formats,
             ids,
@@ -233,7 +238,7 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: bool) -> Result<Outp
         Op::ToolCall { formats, tools } => {
             let source = input.text()?;
             let call = deferred(defer && tools.tools.is_none(), || {
-                crate::parse::parse_tool_call_with(source, &tools.parse_options(formats))
+                crate::text::parse::parse_tool_call_with(source, &tools.parse_options(formats))
             })?;
             Ok(Output::Call { call, source })
         }
@@ -244,7 +249,7 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: bool) -> Result<Outp
         } => {
             let source = input.text()?;
             let calls = deferred(defer && tools.tools.is_none(), || {
-                crate::parse::parse_tool_calls_with(source, &tools.parse_options(formats))
+                crate::text::parse::parse_tool_calls_with(source, &tools.parse_options(formats))
             })?;
             Ok(Output::Calls {
                 calls,
@@ -254,14 +259,14 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: bool) -> Result<Outp
         }
         Op::Message { formats, ids, tools } => {
             let source = input.text()?;
-            let options = tools.message_options(formats, ids, crate::Start::default());
+            let options = tools.message_options(formats, ids, crate::text::message::Start::default());
             let message = deferred(defer && tools.tools.is_none(), || parse_message(source, options))?;
             let spans = spans(source, &message.tool_calls, host);
             Ok(Output::Message { message, spans, source })
         }
         Op::ScanStream => {
             let text = input.text()?;
-            let scan = crate::stream::scan_stream(text);
+            let scan = crate::text::stream::scan_stream(text);
             Ok(Output::Scan {
                 state: scan.state,
                 position: locate(text, scan.offset, host.unit()).offset,
@@ -308,7 +313,7 @@ impl Output<'_> {
 /// [`emit`] to build when `defer` (not with tools: typing and validation read built arguments).
 fn deferred<T>(defer: bool, f: impl FnOnce() -> T) -> T {
     if defer {
-        crate::shape::deferring(f)
+        crate::syntax::shape::deferring(f)
     } else {
         f()
     }

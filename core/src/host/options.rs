@@ -2,9 +2,9 @@
 //! errors every host raises for them. `func` is the host's name of the function called, for the message.
 
 use crate::call::FormatSet;
-use crate::json::quote;
-use crate::message::{Ids, Start};
 use crate::providers::Provider;
+use crate::syntax::json::quote;
+use crate::text::message::{Ids, Start};
 use crate::tools::{Tools, UnknownTools};
 use crate::value::Value;
 
@@ -146,15 +146,15 @@ mod tests {
         assert_eq!(start("f", None), Ok(Start::Detect));
         assert!(matches!(start("f", Some("think")), Err(ArgError::Value(_))));
         assert!(matches!(unknown("f", Some("ignore")), Err(ArgError::Value(_))));
-        let list = crate::json::parse_json(r#"["a", {"name": 1}]"#).unwrap();
+        let list = crate::syntax::json::parse_json(r#"["a", {"name": 1}]"#).unwrap();
         let Err(ArgError::Type(message)) = tools("Tools", &list) else {
             panic!()
         };
         assert!(message.starts_with("Tools(): tools[1].name: "), "{message}");
-        let list = crate::json::parse_json(r#"["a", "a"]"#).unwrap();
+        let list = crate::syntax::json::parse_json(r#"["a", "a"]"#).unwrap();
         assert!(matches!(tools("Tools", &list), Err(ArgError::Value(_))));
         assert_eq!(
-            tools("Tools", &crate::json::parse_json(r#"["a"]"#).unwrap())
+            tools("Tools", &crate::syntax::json::parse_json(r#"["a"]"#).unwrap())
                 .unwrap()
                 .len(),
             1

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use super::emit::{Key, Sink};
-use crate::json::{self, Build};
+use crate::syntax::json::{self, Build};
 use crate::value::{Number, Value};
 
 /// The JSON value at `at` in `source` (checked when it was parsed), built in `sink`.

@@ -1,8 +1,8 @@
 //! The readers of the `results` argument of `format_results` and the `calls` argument of
 //! `format_calls`.
 
-use crate::json::quote;
 use crate::providers::{ProviderCall, ToolResult};
+use crate::syntax::json::quote;
 use crate::value::Value;
 
 use super::{ArgError, Host};
@@ -150,7 +150,7 @@ fn call(func: &str, item: Value, path: &str, host: Host) -> Result<ProviderCall,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::parse_json;
+    use crate::syntax::json::parse_json;
 
     fn read(json: &str, host: Host) -> Result<Vec<ToolResult>, ArgError> {
         read_results("f", parse_json(json).unwrap(), host)

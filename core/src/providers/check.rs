@@ -16,7 +16,7 @@
 //! byte inside an arguments string).
 
 use crate::error::{ErrorCode, ParseError};
-use crate::json;
+use crate::syntax::json;
 use crate::tools::{self, Tools, UnknownTools, Violation};
 use crate::value::Value;
 

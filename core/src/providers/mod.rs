@@ -21,16 +21,16 @@ mod cohere;
 mod gemini;
 mod ollama;
 mod openai;
+mod response_stream;
 mod results;
-mod stream;
 mod walk;
 
 pub use calls::format_calls;
+pub use response_stream::ResponseStream;
 pub use results::{format_results, ToolResult};
-pub use stream::ResponseStream;
 
 use crate::error::ParseError;
-use crate::scan::skip_ws;
+use crate::lex::skip_ws;
 use crate::tools::{Tools, UnknownTools};
 use crate::value::{get, Object, Value};
 use walk::{Found, Source, ROOT};
@@ -111,9 +111,9 @@ pub struct ProviderCall {
     pub arguments: Object,
 }
 
-impl From<crate::ToolCall> for ProviderCall {
+impl From<crate::call::ToolCall> for ProviderCall {
     /// The call's id, name and arguments (its format and span are left behind).
-    fn from(call: crate::ToolCall) -> Self {
+    fn from(call: crate::call::ToolCall) -> Self {
         ProviderCall {
             id: call.id,
             name: call.name,
@@ -122,8 +122,8 @@ impl From<crate::ToolCall> for ProviderCall {
     }
 }
 
-impl From<&crate::ToolCall> for ProviderCall {
-    fn from(call: &crate::ToolCall) -> Self {
+impl From<&crate::call::ToolCall> for ProviderCall {
+    fn from(call: &crate::call::ToolCall) -> Self {
         ProviderCall {
             id: call.id.clone(),
             name: call.name.clone(),
@@ -150,16 +150,16 @@ fn body_of(text: &str) -> Result<Body, ParseError> {
     let first = skip_ws(bytes, start);
     match bytes.get(first) {
         Some(b'{' | b'[') => {}
-        Some(_) if stream::Frames::is_stream(text) => return Ok(Body::Stream),
+        Some(_) if response_stream::Frames::is_stream(text) => return Ok(Body::Stream),
         _ => return Ok(Body::Text),
     }
-    let (value, end) = crate::json::parse_value_at(text, first)?;
+    let (value, end) = crate::syntax::json::parse_value_at(text, first)?;
     let after = skip_ws(bytes, end);
     match bytes.get(after) {
         None => Ok(Body::Value(value, start)),
         Some(b'{') if bytes[first] == b'{' => Ok(Body::Stream),
         Some(_) => Err(ParseError::new(
-            crate::ErrorCode::JsonUnexpectedToken,
+            crate::error::ErrorCode::JsonUnexpectedToken,
             after,
             "expected the end of the JSON value",
         )),
@@ -204,7 +204,7 @@ pub fn utf8_text(bytes: &[u8]) -> Result<&str, ParseError> {
 pub fn detect_provider_value(response: &Value) -> Option<Provider> {
     match response {
         Value::Array(items) if is_chunk_list(items) => Some(Provider::OpenaiChat),
-        Value::Array(items) => stream::detect_list(items).or_else(|| item_list(items)),
+        Value::Array(items) => response_stream::detect_list(items).or_else(|| item_list(items)),
         Value::Object(o) => detect_object(o),
         _ => None,
     }
@@ -314,7 +314,7 @@ fn has_key(o: &Object, key: &str) -> bool {
 pub fn detect_provider(text: &str) -> Result<Option<Provider>, ParseError> {
     match body_of(text)? {
         Body::Value(value, _) => Ok(detect_provider_value(&value)),
-        Body::Stream => Ok(stream::detect_text(text)?.flatten()),
+        Body::Stream => Ok(response_stream::detect_text(text)?.flatten()),
         Body::Text => Ok(None),
     }
 }
@@ -383,7 +383,7 @@ pub fn parse_response(
 pub fn parse_response_with(text: &str, options: &ResponseOptions<'_>) -> Result<Vec<ProviderCall>, ParseError> {
     match body_of(text)? {
         Body::Value(value, start) => read(&Source::text(text, start), &value, options),
-        Body::Stream => Ok(stream::read_text(text, options)?.unwrap_or_default()),
+        Body::Stream => Ok(response_stream::read_text(text, options)?.unwrap_or_default()),
         Body::Text => Ok(Vec::new()),
     }
 }
@@ -440,7 +440,7 @@ fn read(ctx: &Source<'_>, value: &Value, options: &ResponseOptions<'_>) -> Resul
                     | Provider::Ollama
             )
         {
-            return stream::read_list(ctx, value, items, provider, options);
+            return response_stream::read_list(ctx, value, items, provider, options);
         }
     }
     let text_fallback = options.text_fallback;
@@ -468,8 +468,8 @@ fn settle(
     options: &ResponseOptions<'_>,
 ) -> Result<Vec<ProviderCall>, ParseError> {
     if found.calls.is_empty() && options.text_fallback {
-        let parse = crate::parse::ParseOptions {
-            formats: crate::FormatSet::ALL,
+        let parse = crate::text::parse::ParseOptions {
+            formats: crate::call::FormatSet::ALL,
             tools: options.tools,
             validate: options.validate,
             unknown: options.unknown,

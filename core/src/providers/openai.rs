@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::json::{self, quote};
+use crate::syntax::json::{self, quote};
 use crate::value::{get, Number, Object, Value};
 
 use super::walk::{self, ArgsAt, At, Found, FoundCall, Joined, Seg, Source, ROOT};

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::json::{self, locate_path, quote, Step};
+use crate::syntax::json::{self, locate_path, quote, Step};
 use crate::value::{get, Object, Value};
 
 use super::ProviderCall;
@@ -592,12 +592,12 @@ pub(super) fn call(
 pub(super) fn fallback(
     ctx: &Source<'_>,
     text: &Joined,
-    options: &crate::parse::ParseOptions<'_>,
+    options: &crate::text::parse::ParseOptions<'_>,
 ) -> Result<Vec<ProviderCall>, ParseError> {
     if text.is_empty() {
         return Ok(Vec::new());
     }
-    match crate::parse::parse_tool_calls_with(&text.text, options) {
+    match crate::text::parse::parse_tool_calls_with(&text.text, options) {
         Ok(calls) => Ok(calls
             .into_iter()
             .map(|c| ProviderCall {

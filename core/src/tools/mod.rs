@@ -33,10 +33,10 @@ pub use define::ToolsError;
 pub(crate) use origin::{in_json, offset_of, steps, Args, Origin, Param, Text};
 pub(crate) use validate::Violation;
 
+use crate::call::ToolCall;
 use crate::error::{ErrorCode, ParseError};
-use crate::json::quote;
+use crate::syntax::json::quote;
 use crate::value::Value;
-use crate::ToolCall;
 use schema::{NodeId, Schema};
 
 /// One step of a path into the arguments.
@@ -157,7 +157,7 @@ impl Tools {
 
     /// [`Tools::from_value`] of the JSON text `json`.
     pub fn from_json(json: &str) -> Result<Tools, ToolsError> {
-        let value = crate::json::parse_complete(json)
+        let value = crate::syntax::json::parse_complete(json)
             .map_err(|e| ToolsError::value("tools", format!("not valid JSON: {e}")))?;
         Tools::from_value(&value)
     }

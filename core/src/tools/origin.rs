@@ -12,10 +12,10 @@
 use std::ops::Range;
 
 use super::Seg;
-use crate::json::{self, Step};
-use crate::scan::skip_ws;
+use crate::call::ToolCall;
+use crate::lex::skip_ws;
+use crate::syntax::json::{self, Step};
 use crate::value::Value;
-use crate::ToolCall;
 
 /// Where a call's name and arguments are written.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -160,7 +160,7 @@ impl ToolCall {
             Origin::At { name, args } => match args {
                 Args::None => *name,
                 Args::Json(at) => in_json(text, *at, path),
-                Args::Call(open) => crate::callsyntax::locate(text, *open, path),
+                Args::Call(open) => crate::syntax::callsyntax::locate(text, *open, path),
                 Args::Gemma { at, delimiter } => crate::formats::gemma::locate(text, *at, delimiter, path),
                 Args::Params(params) => self.in_params(text, params, path),
             },
@@ -184,7 +184,7 @@ impl ToolCall {
         if param.text == Text::Typed || json::probe_complete(raw.trim()).is_some() {
             return in_json(text, param.value.start, rest);
         }
-        crate::callsyntax::locate_literal(text, skip_ws(text.as_bytes(), param.value.start), rest)
+        crate::syntax::callsyntax::locate_literal(text, skip_ws(text.as_bytes(), param.value.start), rest)
     }
 }
 

@@ -49,7 +49,7 @@ pub(crate) fn type_text(schema: &Schema, id: usize, raw: &str, validate: bool) -
         None if types == 0 => Err("the schema allows no value here".to_string()),
         None => Err(format!(
             "{} is not {} (type)",
-            crate::json::quote(raw),
+            crate::syntax::json::quote(raw),
             type_names(types)
         )),
     }
@@ -108,13 +108,14 @@ fn convert(raw: &str, bit: u8) -> Option<Value> {
             "false" | "False" => Some(Value::Bool(false)),
             _ => None,
         },
-        INTEGER => match crate::json::probe_complete(t)? {
+        INTEGER => match crate::syntax::json::probe_complete(t)? {
             v @ Value::Number(Number::Int(_) | Number::BigInt(_)) => Some(v),
             _ => None,
         },
-        NUMBER => crate::json::probe_complete(t).filter(|v| matches!(v, Value::Number(_))),
+        NUMBER => crate::syntax::json::probe_complete(t).filter(|v| matches!(v, Value::Number(_))),
         OBJECT | ARRAY => {
-            let v = crate::json::probe_complete(t).or_else(|| crate::callsyntax::literal_complete(t))?;
+            let v =
+                crate::syntax::json::probe_complete(t).or_else(|| crate::syntax::callsyntax::literal_complete(t))?;
             let fits = matches!((&v, bit), (Value::Object(_), OBJECT) | (Value::Array(_), ARRAY));
             fits.then_some(v)
         }

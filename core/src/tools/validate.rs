@@ -14,7 +14,7 @@ use super::schema::{
     as_f64, type_names, Node, NodeId, Schema, ANY, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING,
 };
 use super::Seg;
-use crate::json::quote;
+use crate::syntax::json::quote;
 use crate::value::{Number, Object, Value};
 
 /// How many `$ref`s and subschemas one value may be checked through: beyond it a schema that

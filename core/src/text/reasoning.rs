@@ -6,7 +6,7 @@
 //! a close tag of such a block comes before any open tag of its kind, the text from the start
 //! up to it is a reasoning block.
 //!
-//! What counts inside a block is decided by the scanner (`crate::detect`): calls outside
+//! What counts inside a block is decided by the scanner (`crate::text::tiers`): calls outside
 //! reasoning win; a tagged call inside reasoning is returned only when there is none outside; a
 //! marker inside reasoning that is not followed by a well-formed call is reasoning text.
 

@@ -74,7 +74,7 @@ impl Anthropic {
                             &block_at.key("input"),
                             format!(
                                 "the input of {} must be an object, found {}",
-                                crate::json::quote(&name),
+                                crate::syntax::json::quote(&name),
                                 other.kind()
                             ),
                         ))

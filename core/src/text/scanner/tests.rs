@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::formats::FAMILIES;
-use crate::marks::Kind;
+use crate::text::scanner::marks::Kind;
 
 /// Every fixture input, from `tests/fixtures/*.json`.
 fn fixture_inputs() -> Vec<String> {
@@ -52,7 +52,7 @@ fn outcome(text: &str, at: usize, family: &Family) -> Option<(usize, Vec<(String
     let end = (family.parse)(text, at, &mut calls).ok()?;
     let calls = calls
         .into_iter()
-        .map(|c| (c.name, crate::Value::Object(c.arguments).to_json()))
+        .map(|c| (c.name, crate::value::Value::Object(c.arguments).to_json()))
         .collect();
     Some((end, calls))
 }

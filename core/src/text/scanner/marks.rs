@@ -1,5 +1,5 @@
 //! Where tier-1 markers and reasoning tags stand: the index of every marker (from
-//! [`crate::formats::FAMILIES`]) and reasoning open tag (from [`crate::reasoning::BLOCKS`]), the
+//! [`crate::formats::FAMILIES`]) and reasoning open tag (from [`crate::text::reasoning::BLOCKS`]), the
 //! candidate search the scanner runs, and, for a text that is still growing, the tags its end may
 //! be the beginning of. Also the shield: the JSON and call-syntax calls a marker may stand inside.
 
@@ -8,12 +8,12 @@ use std::sync::OnceLock;
 
 use memchr::memchr2;
 
+use crate::call::{FormatSet, ToolCall};
 use crate::error::ParseError;
 use crate::formats::{json_shapes, python, Family, FAMILIES};
-use crate::markers::MarkerIndex;
-use crate::message::{CONTENT_HEADERS, END_TOKENS, WRAPPERS};
-use crate::reasoning::{Block, BLOCKS};
-use crate::{FormatSet, ToolCall};
+use crate::text::message::{CONTENT_HEADERS, END_TOKENS, WRAPPERS};
+use crate::text::reasoning::{Block, BLOCKS};
+use crate::text::scanner::index::MarkerIndex;
 
 /// What a candidate offset starts.
 #[derive(Clone, Copy)]

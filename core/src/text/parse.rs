@@ -3,8 +3,8 @@
 //! caller's tools ([`ParseOptions`]).
 
 use crate::call::{FormatSet, ToolCall};
-use crate::detect;
 use crate::error::{ErrorCode, ParseError};
+use crate::text::tiers;
 use crate::tools::{self, Tools, UnknownTools};
 
 /// What the parse functions recognise and check.
@@ -50,13 +50,18 @@ pub fn parse_tool_calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
 /// [`parse_tool_calls`] recognising only `formats`: every other format's text is prose.
 pub fn parse_tool_calls_in(text: &str, formats: FormatSet) -> Result<Vec<ToolCall>, ParseError> {
     // Not through `parse_tool_calls_with`: a build that never passes tools links no schema code.
-    let (calls, _) = detect::detect(text, formats, crate::Start::Detect, None)?;
+    let (calls, _) = tiers::detect(text, formats, crate::text::message::Start::Detect, None)?;
     found(calls)
 }
 
 /// [`parse_tool_calls`] with `options`: the formats recognised, and the caller's tools.
 pub fn parse_tool_calls_with(text: &str, options: &ParseOptions<'_>) -> Result<Vec<ToolCall>, ParseError> {
-    let (calls, _) = detect::detect(text, options.formats, crate::Start::Detect, options.names())?;
+    let (calls, _) = tiers::detect(
+        text,
+        options.formats,
+        crate::text::message::Start::Detect,
+        options.names(),
+    )?;
     let calls = match options.tools {
         Some(tools) => tools::apply(text, calls, tools, options.validate, options.unknown)?,
         None => calls,

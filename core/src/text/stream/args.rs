@@ -18,11 +18,11 @@
 
 use std::ops::Range;
 
+use crate::call::Format;
 use crate::formats::JsonBody;
-use crate::json::{parse_value_at, raw_string_end, raw_value_end, Nesting};
-use crate::scan::skip_ws;
+use crate::lex::skip_ws;
+use crate::syntax::json::{parse_value_at, raw_string_end, raw_value_end, Nesting};
 use crate::value::{Object, Value};
-use crate::Format;
 
 /// How far an object's head (the keys before the arguments) is looked for.
 const HEAD_LIMIT: usize = 4096;

@@ -14,12 +14,12 @@
 //!
 //! Strings take either quote style, or triple quotes (which may span lines), with Python's
 //! escapes. Numbers take a sign, `_` between digits, a fraction and an exponent; integers stay
-//! exact at any size. Identifiers are Python's (Unicode XID, see [`crate::scan::ident_end`]); a
+//! exact at any size. Identifiers are Python's (Unicode XID, see [`crate::lex::ident_end`]); a
 //! keyword (`class`, `None`, …) as an argument name is `tool_call.syntax`.
 
 use crate::error::{ErrorCode, ParseError};
-use crate::json::{ends_in_escape, number_value, quote, show_char};
-use crate::scan::{ident_end, is_ident_continue, skip_ws};
+use crate::lex::{ident_end, is_ident_continue, skip_ws};
+use crate::syntax::json::{ends_in_escape, number_value, quote, show_char};
 use crate::tools::Seg;
 use crate::value::MAX_DEPTH;
 use crate::value::{Object, Value};

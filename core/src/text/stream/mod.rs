@@ -1,7 +1,7 @@
 //! Streaming: a model's output read while it arrives, with the same answer as
 //! [`crate::parse_message`] on the whole text however the text is split.
 //!
-//! [`ToolCallStream`] keeps the text it was fed and runs the scanner ([`crate::scanner`]) over it
+//! [`ToolCallStream`] keeps the text it was fed and runs the scanner ([`crate::text::scanner`]) over it
 //! after every delta. The scanner decides only what no later text can change; the stream turns
 //! each decision into [`Event`]s as soon as it is made:
 //!
@@ -26,18 +26,18 @@
 //! whole, so that a dropped call shows nothing.
 
 mod args;
-mod scan;
+mod state;
 
-pub use scan::{scan_stream, StreamScan, StreamState};
+pub use state::{scan_stream, StreamScan, StreamState};
 
-use crate::content::{prose, Content, Out};
-use crate::detect::{self, Found};
+use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::message::{parse_message, region_start, IdHasher, Ids, MessageOptions};
-use crate::scanner::{Scanner, Segment};
+use crate::text::content::{prose, Content, Out};
+use crate::text::message::{parse_message, region_start, IdHasher, Ids, MessageOptions};
+use crate::text::scanner::{Scanner, Segment};
+use crate::text::tiers::{self, Found};
 use crate::tools::{Tools, UnknownTools};
 use crate::value::Object;
-use crate::{Format, ToolCall};
 
 use args::{Step, Walk};
 
@@ -340,8 +340,8 @@ impl ToolCallStream {
             .as_ref()
             .filter(|_| self.options.unknown != UnknownTools::Keep);
         self.scanner.run(&self.text, false, names)?;
-        let (late, found) = detect::later_tiers(&self.text, self.options.formats, &self.scanner.found, self.names())?;
-        let late = late.map(|calls| detect::with_leading(self.scanner.found.outside.clone(), calls));
+        let (late, found) = tiers::later_tiers(&self.text, self.options.formats, &self.scanner.found, self.names())?;
+        let late = late.map(|calls| tiers::with_leading(self.scanner.found.outside.clone(), calls));
         let total = match (&late, found) {
             (Some(calls), _) => calls.len(),
             (None, Found::Inside) => self.scanner.found.inside.len(),
@@ -648,7 +648,7 @@ impl ToolCallStream {
 /// stand in it (the scanner decides). Where no tag may start, no marker, reasoning tag, end token
 /// or wrapper tag does, so the scanner and the content rule have nothing to take out.
 fn plain_to(bytes: &[u8], from: usize, before: usize) -> Option<usize> {
-    use crate::marks::{may_hold_tag, may_start_tag};
+    use crate::text::scanner::marks::{may_hold_tag, may_start_tag};
     let rest = &bytes[from..];
     if from < before {
         // The held text begins no tag once its first two bytes rule it out.
@@ -710,7 +710,7 @@ fn owned(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::marks::{begins_tag, may_hold_tag};
+    use crate::text::scanner::marks::{begins_tag, may_hold_tag};
 
     /// `plain_to` holds back a last byte that may begin a tag as the beginning of one, and finds
     /// close tags by the bytes that may begin a tag.
@@ -719,7 +719,7 @@ mod tests {
         for b in 0..=255u8 {
             assert_eq!(may_hold_tag(&[b]), begins_tag(&[b]), "byte {b}");
         }
-        for block in crate::reasoning::BLOCKS {
+        for block in crate::text::reasoning::BLOCKS {
             assert!(begins_tag(&block.close.as_bytes()[..1]), "{}", block.close);
         }
     }

@@ -7,9 +7,9 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::error::{ErrorCode, ParseError, Unit};
-use crate::message::MessageOptions;
 use crate::providers::{utf8_text, Provider, ResponseStream};
-use crate::stream::{Event, ToolCallStream};
+use crate::text::message::MessageOptions;
+use crate::text::stream::{Event, ToolCallStream};
 use crate::value::Value;
 
 use super::{panic_message, ArgError, Failure, Host, Located, Output, ToolOptions};

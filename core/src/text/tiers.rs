@@ -1,8 +1,8 @@
 //! Detection order. Tier 1: tagged calls, every marker of [`crate::formats::FAMILIES`] in text
 //! order, and the leading calls of a message that begins with a JSON or call-syntax call
-//! ([`crate::lead`]), scanned by [`crate::scanner`]. Tier 2: JSON call shapes. Tier 3: Python call
+//! ([`crate::text::lead`]), scanned by [`crate::text::scanner`]. Tier 2: JSON call shapes. Tier 3: Python call
 //! syntax. The first tier that finds a call outside reasoning wins; tagged calls inside reasoning
-//! count only when no tier finds one outside (see [`crate::reasoning`]). Tiers 2 and 3 read the
+//! count only when no tier finds one outside (see [`crate::text::reasoning`]). Tiers 2 and 3 read the
 //! whole text, so a stream finds their calls when it ends.
 //!
 //! A tier-1 marker that stands inside a string of a well-formed JSON or call-syntax call is part
@@ -16,8 +16,8 @@ use std::ops::Range;
 use crate::call::{Format, FormatSet, ToolCall};
 use crate::error::ParseError;
 use crate::formats::{json_shapes, python};
-use crate::message::Start;
-use crate::scanner::{Scanner, Segment, Tagged};
+use crate::text::message::Start;
+use crate::text::scanner::{Scanner, Segment, Tagged};
 use crate::tools::Tools;
 
 /// Where the calls of a text stand: which tier found them (tier 1 outside reasoning, tier 2 or

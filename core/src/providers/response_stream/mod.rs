@@ -28,11 +28,11 @@ mod chat;
 mod events;
 pub(crate) mod frames;
 
+use crate::call::Format;
 use crate::error::{ErrorCode, ParseError};
-use crate::stream::Event;
+use crate::text::stream::Event;
 use crate::tools::{Tools, UnknownTools};
 use crate::value::{Object, Value};
-use crate::Format;
 
 use super::walk::{self, ArgsAt, At, Found, FoundCall, Joined, Seg, Source, ROOT};
 use super::{Provider, ProviderCall, ResponseOptions};
@@ -712,7 +712,7 @@ impl<K> Queue<K> {
             Some((_, call)) => Err(ParseError::new(
                 ErrorCode::Unclosed,
                 ctx.offset(&call.head.at),
-                message(&crate::json::quote(&call.head.name)),
+                message(&crate::syntax::json::quote(&call.head.name)),
             )),
             None => Ok(()),
         }
@@ -738,13 +738,13 @@ fn streamed_call(
             _ => (Object::new(), ArgsAt::None),
         }
     } else {
-        match crate::json::parse_complete(&json.text) {
+        match crate::syntax::json::parse_complete(&json.text) {
             Ok(Value::Object(o)) => (o, ArgsAt::Joined(json.clone())),
             Ok(other) => {
                 let (offset, path) = json.locate(ctx, 0);
                 let message = format!(
                     "the JSON streamed as the {what} of {} (from {path}) must be an object, found {}",
-                    crate::json::quote(name),
+                    crate::syntax::json::quote(name),
                     other.kind()
                 );
                 return Err(ParseError::new(ErrorCode::InvalidArguments, offset, message));
@@ -753,7 +753,7 @@ fn streamed_call(
                 let (offset, path) = json.locate(ctx, e.offset);
                 let message = format!(
                     "the JSON streamed as the {what} of {} is not valid: {} ({}), in the fragment at {path}",
-                    crate::json::quote(name),
+                    crate::syntax::json::quote(name),
                     e.message,
                     e.code
                 );

@@ -14,8 +14,8 @@
 //! starts, so errors point into the caller's text.
 
 use crate::error::{ErrorCode, ParseError};
-use crate::json::Nesting;
-use crate::scan::skip_ws;
+use crate::lex::skip_ws;
+use crate::syntax::json::Nesting;
 use crate::value::Value;
 
 /// One event: its JSON value, where that JSON starts in the text, and its SSE `event:` name.
@@ -64,7 +64,7 @@ impl Frames {
                 .iter()
                 .any(|f| bytes[first..].starts_with(f.as_bytes())),
             // Checked, not built: a single response is read again by the caller.
-            Some(b'{') => crate::json::check_nested_at(text, first, 0)
+            Some(b'{') => crate::syntax::json::check_nested_at(text, first, 0)
                 .is_some_and(|end| bytes.get(skip_ws(bytes, end)) == Some(&b'{')),
             _ => false,
         }
@@ -152,7 +152,7 @@ impl Frames {
                         start,
                         format!(
                             "a line of an event stream must be a field (`data:`, `event:`, `id:`, `retry:`) or a comment, found {}",
-                            crate::json::quote(&line.chars().take(24).collect::<String>())
+                            crate::syntax::json::quote(&line.chars().take(24).collect::<String>())
                         ),
                     ))
                 }
@@ -173,9 +173,9 @@ impl Frames {
         // One `data` line: its JSON is the caller's text; several are joined, and errors point
         // to the first.
         let value = if text[start..].starts_with(data.as_str()) {
-            crate::json::parse_complete_at(&text[..start + data.len()], start)?
+            crate::syntax::json::parse_complete_at(&text[..start + data.len()], start)?
         } else {
-            crate::json::parse_complete(&data).map_err(|mut e| {
+            crate::syntax::json::parse_complete(&data).map_err(|mut e| {
                 e.offset = start;
                 e
             })?
@@ -217,7 +217,7 @@ impl Frames {
                 _ if list && !self.after_element => {
                     // A string or scalar element (not an event, but read as JSON all the same).
                     let stop = match b {
-                        b'"' => crate::json::raw_string_end(bytes, self.pos),
+                        b'"' => crate::syntax::json::raw_string_end(bytes, self.pos),
                         _ => bytes[self.pos..]
                             .iter()
                             .position(|&c| matches!(c, b',' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
@@ -237,7 +237,7 @@ impl Frames {
                         format!(
                             "expected {} between streamed events, found {}",
                             if list { "`,` or `]`" } else { "a JSON object" },
-                            crate::json::show_char(text[self.pos..].chars().next().unwrap_or(' '))
+                            crate::syntax::json::show_char(text[self.pos..].chars().next().unwrap_or(' '))
                         ),
                     ))
                 }
@@ -259,7 +259,7 @@ impl Frames {
 
     /// Parses the element `text[start..pos]` and adds it.
     fn push_value(&mut self, text: &str, start: usize, out: &mut Vec<Frame>) -> Result<(), ParseError> {
-        let value = crate::json::parse_complete_at(&text[..self.pos], start)?;
+        let value = crate::syntax::json::parse_complete_at(&text[..self.pos], start)?;
         out.push(Frame {
             value,
             start,

@@ -11,8 +11,8 @@ use std::cell::Cell;
 use std::ops::Range;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::json::{self, locate_path, quote, Step};
-use crate::scan::skip_ws;
+use crate::lex::skip_ws;
+use crate::syntax::json::{self, locate_path, quote, Step};
 use crate::value::{get, Object, Value};
 
 /// Keys that carry the arguments of a call object.
@@ -43,14 +43,14 @@ pub(crate) struct NamedArgs {
 
 impl NamedArgs {
     /// The call, found in the value that spans `span` (its own object, see [`call_spans`]).
-    pub(crate) fn into_call(self, format: crate::Format, span: Range<usize>) -> crate::ToolCall {
+    pub(crate) fn into_call(self, format: crate::call::Format, span: Range<usize>) -> crate::call::ToolCall {
         let origin = crate::tools::Origin::Object {
             at: span.start,
             wrapped: self.wrapped,
             name: "name",
             args: self.key,
         };
-        crate::ToolCall::new(self.name, self.arguments, format, span).with_origin(origin)
+        crate::call::ToolCall::new(self.name, self.arguments, format, span).with_origin(origin)
     }
 }
 
@@ -101,14 +101,14 @@ pub(crate) struct PlainCall {
 
 impl PlainCall {
     /// The call, whose object spans `span`, with the origin the general reading gives it.
-    pub(crate) fn into_call(self, format: crate::Format, span: Range<usize>) -> crate::ToolCall {
+    pub(crate) fn into_call(self, format: crate::call::Format, span: Range<usize>) -> crate::call::ToolCall {
         let origin = crate::tools::Origin::Object {
             at: span.start,
             wrapped: false,
             name: self.name_key,
             args: Some(self.arguments_key),
         };
-        let mut call = crate::ToolCall::new(self.name, self.arguments, format, span).with_origin(origin);
+        let mut call = crate::call::ToolCall::new(self.name, self.arguments, format, span).with_origin(origin);
         call.id = self.id;
         call.deferred = self.deferred;
         call
@@ -616,8 +616,8 @@ const CLAIM_KEYS: [&[u8]; 4] = [b"\"name\"", b"\"function\"", b"\"tool_calls\"",
 /// `limit`, in any position among its keys; for `[`, at the top level of its first element. Only
 /// the text before `limit` is read, so the scan that resumes at `limit` stays linear.
 pub(crate) fn claims_call(bytes: &[u8], pos: usize, limit: usize) -> bool {
-    use crate::json::{raw_string_end, raw_value_end};
-    use crate::scan::at;
+    use crate::lex::at;
+    use crate::syntax::json::{raw_string_end, raw_value_end};
     let bytes = &bytes[..limit.min(bytes.len())];
     let mut p = pos;
     if bytes.get(p) == Some(&b'[') {
@@ -661,7 +661,7 @@ mod tests {
 
     /// The calls of the JSON value at `pos`, read the general way (as `tagged_json` does).
     fn general(src: &str, pos: usize) -> Vec<ToolCall> {
-        let (value, end, items) = crate::json::parse_value_items_at(src, pos).unwrap();
+        let (value, end, items) = crate::syntax::json::parse_value_items_at(src, pos).unwrap();
         let spans = call_spans_of_items(src, pos, end, &value, Mode::Tagged, Some(items));
         let calls = calls_in(src, pos, value, Mode::Tagged).unwrap().unwrap();
         let spans = spans.into_iter().chain(std::iter::repeat(pos..end));

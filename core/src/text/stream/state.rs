@@ -2,10 +2,11 @@
 //! a tagged tool call has started? A convenience for callers that only need that state;
 //! [`crate::ToolCallStream`] reports the content and the calls themselves.
 
+use crate::call::FormatSet;
 use crate::formats::Family;
-use crate::message::WRAPPERS;
-use crate::scanner::{Scanner, Segment};
-use crate::{FormatSet, Start};
+use crate::text::message::Start;
+use crate::text::message::WRAPPERS;
+use crate::text::scanner::{Scanner, Segment};
 
 /// What the text streamed so far holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -18,7 +18,7 @@ use std::fmt;
 use std::ops::Range;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::scan::skip_ws;
+use crate::lex::skip_ws;
 use crate::value::MAX_DEPTH;
 use crate::value::{Keys, Number, Object, Value};
 

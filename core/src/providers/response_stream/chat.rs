@@ -129,7 +129,7 @@ fn complete(p: &Progress<'_>) -> Option<FoundCall> {
     let (arguments, args) = if p.arguments.text.is_empty() {
         (crate::value::Object::new(), ArgsAt::None)
     } else {
-        match crate::json::parse_complete(&p.arguments.text) {
+        match crate::syntax::json::parse_complete(&p.arguments.text) {
             Ok(Value::Object(o)) => (o, ArgsAt::Joined(p.arguments.clone())),
             _ => return None,
         }

@@ -2,13 +2,13 @@
 //! more), when to parse it again (after a token or a closing JSON bracket, within a budget, so all
 //! attempts stay linear), and when a parsed region is settled whatever follows.
 
+use crate::call::ToolCall;
 use crate::error::ParseError;
 use crate::formats::Family;
-use crate::json::Nesting;
-use crate::lead::incomplete;
-use crate::marks::{begins_token, entry_at, may_change};
-use crate::message::END_TOKENS;
-use crate::ToolCall;
+use crate::syntax::json::Nesting;
+use crate::text::lead::incomplete;
+use crate::text::message::END_TOKENS;
+use crate::text::scanner::marks::{begins_token, entry_at, may_change};
 
 use super::Scanner;
 
@@ -155,7 +155,7 @@ pub(crate) fn region_final(text: &str, at: usize, end: usize, family: &Family) -
     if family.closers.iter().any(|c| done.ends_with(c.as_bytes())) {
         return true;
     }
-    let q = crate::scan::skip_ws(bytes, end);
+    let q = crate::lex::skip_ws(bytes, end);
     match entry_at(bytes, q) {
         Some((len, _)) => !may_change(bytes, q, q, len, false),
         None => END_TOKENS.iter().any(|t| bytes[q..].starts_with(t.as_bytes())),

@@ -14,10 +14,10 @@
 //! reasoning stays part of the reasoning text, whether or not it is returned.
 
 use crate::call::{FormatSet, ToolCall};
-use crate::content::{prose, Content};
-use crate::detect::{detect, Found};
 use crate::error::ParseError;
-use crate::scanner::{Segment, Tagged};
+use crate::text::content::{prose, Content};
+use crate::text::scanner::{Segment, Tagged};
+use crate::text::tiers::{detect, Found};
 use crate::tools::{Tools, UnknownTools};
 
 /// A parsed model message.

@@ -17,13 +17,13 @@
 //! Each answer may be [`Lead::Pending`] while more text may follow (`more`): the text ends
 //! before the call, its shape or its end is known.
 
-use crate::callsyntax::{is_keyword, parse_arguments};
+use crate::call::{Format, FormatSet, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::formats::pythonic;
-use crate::scan::{dotted_name_end, ident_end, skip_ws};
-use crate::shape::{call_spans, calls_in, Mode};
+use crate::lex::{dotted_name_end, ident_end, skip_ws};
+use crate::syntax::callsyntax::{is_keyword, parse_arguments};
+use crate::syntax::shape::{call_spans, calls_in, Mode};
 use crate::tools::{Args, Origin, Tools};
-use crate::{Format, FormatSet, ToolCall};
 
 /// What stands at a leading position.
 #[derive(Debug, PartialEq, Eq)]
@@ -78,7 +78,7 @@ fn lead_of(text: &str, q: usize, formats: FormatSet, more: bool, out: &mut Vec<T
 
 /// A JSON value of a call shape at `q`.
 fn json_at(text: &str, q: usize, more: bool, out: &mut Vec<ToolCall>) -> Lead {
-    let (value, end) = match crate::json::probe_value_at(text, q) {
+    let (value, end) = match crate::syntax::json::probe_value_at(text, q) {
         Ok(parsed) => parsed,
         Err(offset) if more && offset >= text.len() => return Lead::Pending,
         Err(_) => return Lead::None,

@@ -19,21 +19,23 @@
 //! - anything the one-shot run settles with the whole text (a marker that may stand inside a
 //!   string of a JSON or call-syntax call, a broken call): the stream waits for the end.
 
+pub(crate) mod index;
+pub(crate) mod marks;
 mod wait;
 
 use std::ops::Range;
 
+use crate::call::{FormatSet, ToolCall};
 use crate::error::ParseError;
 use crate::formats::Family;
-use crate::lead::{lead_at, Lead};
-use crate::marks::{
+use crate::text::lead::{lead_at, Lead};
+use crate::text::message::Start;
+use crate::text::reasoning::{self, Block, PromptScan, BLOCKS};
+use crate::text::scanner::marks::{
     begins_tag, close_hold, entry_at, keep_allowed, may_change, may_open_string, next_candidate, tail_hold, Cover,
     Kind, Shield,
 };
-use crate::message::Start;
-use crate::reasoning::{self, Block, PromptScan, BLOCKS};
 use crate::tools::Tools;
-use crate::{FormatSet, ToolCall};
 
 /// What tier 1 found.
 #[derive(Debug, Default, Clone)]
@@ -89,7 +91,7 @@ enum Flow {
     Stop,
 }
 
-/// Where the leading position stands (see [`crate::lead`]).
+/// Where the leading position stands (see [`crate::text::lead`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum LeadState {
     /// Over: prose or a tagged call came first.
@@ -332,10 +334,10 @@ impl Scanner {
     /// At the leading position: a leading call, or `None` when the scan goes on as usual.
     fn step_lead(&mut self, text: &str, more: bool, known: Option<&Tools>) -> Result<Option<Flow>, ParseError> {
         let bytes = text.as_bytes();
-        let mut q = crate::scan::skip_ws(bytes, self.pos);
+        let mut q = crate::lex::skip_ws(bytes, self.pos);
         let mut separated = false;
         if self.lead == LeadState::After && matches!(bytes.get(q), Some(b';' | b',')) {
-            q = crate::scan::skip_ws(bytes, q + 1);
+            q = crate::lex::skip_ws(bytes, q + 1);
             separated = true;
         }
         if q == bytes.len() {

@@ -1,0 +1,6 @@
+//! The value grammars and where a value stands: strict JSON, call syntax, and the shapes of a
+//! JSON tool call.
+
+pub(crate) mod callsyntax;
+pub(crate) mod json;
+pub(crate) mod shape;
