@@ -1,5 +1,7 @@
 //! What a parse returns: one [`ToolCall`] per call, tagged with the [`Format`] it was written in.
 
+use std::ops::Range;
+
 /// Which format a call was written in. The ids ([`Format::as_str`]) are stable; the README's
 /// "Formats and detection order" section describes each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -212,10 +214,10 @@ pub struct ToolCall {
     pub arguments: crate::value::Object,
     pub format: Format,
     /// The byte range of the call in the input.
-    pub span: std::ops::Range<usize>,
+    pub span: Range<usize>,
     /// Where the name and arguments are written, for typing by a tool schema and for error
     /// positions. Not part of the call's value: equality and `Debug` leave it out.
-    pub(crate) origin: crate::tools::Origin,
+    pub(crate) origin: crate::call::Origin,
     /// Where its arguments object is written, when the parse checked it without building it
     /// (`arguments` is then empty; see `shape::deferring`): a host builds them from the text.
     pub(crate) deferred: Option<usize>,
@@ -223,25 +225,20 @@ pub struct ToolCall {
 
 impl ToolCall {
     /// A call without an id.
-    pub(crate) fn new(
-        name: String,
-        arguments: crate::value::Object,
-        format: Format,
-        span: std::ops::Range<usize>,
-    ) -> Self {
+    pub(crate) fn new(name: String, arguments: crate::value::Object, format: Format, span: Range<usize>) -> Self {
         ToolCall {
             id: None,
             name,
             arguments,
             format,
             span,
-            origin: crate::tools::Origin::default(),
+            origin: crate::call::Origin::default(),
             deferred: None,
         }
     }
 
     /// The call with where its name and arguments are written.
-    pub(crate) fn with_origin(mut self, origin: crate::tools::Origin) -> Self {
+    pub(crate) fn with_origin(mut self, origin: crate::call::Origin) -> Self {
         self.origin = origin;
         self
     }
@@ -298,5 +295,86 @@ mod tests {
         assert!(set.contains(Format::Python) && !set.contains(Format::Json));
         assert!(Format::ALL.into_iter().all(|f| FormatSet::ALL.contains(f)));
         assert_eq!(FormatSet::default(), FormatSet::ALL);
+    }
+}
+
+/// Where a call's name and arguments are written.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) enum Origin {
+    /// Not recorded: every position is the start of the call.
+    #[default]
+    Unknown,
+    /// The name starts at `name`; the arguments are written as `args`.
+    At { name: usize, args: Args },
+    /// A JSON call object that starts at `at` (its `"function"` member when `wrapped`): the name
+    /// under the key `name`, the arguments under `args` (`None`: none written).
+    Object {
+        at: usize,
+        wrapped: bool,
+        name: &'static str,
+        args: Option<&'static str>,
+    },
+}
+
+/// How a call's arguments are written.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Args {
+    /// No arguments are written.
+    None,
+    /// A JSON object at this offset, or a JSON string there whose content is one.
+    Json(usize),
+    /// Call syntax: the `(` of the argument list at this offset.
+    Call(usize),
+    /// Gemma's object literal: its `{` at `at`, strings between `delimiter`s.
+    Gemma { at: usize, delimiter: &'static str },
+    /// One text per argument, in the order of the arguments.
+    Params(Vec<Param>),
+}
+
+/// The text of one argument's value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Param {
+    /// The value's text in the input (template line breaks already left out).
+    pub value: Range<usize>,
+    pub text: Text,
+}
+
+/// What the text of a parameter is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Text {
+    /// The value as written; its type comes from the schema (or from JSON-first inference).
+    Raw,
+    /// Like `Raw`, with XML entities to decode first.
+    Xml,
+    /// The format itself says how to read it (DeepSeek's `string="true|false"`): not retyped.
+    Typed,
+}
+
+impl Param {
+    pub(crate) fn new(value: Range<usize>, text: Text) -> Param {
+        Param { value, text }
+    }
+}
+
+impl Origin {
+    /// The origin with every offset moved `by` bytes later (the text it was recorded in starts
+    /// at `by` in the caller's text).
+    pub(crate) fn shift(&mut self, by: usize) {
+        match self {
+            Origin::Unknown => {}
+            Origin::Object { at, .. } => *at += by,
+            Origin::At { name, args } => {
+                *name += by;
+                match args {
+                    Args::None => {}
+                    Args::Json(at) | Args::Call(at) | Args::Gemma { at, .. } => *at += by,
+                    Args::Params(params) => {
+                        for p in params {
+                            p.value = p.value.start + by..p.value.end + by;
+                        }
+                    }
+                }
+            }
+        }
     }
 }

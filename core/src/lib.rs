@@ -32,11 +32,12 @@ pub use providers::{
     ProviderCall, ResponseOptions, ResponseStream, ToolResult,
 };
 pub use syntax::json::parse_json;
-pub use text::message::{parse_message, Ids, Message, MessageOptions, Start};
+pub use text::message::{parse_message, Ids, Message, MessageOptions};
 pub use text::parse::{
     parse_tool_call, parse_tool_call_in, parse_tool_call_with, parse_tool_calls, parse_tool_calls_in,
     parse_tool_calls_with, ParseOptions,
 };
+pub use text::reasoning::Start;
 pub use text::stream::{scan_stream, Event, StreamScan, StreamState, ToolCallStream};
 pub use tools::{SchemaViolation, Tool, Tools, ToolsError, UnknownTools};
 pub use value::{Number, Object, Value, MAX_DEPTH};

@@ -9,10 +9,9 @@
 //! needs its `[/TOOL_CALL]`.
 
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
-use crate::call::{Format, ToolCall};
+use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
-use crate::tools::{Args, Origin};
 use crate::value::Object;
 
 pub(crate) const MARKER: &str = "[TOOL_CALL]";
@@ -64,7 +63,7 @@ fn key_value(text: &str, from: usize, out: &mut Vec<ToolCall>) -> Result<usize, 
         let why = if name.is_empty() {
             "the tool name is empty".to_string()
         } else {
-            format!("the tool name {} contains whitespace", crate::syntax::json::quote(name))
+            format!("the tool name {} contains whitespace", crate::lex::quote(name))
         };
         return Err(ParseError::new(ErrorCode::InvalidName, name_at, why));
     }

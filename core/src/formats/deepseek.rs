@@ -47,11 +47,11 @@
 
 use super::xml_invoke::{self, Dialect};
 use super::{cut_short, expect_token, unclosed_marker, unrecognized, widen_span};
-use crate::call::{Format, ToolCall};
+use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, skip_ws};
-use crate::syntax::json::{parse_complete, parse_value_at, quote, raw_offset_in_string};
-use crate::tools::{offset_of, Args, Origin};
+use crate::lex::{at, quote, skip_ws};
+use crate::syntax::json::{parse_complete, parse_value_at, raw_offset_in_string};
+use crate::syntax::origin::offset_of;
 use crate::value::{Object, Value};
 
 pub(crate) const FAMILY: super::Family = super::Family {

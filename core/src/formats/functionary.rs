@@ -26,10 +26,9 @@
 
 use memchr::memmem;
 
-use crate::call::{Format, ToolCall};
+use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
-use crate::tools::{Args, Origin, Param, Text};
 use crate::value::Value;
 
 const V32_MARKER: &str = ">>>";
@@ -172,10 +171,7 @@ fn v32_json_call(
         return Err(ParseError::new(
             ErrorCode::Unclosed,
             value_at,
-            format!(
-                "the text ends before the arguments of {}",
-                crate::syntax::json::quote(name)
-            ),
+            format!("the text ends before the arguments of {}", crate::lex::quote(name)),
         ));
     }
     let (arguments, end) = super::object_arguments(text, value_at, name)?;
@@ -191,11 +187,7 @@ fn v32_json_call(
     if let Some(token) = V32_ENDS.into_iter().find(|t| at(bytes, q, t)) {
         return Ok(q + token.len());
     }
-    let found = text[q..]
-        .chars()
-        .next()
-        .map(crate::syntax::json::show_char)
-        .unwrap_or_default();
+    let found = text[q..].chars().next().map(crate::lex::show_char).unwrap_or_default();
     Err(ParseError::new(
         ErrorCode::Syntax,
         q,

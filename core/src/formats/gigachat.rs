@@ -10,11 +10,10 @@
 //! GigaChat 3 call's span starts at the `<|message_sep|>` before its role, when there is one.
 
 use super::{unclosed_marker, unrecognized};
-use crate::call::{Format, ToolCall};
+use crate::call::{Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, is_ws, skip_ws};
-use crate::syntax::json::{locate_path, quote, Step};
-use crate::tools::Origin;
+use crate::lex::{at, is_ws, quote, skip_ws};
+use crate::syntax::json::{locate_path, Step};
 use crate::value::{Object, Value};
 
 const ROLE: &str = "function call<|role_sep|>";
@@ -126,11 +125,7 @@ fn after_call(text: &str, end: usize) -> Result<usize, ParseError> {
     if q == bytes.len() {
         return Ok(end);
     }
-    let found = text[q..]
-        .chars()
-        .next()
-        .map(crate::syntax::json::show_char)
-        .unwrap_or_default();
+    let found = text[q..].chars().next().map(crate::lex::show_char).unwrap_or_default();
     Err(ParseError::new(
         ErrorCode::Syntax,
         q,

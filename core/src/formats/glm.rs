@@ -35,10 +35,9 @@
 use std::ops::Range;
 
 use super::{expect, unexpected, unrecognized};
-use crate::call::{Format, ToolCall};
+use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, find, skip_ws};
-use crate::tools::{Args, Origin, Param, Text};
 use crate::value::{Object, Value};
 
 /// The tag names of one key/value pair grammar.
@@ -129,7 +128,7 @@ pub(crate) fn call(text: &str, start: usize, tags: &Tags) -> Result<(ToolCall, u
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
                 p,
-                format!("the argument {} is given twice", crate::syntax::json::quote(key)),
+                format!("the argument {} is given twice", crate::lex::quote(key)),
             ));
         }
         arguments.push((key.to_string(), value));

@@ -29,10 +29,9 @@
 //! The text ending inside a header, right after `<|message|>` of a call, or partway through
 //! `<|call|>` is `tool_call.unclosed`; inside the JSON, `json.unexpected_end`.
 
-use crate::call::{Format, ToolCall};
+use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, find, is_ws, skip_ws};
-use crate::tools::{Args, Origin};
 use crate::value::Value;
 
 const START: &str = "<|start|>";

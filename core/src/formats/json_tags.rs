@@ -45,12 +45,12 @@
 //!   `tool_call.unclosed`.
 
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
-use crate::call::{Format, ToolCall};
+use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, skip_ws};
-use crate::syntax::json::{locate_path, parse_complete, parse_value_items_at, quote, raw_offset_in_string, Step};
+use crate::lex::{at, quote, skip_ws};
+use crate::syntax::json::{locate_path, parse_complete, parse_value_items_at, raw_offset_in_string, Step};
+use crate::syntax::origin::offset_of;
 use crate::syntax::shape::{plain_calls, CallKeys};
-use crate::tools::{offset_of, Args, Origin, Param, Text};
 use crate::value::{Object, Value};
 
 const START_ACTION: &str = "<|START_ACTION|>";

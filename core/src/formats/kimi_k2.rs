@@ -26,10 +26,10 @@
 //! the section (`<|im_end|>`) is prose.
 
 use super::{expect, unclosed_marker, unexpected, unrecognized, widen_span};
-use crate::call::{Format, ToolCall};
+use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
-use crate::tools::{offset_of, Args, Origin};
+use crate::syntax::origin::offset_of;
 
 const SECTION_BEGIN: [&str; 2] = ["<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"];
 const SECTION_END: [&str; 2] = ["<|tool_calls_section_end|>", "<|tool_call_section_end|>"];
@@ -129,10 +129,7 @@ fn id_and_name(text: &str, from: usize, to: usize) -> Result<(&str, &str), Parse
         return Err(ParseError::new(
             ErrorCode::Syntax,
             id_at + id.len(),
-            format!(
-                "expected `:INDEX` to end the tool call id {}",
-                crate::syntax::json::quote(id)
-            ),
+            format!("expected `:INDEX` to end the tool call id {}", crate::lex::quote(id)),
         ));
     };
     let index = &id[colon + 1..];

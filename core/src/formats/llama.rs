@@ -3,11 +3,10 @@
 //! or `<|eot_id|>`. Nothing else may follow the call but another `<|python_tag|>` call.
 
 use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
-use crate::call::{Format, ToolCall};
+use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, dotted_name_end, ident_end, skip_ws};
 use crate::syntax::callsyntax::parse_arguments;
-use crate::tools::{Args, Origin};
 
 pub(crate) const MARKER: &str = "<|python_tag|>";
 const ENDS: [&str; 2] = ["<|eom_id|>", "<|eot_id|>"];
@@ -80,11 +79,7 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
             "the text ends inside `<|eom_id|>` or `<|eot_id|>`",
         ));
     } else {
-        let found = text[q..]
-            .chars()
-            .next()
-            .map(crate::syntax::json::show_char)
-            .unwrap_or_default();
+        let found = text[q..].chars().next().map(crate::lex::show_char).unwrap_or_default();
         return Err(ParseError::new(
             ErrorCode::Syntax,
             q,

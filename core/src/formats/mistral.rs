@@ -15,10 +15,10 @@
 //! is parsed as a call or raises.
 
 use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
-use crate::call::{Format, ToolCall};
+use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
-use crate::tools::{offset_of, Args, Origin};
+use crate::syntax::origin::offset_of;
 
 pub(crate) const MARKER: &str = "[TOOL_CALLS]";
 const ARGS: &str = "[ARGS]";
@@ -124,10 +124,7 @@ fn ends_before_args(text: &str, name_at: usize) -> ParseError {
     ParseError::new(
         ErrorCode::Unclosed,
         text.len(),
-        format!(
-            "the text ends before the arguments of {}",
-            crate::syntax::json::quote(name)
-        ),
+        format!("the text ends before the arguments of {}", crate::lex::quote(name)),
     )
 }
 
@@ -174,17 +171,13 @@ fn named_call(text: &str, p: usize, out: &mut Vec<ToolCall>) -> Result<usize, Pa
     } else if q == bytes.len() || cut_in_token(bytes, q) {
         return Err(ends_before_args(text, p));
     } else {
-        let found = text[q..]
-            .chars()
-            .next()
-            .map(crate::syntax::json::show_char)
-            .unwrap_or_default();
+        let found = text[q..].chars().next().map(crate::lex::show_char).unwrap_or_default();
         return Err(ParseError::new(
             ErrorCode::Syntax,
             q,
             format!(
                 "expected `{ARGS}` or `{{` after the tool name {}, found {found}",
-                crate::syntax::json::quote(name)
+                crate::lex::quote(name)
             ),
         ));
     };

@@ -24,6 +24,7 @@ pub(crate) mod python;
 pub(crate) mod pythonic;
 pub(crate) mod qwen3_coder;
 pub(crate) mod step3;
+pub(crate) mod tokens;
 pub(crate) mod xml_invoke;
 
 /// A tier-1 parser: given the text and the offset of one of its family's markers, parses the
@@ -150,7 +151,7 @@ pub(crate) fn unrecognized(text: &str, pos: usize, marker: &str) -> ParseError {
         pos,
         format!(
             "`{marker}` must be followed by a tool call, found {}",
-            crate::syntax::json::quote(&found)
+            crate::lex::quote(&found)
         ),
     )
 }
@@ -186,7 +187,7 @@ pub(crate) fn closing_tag(text: &str, pos: usize, close: &str) -> Result<usize, 
     let found = text[pos..]
         .chars()
         .next()
-        .map(crate::syntax::json::show_char)
+        .map(crate::lex::show_char)
         .unwrap_or_default();
     Err(ParseError::new(
         ErrorCode::Syntax,
@@ -246,7 +247,7 @@ pub(crate) fn object_arguments(text: &str, value_at: usize, name: &str) -> Resul
             value_at,
             format!(
                 "the arguments of {} must be a JSON object, found {}",
-                crate::syntax::json::quote(name),
+                crate::lex::quote(name),
                 other.kind()
             ),
         )),
@@ -284,6 +285,6 @@ pub(crate) fn expect_token(text: &str, pos: usize, token: &str, context: &str) -
 pub(crate) fn found_at(text: &str, pos: usize) -> String {
     text.get(pos..)
         .and_then(|rest| rest.chars().next())
-        .map(crate::syntax::json::show_char)
+        .map(crate::lex::show_char)
         .unwrap_or_else(|| "the end of the text".to_string())
 }

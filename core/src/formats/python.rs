@@ -14,11 +14,11 @@ use std::ops::Range;
 use memchr::memchr;
 
 use super::pythonic;
-use crate::call::{Format, ToolCall};
+use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{char_before, dotted_name_end, is_ident_continue_char, skip_ws};
 use crate::syntax::callsyntax::{is_keyword, parse_arguments, starts_keyword_list};
-use crate::tools::{Args, Origin, Tools};
+use crate::tools::Tools;
 use crate::value::Object;
 
 /// Every call in `text`, in text order. With `known`, a name that is not among the tools is

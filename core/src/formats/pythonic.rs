@@ -26,11 +26,10 @@
 //! bracket of prose one.
 
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
-use crate::call::{Format, ToolCall};
+use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, dotted_name_end, is_ident_start, skip_ws};
 use crate::syntax::callsyntax::{parse_arguments, starts_keyword_list};
-use crate::tools::{Args, Origin};
 
 const PYTHON_START: &str = "<|python_start|>";
 const PYTHON_END: &str = "<|python_end|>";
@@ -215,7 +214,7 @@ fn expected(text: &str, pos: usize, what: &str) -> ParseError {
     let found = text[pos..]
         .chars()
         .next()
-        .map(crate::syntax::json::show_char)
+        .map(crate::lex::show_char)
         .unwrap_or_default();
     ParseError::new(ErrorCode::Syntax, pos, format!("expected {what}, found {found}"))
 }

@@ -16,10 +16,10 @@
 
 use std::ops::Range;
 
-use crate::call::{Format, ToolCall};
+use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, find, skip_ws};
-use crate::tools::{offset_of, Args, Origin, Param, Text};
+use crate::syntax::origin::offset_of;
 use crate::value::{Object, Value};
 
 pub(crate) const MARKER: &str = "<function=";
@@ -103,11 +103,7 @@ fn json_arguments(text: &str, p: usize) -> Result<(Object, usize), ParseError> {
             "the text ends before `</function>` closes the call",
         ));
     }
-    let found = text[q..]
-        .chars()
-        .next()
-        .map(crate::syntax::json::show_char)
-        .unwrap_or_default();
+    let found = text[q..].chars().next().map(crate::lex::show_char).unwrap_or_default();
     Err(ParseError::new(
         ErrorCode::Syntax,
         q,
@@ -135,11 +131,7 @@ fn parameters(text: &str, mut p: usize) -> Result<(Object, Vec<Param>, usize), P
             ));
         }
         if !at(bytes, p, PARAMETER) {
-            let found = text[p..]
-                .chars()
-                .next()
-                .map(crate::syntax::json::show_char)
-                .unwrap_or_default();
+            let found = text[p..].chars().next().map(crate::lex::show_char).unwrap_or_default();
             return Err(ParseError::new(
                 ErrorCode::Syntax,
                 p,

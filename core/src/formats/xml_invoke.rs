@@ -16,10 +16,9 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use super::{cut_short, expect_token};
-use crate::call::{Format, ToolCall};
+use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, is_ws, skip_ws};
-use crate::tools::{Args, Origin, Param, Text};
+use crate::lex::{at, decode_entities, is_ws, skip_ws};
 use crate::value::{Object, Value};
 
 /// The tag names of one invoke dialect, and the rules in which dialects differ.
@@ -115,10 +114,7 @@ fn parameters(text: &str, mut p: usize, d: &Dialect) -> Result<(Object, Vec<Para
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
                 p,
-                format!(
-                    "the parameter {} is given twice",
-                    crate::syntax::json::quote(&param.name)
-                ),
+                format!("the parameter {} is given twice", crate::lex::quote(&param.name)),
             ));
         }
         arguments.push((param.name.into_owned(), value));
@@ -189,7 +185,7 @@ fn parameter_value(
             attr_at,
             format!(
                 "the `string` attribute must be \"true\" or \"false\", found {}",
-                crate::syntax::json::quote(other)
+                crate::lex::quote(other)
             ),
         ));
     }
@@ -433,49 +429,4 @@ fn value_end(rest: &[u8], close: &str) -> Option<(usize, bool)> {
         from = at + 1;
     }
     None
-}
-
-/// Decodes the five predefined XML entities and numeric character references.
-pub(crate) fn decode_entities(s: &str) -> Cow<'_, str> {
-    // memchr: `str::contains(char)` sets up a searcher per call, which costs more than the scan
-    // of a short value (typical xml_invoke output: 892 instructions for five values).
-    if memchr::memchr(b'&', s.as_bytes()).is_none() {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find('&') {
-        out.push_str(&rest[..i]);
-        rest = &rest[i..];
-        let entity = rest
-            .get(1..)
-            .and_then(|r| r.find(';').filter(|&n| n <= 10).map(|n| &r[..n]));
-        let decoded = entity.and_then(|e| match e {
-            "lt" => Some('<'),
-            "gt" => Some('>'),
-            "amp" => Some('&'),
-            "quot" => Some('"'),
-            "apos" => Some('\''),
-            _ => {
-                let n = e.strip_prefix("#x").or_else(|| e.strip_prefix("#X"));
-                let code = match n {
-                    Some(hex) => u32::from_str_radix(hex, 16).ok(),
-                    None => e.strip_prefix('#').and_then(|d| d.parse().ok()),
-                };
-                code.and_then(char::from_u32)
-            }
-        });
-        match (entity, decoded) {
-            (Some(e), Some(c)) => {
-                out.push(c);
-                rest = &rest[e.len() + 2..];
-            }
-            _ => {
-                out.push('&');
-                rest = &rest[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    Cow::Owned(out)
 }

@@ -75,7 +75,7 @@ impl Host {
             }
             Host::JavaScript => {
                 path.push('[');
-                path.push_str(&crate::syntax::json::quote(key));
+                path.push_str(&crate::lex::quote(key));
                 path.push(']');
             }
             Host::Python => {

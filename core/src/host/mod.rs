@@ -12,15 +12,16 @@
 //! Python, UTF-16 for JavaScript), bytes in bytes, and a decoded value has none (position 0, the
 //! message names the path).
 
-mod emit;
+mod answer;
 mod error;
 mod feed;
 mod input;
 mod options;
 mod raw;
 mod results;
+mod sink;
 
-pub use emit::{emit, emit_error, event, Field, Key, Sink};
+pub use answer::{emit, emit_error, event};
 pub use error::{
     describe, lone_surrogate_in_text, lone_surrogate_in_value, non_finite_number, ArgError, Failure, Located,
 };
@@ -28,6 +29,7 @@ pub use feed::Stream;
 pub use input::{Host, Input};
 pub use options::{formats, ids, provider, provider_id, start, tools, unknown};
 pub use results::{read_calls, read_results};
+pub use sink::{Field, Key, Sink};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
@@ -122,7 +124,7 @@ impl ToolOptions {
         &self,
         formats: FormatSet,
         ids: Ids,
-        start: crate::text::message::Start,
+        start: crate::text::reasoning::Start,
     ) -> MessageOptions<'_> {
         MessageOptions {
             formats,
@@ -259,7 +261,7 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: bool) -> Result<Outp
         }
         Op::Message { formats, ids, tools } => {
             let source = input.text()?;
-            let options = tools.message_options(formats, ids, crate::text::message::Start::default());
+            let options = tools.message_options(formats, ids, crate::text::reasoning::Start::default());
             let message = deferred(defer && tools.tools.is_none(), || parse_message(source, options))?;
             let spans = spans(source, &message.tool_calls, host);
             Ok(Output::Message { message, spans, source })

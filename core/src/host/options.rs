@@ -2,9 +2,10 @@
 //! errors every host raises for them. `func` is the host's name of the function called, for the message.
 
 use crate::call::FormatSet;
+use crate::lex::quote;
 use crate::providers::Provider;
-use crate::syntax::json::quote;
-use crate::text::message::{Ids, Start};
+use crate::text::message::Ids;
+use crate::text::reasoning::Start;
 use crate::tools::{Tools, UnknownTools};
 use crate::value::Value;
 

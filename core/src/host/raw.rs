@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::emit::{Key, Sink};
+use super::sink::{Key, Sink};
 use crate::syntax::json::{self, Build};
 use crate::value::{Number, Value};
 

@@ -1,8 +1,8 @@
 //! The readers of the `results` argument of `format_results` and the `calls` argument of
 //! `format_calls`.
 
+use crate::lex::quote;
 use crate::providers::{ProviderCall, ToolResult};
-use crate::syntax::json::quote;
 use crate::value::Value;
 
 use super::{ArgError, Host};

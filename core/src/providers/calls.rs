@@ -19,7 +19,7 @@
 //!   (for Cohere v1, without their ids).
 
 use crate::error::{ErrorCode, ParseError};
-use crate::syntax::json::quote;
+use crate::lex::quote;
 use crate::value::{Object, Value};
 
 use super::{Provider, ProviderCall};

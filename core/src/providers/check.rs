@@ -17,7 +17,7 @@
 
 use crate::error::{ErrorCode, ParseError};
 use crate::syntax::json;
-use crate::tools::{self, Tools, UnknownTools, Violation};
+use crate::tools::{Tools, UnknownTools, Violation};
 use crate::value::Value;
 
 use super::walk::{self, ArgsAt, FoundCall, Seg, Source};
@@ -123,7 +123,7 @@ fn schema_error(ctx: &Source<'_>, root: Root<'_>, f: &FoundCall, v: &Violation) 
         ArgsAt::Value(path) => {
             let at = format!(" at {}", walk::show(path));
             match ctx.src() {
-                Some(src) => (tools::in_json(src, ctx.offset(path), &v.path), at, None),
+                Some(src) => (crate::syntax::origin::in_json(src, ctx.offset(path), &v.path), at, None),
                 None => (
                     0,
                     at,
@@ -132,7 +132,7 @@ fn schema_error(ctx: &Source<'_>, root: Root<'_>, f: &FoundCall, v: &Violation) 
             }
         }
         ArgsAt::Joined(joined) => {
-            let inner = json::locate_path(&joined.text, 0, &tools::steps(&v.path));
+            let inner = json::locate_path(&joined.text, 0, &crate::syntax::origin::steps(&v.path));
             let (offset, piece) = joined.locate(ctx, inner);
             let at = format!(" (streamed, in the fragment at {piece})");
             let bytes = (!ctx.has_text()).then(|| format!("byte {inner} of the joined arguments"));
@@ -150,7 +150,7 @@ fn schema_error(ctx: &Source<'_>, root: Root<'_>, f: &FoundCall, v: &Violation) 
 /// arguments are an object), for a response without text.
 fn byte_in_string(root: Root<'_>, path: &[Seg], v: &Violation) -> Option<usize> {
     match root.get(path) {
-        Some(Value::String(s)) => Some(json::locate_path(s, 0, &tools::steps(&v.path))),
+        Some(Value::String(s)) => Some(json::locate_path(s, 0, &crate::syntax::origin::steps(&v.path))),
         _ => None,
     }
 }

@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::syntax::json::{self, quote};
+use crate::lex::quote;
+use crate::syntax::json;
 use crate::value::{get, Number, Object, Value};
 
 use super::walk::{self, ArgsAt, At, Found, FoundCall, Joined, Seg, Source, ROOT};

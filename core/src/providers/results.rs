@@ -92,7 +92,7 @@ fn required<'r>(
                 .name
                 .as_deref()
                 .filter(|n| !n.is_empty())
-                .map(|n| format!(" ({})", crate::syntax::json::quote(n)));
+                .map(|n| format!(" ({})", crate::lex::quote(n)));
             Err(ParseError::new(
                 ErrorCode::ResultMissingField,
                 0,

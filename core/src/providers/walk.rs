@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::syntax::json::{self, locate_path, quote, Step};
+use crate::lex::quote;
+use crate::syntax::json::{self, locate_path, Step};
 use crate::value::{get, Object, Value};
 
 use super::ProviderCall;

@@ -18,11 +18,10 @@
 //! keyword (`class`, `None`, …) as an argument name is `tool_call.syntax`.
 
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{ident_end, is_ident_continue, skip_ws};
-use crate::syntax::json::{ends_in_escape, number_value, quote, show_char};
-use crate::tools::Seg;
-use crate::value::MAX_DEPTH;
-use crate::value::{Object, Value};
+use crate::lex::{ident_end, is_ident_continue, quote, show_char, skip_ws};
+use crate::syntax::json::{ends_in_escape, number_value};
+use crate::syntax::path::Seg;
+use crate::value::{Object, Value, MAX_DEPTH};
 
 /// Whether `word` is one of Python's keywords, which are not identifiers, so neither a call's
 /// name nor an argument's. (The soft keywords `match`, `case`, `type` and `_` are identifiers.)

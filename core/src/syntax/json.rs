@@ -18,9 +18,8 @@ use std::fmt;
 use std::ops::Range;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::skip_ws;
-use crate::value::MAX_DEPTH;
-use crate::value::{Keys, Number, Object, Value};
+use crate::lex::{quote, show_char, skip_ws};
+use crate::value::{Keys, Number, Object, Value, MAX_DEPTH};
 
 const SMALL_OBJECT: usize = 16;
 
@@ -933,15 +932,6 @@ fn skip_value(src: &str, pos: usize) -> usize {
     parse_value_at(src, pos).map_or(src.len(), |(_, end)| end)
 }
 
-/// `c` for a message: printable characters quoted, others as their `U+` code point.
-pub(crate) fn show_char(c: char) -> String {
-    if c.is_control() || c.is_whitespace() {
-        format!("U+{:04X}", c as u32)
-    } else {
-        format!("`{c}`")
-    }
-}
-
 fn show_byte(b: u8) -> String {
     if b.is_ascii_graphic() {
         (b as char).to_string()
@@ -950,13 +940,6 @@ fn show_byte(b: u8) -> String {
     } else {
         "(a non-ASCII character)".to_string()
     }
-}
-
-/// `s` quoted for a message.
-pub(crate) fn quote(s: &str) -> String {
-    let mut out = String::new();
-    crate::value::write_json_string(s, &mut out);
-    out
 }
 
 #[cfg(test)]

@@ -11,8 +11,8 @@ use std::cell::Cell;
 use std::ops::Range;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::skip_ws;
-use crate::syntax::json::{self, locate_path, quote, Step};
+use crate::lex::{quote, skip_ws};
+use crate::syntax::json::{self, locate_path, Step};
 use crate::value::{get, Object, Value};
 
 /// Keys that carry the arguments of a call object.
@@ -44,7 +44,7 @@ pub(crate) struct NamedArgs {
 impl NamedArgs {
     /// The call, found in the value that spans `span` (its own object, see [`call_spans`]).
     pub(crate) fn into_call(self, format: crate::call::Format, span: Range<usize>) -> crate::call::ToolCall {
-        let origin = crate::tools::Origin::Object {
+        let origin = crate::call::Origin::Object {
             at: span.start,
             wrapped: self.wrapped,
             name: "name",
@@ -102,7 +102,7 @@ pub(crate) struct PlainCall {
 impl PlainCall {
     /// The call, whose object spans `span`, with the origin the general reading gives it.
     pub(crate) fn into_call(self, format: crate::call::Format, span: Range<usize>) -> crate::call::ToolCall {
-        let origin = crate::tools::Origin::Object {
+        let origin = crate::call::Origin::Object {
             at: span.start,
             wrapped: false,
             name: self.name_key,

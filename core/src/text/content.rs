@@ -13,7 +13,7 @@ use std::ops::Range;
 
 use memchr::memchr2;
 
-use crate::text::message::{CONTENT_HEADERS, END_TOKENS, WRAPPERS};
+use crate::formats::tokens::{CONTENT_HEADERS, END_TOKENS, WRAPPERS};
 
 /// Where decided content text goes.
 pub(crate) trait Out {

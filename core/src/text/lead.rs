@@ -17,13 +17,13 @@
 //! Each answer may be [`Lead::Pending`] while more text may follow (`more`): the text ends
 //! before the call, its shape or its end is known.
 
-use crate::call::{Format, FormatSet, ToolCall};
+use crate::call::{Args, Format, FormatSet, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::formats::pythonic;
 use crate::lex::{dotted_name_end, ident_end, skip_ws};
 use crate::syntax::callsyntax::{is_keyword, parse_arguments};
 use crate::syntax::shape::{call_spans, calls_in, Mode};
-use crate::tools::{Args, Origin, Tools};
+use crate::tools::Tools;
 
 /// What stands at a leading position.
 #[derive(Debug, PartialEq, Eq)]

@@ -16,6 +16,7 @@
 use crate::call::{FormatSet, ToolCall};
 use crate::error::ParseError;
 use crate::text::content::{prose, Content};
+use crate::text::reasoning::Start;
 use crate::text::scanner::{Segment, Tagged};
 use crate::text::tiers::{detect, Found};
 use crate::tools::{Tools, UnknownTools};
@@ -41,73 +42,6 @@ pub enum Ids {
     /// its name. Not from the whole text: a stream gives the id when the call starts.
     Generate,
 }
-
-/// Whether the text starts inside a reasoning block that the prompt opened. Templates of
-/// reasoning models often end the prompt with `<think>`, so the output shows only the close tag.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Start {
-    /// Tell from the text: a close tag of a kind the prompt may open (`</think>`, `[/THINK]`,
-    /// `</seed:think>`, `</longcat_think>`) that comes before every open tag of its kind closes a
-    /// block that began at the start. Only the whole text can tell, so a stream shows nothing until
-    /// such a close tag arrives (or its open tags have all come first, or the text ends): give a
-    /// stream `Content` or `Reasoning`.
-    #[default]
-    Detect,
-    /// The prompt opened a block: the text is reasoning up to the first close tag of a kind the
-    /// prompt may open (or to its end). A text that starts with an open tag is read as usual.
-    Reasoning,
-    /// The prompt opened no block: a close tag without its open tag is content.
-    Content,
-}
-
-/// Tokens that end a turn or a message. They are taken out of the content wherever they stand.
-pub(crate) const END_TOKENS: &[&str] = &[
-    "<|im_end|>",
-    "<|eot_id|>",
-    "<|eom_id|>",
-    "<|eot|>",
-    "<|eom|>",
-    "</s>",
-    "<｜end▁of▁sentence｜>",
-    "<|end|>",
-    "<|return|>",
-    "<|call|>",
-    "<|endoftext|>",
-    "<|end_of_text|>",
-    "<|END_OF_TURN_TOKEN|>",
-    "<|assistant_end|>",
-    "<end_of_turn>",
-    "<turn|>",
-    "<|tool_response>",
-    "<seed:eos>",
-    "</longcat_s>",
-    "<|observation|>",
-    "<|user|>",
-];
-
-/// Headers of messages whose text is content (gpt-oss Harmony's final channel and its
-/// commentary preambles): taken out of the content wherever they stand, their text kept.
-pub(crate) const CONTENT_HEADERS: &[&str] = &[
-    "<|start|>assistant<|channel|>final<|message|>",
-    "<|start|>assistant<|channel|>commentary<|message|>",
-    "<|channel|>final<|message|>",
-    "<|channel|>commentary<|message|>",
-    "<|start|>assistant",
-];
-
-/// Wrapper tags that some families put around their calls without the call parser consuming
-/// them (it starts at the inner marker). They are taken out of the content when the message has
-/// calls.
-pub(crate) const WRAPPERS: &[&str] = &[
-    "<function_calls>",
-    "</function_calls>",
-    "<minimax:tool_call>",
-    "</minimax:tool_call>",
-    "<seed:tool_call>",
-    "</seed:tool_call>",
-    "<tool_calls>",
-    "</tool_calls>",
-];
 
 /// What [`parse_message`] (and [`crate::ToolCallStream`]) recognises, checks and fills in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -50,7 +50,7 @@ pub fn parse_tool_calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
 /// [`parse_tool_calls`] recognising only `formats`: every other format's text is prose.
 pub fn parse_tool_calls_in(text: &str, formats: FormatSet) -> Result<Vec<ToolCall>, ParseError> {
     // Not through `parse_tool_calls_with`: a build that never passes tools links no schema code.
-    let (calls, _) = tiers::detect(text, formats, crate::text::message::Start::Detect, None)?;
+    let (calls, _) = tiers::detect(text, formats, crate::text::reasoning::Start::Detect, None)?;
     found(calls)
 }
 
@@ -59,7 +59,7 @@ pub fn parse_tool_calls_with(text: &str, options: &ParseOptions<'_>) -> Result<V
     let (calls, _) = tiers::detect(
         text,
         options.formats,
-        crate::text::message::Start::Detect,
+        crate::text::reasoning::Start::Detect,
         options.names(),
     )?;
     let calls = match options.tools {

@@ -206,3 +206,21 @@ mod tests {
         }
     }
 }
+
+/// Whether the text starts inside a reasoning block that the prompt opened. Templates of
+/// reasoning models often end the prompt with `<think>`, so the output shows only the close tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Start {
+    /// Tell from the text: a close tag of a kind the prompt may open (`</think>`, `[/THINK]`,
+    /// `</seed:think>`, `</longcat_think>`) that comes before every open tag of its kind closes a
+    /// block that began at the start. Only the whole text can tell, so a stream shows nothing until
+    /// such a close tag arrives (or its open tags have all come first, or the text ends): give a
+    /// stream `Content` or `Reasoning`.
+    #[default]
+    Detect,
+    /// The prompt opened a block: the text is reasoning up to the first close tag of a kind the
+    /// prompt may open (or to its end). A text that starts with an open tag is read as usual.
+    Reasoning,
+    /// The prompt opened no block: a close tag without its open tag is content.
+    Content,
+}

@@ -16,7 +16,7 @@ use std::ops::Range;
 use crate::call::{Format, FormatSet, ToolCall};
 use crate::error::ParseError;
 use crate::formats::{json_shapes, python};
-use crate::text::message::Start;
+use crate::text::reasoning::Start;
 use crate::text::scanner::{Scanner, Segment, Tagged};
 use crate::tools::Tools;
 

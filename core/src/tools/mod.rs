@@ -20,7 +20,6 @@
 
 mod define;
 mod formats;
-mod origin;
 mod pattern;
 mod schema;
 mod typing;
@@ -30,34 +29,14 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 pub use define::ToolsError;
-pub(crate) use origin::{in_json, offset_of, steps, Args, Origin, Param, Text};
 pub(crate) use validate::Violation;
 
-use crate::call::ToolCall;
+use crate::call::{Args, Origin, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::syntax::json::quote;
+use crate::lex::quote;
+use crate::syntax::path::{pointer, Seg};
 use crate::value::Value;
 use schema::{NodeId, Schema};
-
-/// One step of a path into the arguments.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Seg {
-    Key(String),
-    Index(usize),
-}
-
-/// `path` as a JSON pointer (RFC 6901): `""` for the arguments, `/todos/1/status` deeper.
-pub(crate) fn pointer(path: &[Seg]) -> String {
-    let mut out = String::new();
-    for seg in path {
-        out.push('/');
-        match seg {
-            Seg::Key(k) => out.push_str(&schema::escape(k)),
-            Seg::Index(i) => out.push_str(&i.to_string()),
-        }
-    }
-    out
-}
 
 /// What to do with a call to a tool that is not in the list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -361,7 +340,7 @@ fn type_arguments(text: &str, call: &mut ToolCall, schema: &Schema, validate: bo
         };
         let written = &text[param.value.clone()];
         let raw = match param.text {
-            Text::Xml => crate::formats::xml_invoke::decode_entities(written),
+            Text::Xml => crate::lex::decode_entities(written),
             _ => Cow::Borrowed(written),
         };
         match typing::type_text(schema, node, &raw, validate) {

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use super::define::ToolsError;
 use super::pattern::Pattern;
+use crate::syntax::path::escape;
 use crate::value::{Number, Object, Value};
 
 pub(crate) type NodeId = usize;
@@ -450,11 +451,6 @@ impl Compiler<'_> {
             other => Err(self.type_error(pointer, format!("expected true or false, found {}", other.kind()))),
         }
     }
-}
-
-/// A JSON pointer token: `~` as `~0`, `/` as `~1`.
-pub(crate) fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 fn show_pointer(pointer: &str) -> String {

@@ -49,7 +49,7 @@ pub(crate) fn type_text(schema: &Schema, id: usize, raw: &str, validate: bool) -
         None if types == 0 => Err("the schema allows no value here".to_string()),
         None => Err(format!(
             "{} is not {} (type)",
-            crate::syntax::json::quote(raw),
+            crate::lex::quote(raw),
             type_names(types)
         )),
     }

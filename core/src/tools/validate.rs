@@ -13,8 +13,8 @@ use std::cmp::Ordering;
 use super::schema::{
     as_f64, type_names, Node, NodeId, Schema, ANY, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING,
 };
-use super::Seg;
-use crate::syntax::json::quote;
+use crate::lex::quote;
+use crate::syntax::path::Seg;
 use crate::value::{Number, Object, Value};
 
 /// How many `$ref`s and subschemas one value may be checked through: beyond it a schema that

@@ -74,7 +74,7 @@ impl Anthropic {
                             &block_at.key("input"),
                             format!(
                                 "the input of {} must be an object, found {}",
-                                crate::syntax::json::quote(&name),
+                                crate::lex::quote(&name),
                                 other.kind()
                             ),
                         ))

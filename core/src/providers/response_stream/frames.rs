@@ -152,7 +152,7 @@ impl Frames {
                         start,
                         format!(
                             "a line of an event stream must be a field (`data:`, `event:`, `id:`, `retry:`) or a comment, found {}",
-                            crate::syntax::json::quote(&line.chars().take(24).collect::<String>())
+                            crate::lex::quote(&line.chars().take(24).collect::<String>())
                         ),
                     ))
                 }
@@ -237,7 +237,7 @@ impl Frames {
                         format!(
                             "expected {} between streamed events, found {}",
                             if list { "`,` or `]`" } else { "a JSON object" },
-                            crate::syntax::json::show_char(text[self.pos..].chars().next().unwrap_or(' '))
+                            crate::lex::show_char(text[self.pos..].chars().next().unwrap_or(' '))
                         ),
                     ))
                 }

@@ -712,7 +712,7 @@ impl<K> Queue<K> {
             Some((_, call)) => Err(ParseError::new(
                 ErrorCode::Unclosed,
                 ctx.offset(&call.head.at),
-                message(&crate::syntax::json::quote(&call.head.name)),
+                message(&crate::lex::quote(&call.head.name)),
             )),
             None => Ok(()),
         }
@@ -744,7 +744,7 @@ fn streamed_call(
                 let (offset, path) = json.locate(ctx, 0);
                 let message = format!(
                     "the JSON streamed as the {what} of {} (from {path}) must be an object, found {}",
-                    crate::syntax::json::quote(name),
+                    crate::lex::quote(name),
                     other.kind()
                 );
                 return Err(ParseError::new(ErrorCode::InvalidArguments, offset, message));
@@ -753,7 +753,7 @@ fn streamed_call(
                 let (offset, path) = json.locate(ctx, e.offset);
                 let message = format!(
                     "the JSON streamed as the {what} of {} is not valid: {} ({}), in the fragment at {path}",
-                    crate::syntax::json::quote(name),
+                    crate::lex::quote(name),
                     e.message,
                     e.code
                 );

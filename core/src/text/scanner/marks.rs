@@ -10,8 +10,8 @@ use memchr::memchr2;
 
 use crate::call::{FormatSet, ToolCall};
 use crate::error::ParseError;
+use crate::formats::tokens::{CONTENT_HEADERS, END_TOKENS, WRAPPERS};
 use crate::formats::{json_shapes, python, Family, FAMILIES};
-use crate::text::message::{CONTENT_HEADERS, END_TOKENS, WRAPPERS};
 use crate::text::reasoning::{Block, BLOCKS};
 use crate::text::scanner::index::MarkerIndex;
 

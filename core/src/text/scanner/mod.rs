@@ -29,8 +29,7 @@ use crate::call::{FormatSet, ToolCall};
 use crate::error::ParseError;
 use crate::formats::Family;
 use crate::text::lead::{lead_at, Lead};
-use crate::text::message::Start;
-use crate::text::reasoning::{self, Block, PromptScan, BLOCKS};
+use crate::text::reasoning::{self, Block, PromptScan, Start, BLOCKS};
 use crate::text::scanner::marks::{
     begins_tag, close_hold, entry_at, keep_allowed, may_change, may_open_string, next_candidate, tail_hold, Cover,
     Kind, Shield,

@@ -4,10 +4,10 @@
 
 use crate::call::ToolCall;
 use crate::error::ParseError;
+use crate::formats::tokens::END_TOKENS;
 use crate::formats::Family;
 use crate::syntax::json::Nesting;
 use crate::text::lead::incomplete;
-use crate::text::message::END_TOKENS;
 use crate::text::scanner::marks::{begins_token, entry_at, may_change};
 
 use super::Scanner;

@@ -3,9 +3,9 @@
 //! [`crate::ToolCallStream`] reports the content and the calls themselves.
 
 use crate::call::FormatSet;
+use crate::formats::tokens::WRAPPERS;
 use crate::formats::Family;
-use crate::text::message::Start;
-use crate::text::message::WRAPPERS;
+use crate::text::reasoning::Start;
 use crate::text::scanner::{Scanner, Segment};
 
 /// What the text streamed so far holds.

@@ -9,94 +9,11 @@
 //! parameter. Where the path cannot be followed (an XML value with entities), the position is
 //! that of the nearest value on the path that can be located.
 
-use std::ops::Range;
-
-use super::Seg;
-use crate::call::ToolCall;
+use crate::call::{Args, Origin, Param, Text, ToolCall};
 use crate::lex::skip_ws;
 use crate::syntax::json::{self, Step};
+use crate::syntax::path::Seg;
 use crate::value::Value;
-
-/// Where a call's name and arguments are written.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) enum Origin {
-    /// Not recorded: every position is the start of the call.
-    #[default]
-    Unknown,
-    /// The name starts at `name`; the arguments are written as `args`.
-    At { name: usize, args: Args },
-    /// A JSON call object that starts at `at` (its `"function"` member when `wrapped`): the name
-    /// under the key `name`, the arguments under `args` (`None`: none written).
-    Object {
-        at: usize,
-        wrapped: bool,
-        name: &'static str,
-        args: Option<&'static str>,
-    },
-}
-
-/// How a call's arguments are written.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Args {
-    /// No arguments are written.
-    None,
-    /// A JSON object at this offset, or a JSON string there whose content is one.
-    Json(usize),
-    /// Call syntax: the `(` of the argument list at this offset.
-    Call(usize),
-    /// Gemma's object literal: its `{` at `at`, strings between `delimiter`s.
-    Gemma { at: usize, delimiter: &'static str },
-    /// One text per argument, in the order of the arguments.
-    Params(Vec<Param>),
-}
-
-/// The text of one argument's value.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Param {
-    /// The value's text in the input (template line breaks already left out).
-    pub value: Range<usize>,
-    pub text: Text,
-}
-
-/// What the text of a parameter is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Text {
-    /// The value as written; its type comes from the schema (or from JSON-first inference).
-    Raw,
-    /// Like `Raw`, with XML entities to decode first.
-    Xml,
-    /// The format itself says how to read it (DeepSeek's `string="true|false"`): not retyped.
-    Typed,
-}
-
-impl Param {
-    pub(crate) fn new(value: Range<usize>, text: Text) -> Param {
-        Param { value, text }
-    }
-}
-
-impl Origin {
-    /// The origin with every offset moved `by` bytes later (the text it was recorded in starts
-    /// at `by` in the caller's text).
-    pub(crate) fn shift(&mut self, by: usize) {
-        match self {
-            Origin::Unknown => {}
-            Origin::Object { at, .. } => *at += by,
-            Origin::At { name, args } => {
-                *name += by;
-                match args {
-                    Args::None => {}
-                    Args::Json(at) | Args::Call(at) | Args::Gemma { at, .. } => *at += by,
-                    Args::Params(params) => {
-                        for p in params {
-                            p.value = p.value.start + by..p.value.end + by;
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
 
 /// `path` as steps for [`json::locate_path`].
 pub(crate) fn steps(path: &[Seg]) -> Vec<Step<'_>> {
@@ -161,7 +78,7 @@ impl ToolCall {
                 Args::None => *name,
                 Args::Json(at) => in_json(text, *at, path),
                 Args::Call(open) => crate::syntax::callsyntax::locate(text, *open, path),
-                Args::Gemma { at, delimiter } => crate::formats::gemma::locate(text, *at, delimiter, path),
+                Args::Gemma { at, delimiter } => crate::syntax::object_literal::locate(text, *at, delimiter, path),
                 Args::Params(params) => self.in_params(text, params, path),
             },
         }

@@ -1,0 +1,51 @@
+//! Tokens the scanner and the content rule take out of a message's text: end-of-turn tokens,
+//! the headers of content messages, and the wrapper tags around some families' calls.
+
+/// Tokens that end a turn or a message. They are taken out of the content wherever they stand.
+pub(crate) const END_TOKENS: &[&str] = &[
+    "<|im_end|>",
+    "<|eot_id|>",
+    "<|eom_id|>",
+    "<|eot|>",
+    "<|eom|>",
+    "</s>",
+    "<｜end▁of▁sentence｜>",
+    "<|end|>",
+    "<|return|>",
+    "<|call|>",
+    "<|endoftext|>",
+    "<|end_of_text|>",
+    "<|END_OF_TURN_TOKEN|>",
+    "<|assistant_end|>",
+    "<end_of_turn>",
+    "<turn|>",
+    "<|tool_response>",
+    "<seed:eos>",
+    "</longcat_s>",
+    "<|observation|>",
+    "<|user|>",
+];
+
+/// Headers of messages whose text is content (gpt-oss Harmony's final channel and its
+/// commentary preambles): taken out of the content wherever they stand, their text kept.
+pub(crate) const CONTENT_HEADERS: &[&str] = &[
+    "<|start|>assistant<|channel|>final<|message|>",
+    "<|start|>assistant<|channel|>commentary<|message|>",
+    "<|channel|>final<|message|>",
+    "<|channel|>commentary<|message|>",
+    "<|start|>assistant",
+];
+
+/// Wrapper tags that some families put around their calls without the call parser consuming
+/// them (it starts at the inner marker). They are taken out of the content when the message has
+/// calls.
+pub(crate) const WRAPPERS: &[&str] = &[
+    "<function_calls>",
+    "</function_calls>",
+    "<minimax:tool_call>",
+    "</minimax:tool_call>",
+    "<seed:tool_call>",
+    "</seed:tool_call>",
+    "<tool_calls>",
+    "</tool_calls>",
+];

@@ -1,0 +1,309 @@
+//! Gemma's object-literal grammar: `{key:value,…}` with bare or delimited keys, arrays, strings
+//! verbatim between two delimiters (`<|"|>` or `<escape>`), and bare words that must be JSON
+//! numbers, `true`, `false` or `null`.
+
+use std::collections::HashSet;
+
+use crate::error::{ErrorCode, ParseError};
+use crate::lex::{find, quote, show_char, skip_ws};
+use crate::syntax::path::Seg;
+use crate::value::{Object, Value, MAX_DEPTH};
+
+/// Name and bare-key bytes: ASCII letters and digits, `_`, `-`, `.`, and every byte of a
+/// non-ASCII character.
+pub(crate) fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.') || b >= 0x80
+}
+
+/// Bytes that end a bare word.
+fn ends_word(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b'{' | b'}' | b'[' | b']' | b'<'
+    )
+}
+
+/// The object-literal reader, over the whole text; `pos` is the offset of the next token.
+pub(crate) struct Literal<'t> {
+    pub text: &'t str,
+    pub bytes: &'t [u8],
+    pub pos: usize,
+    pub depth: usize,
+    pub delimiter: &'static str,
+}
+
+impl Literal<'_> {
+    /// The object at `pos` (a `{`); `arguments` for the call's own argument object.
+    pub(crate) fn object(&mut self, arguments: bool) -> Result<Object, ParseError> {
+        self.pos += 1;
+        let mut entries = Object::with_capacity(8);
+        let mut seen: Option<HashSet<String>> = None;
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(entries);
+        }
+        loop {
+            let key_at = self.pos;
+            let key = self.key()?;
+            let repeated = match &mut seen {
+                Some(set) => !set.insert(key.clone()),
+                None => entries.iter().any(|(k, _)| *k == key),
+            };
+            if repeated {
+                return Err(repeated_key(key_at, &key, arguments));
+            }
+            self.ws();
+            self.expect(b':', "`:` after the key")?;
+            self.ws();
+            let value = self.value()?;
+            entries.push((key, value));
+            if seen.is_none() && entries.len() == SMALL_OBJECT {
+                seen = Some(entries.iter().map(|(k, _)| k.clone()).collect());
+            }
+            self.ws();
+            if self.peek() == Some(b'}') {
+                self.pos += 1;
+                return Ok(entries);
+            }
+            self.expect(b',', "`,` or `}` after a value")?;
+            self.ws();
+        }
+    }
+
+    /// The array at `pos` (a `[`).
+    fn array(&mut self) -> Result<Vec<Value>, ParseError> {
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(items);
+        }
+        loop {
+            items.push(self.value()?);
+            self.ws();
+            if self.peek() == Some(b']') {
+                self.pos += 1;
+                return Ok(items);
+            }
+            self.expect(b',', "`,` or `]` after a value")?;
+            self.ws();
+        }
+    }
+
+    fn value(&mut self) -> Result<Value, ParseError> {
+        match self.peek() {
+            None => Err(unclosed(self.text, "the arguments")),
+            Some(b'{') => {
+                self.enter()?;
+                let object = self.object(false)?;
+                self.depth -= 1;
+                Ok(Value::Object(object))
+            }
+            Some(b'[') => {
+                self.enter()?;
+                let array = self.array()?;
+                self.depth -= 1;
+                Ok(Value::Array(array))
+            }
+            Some(b'<') => Ok(Value::String(self.string("a value")?)),
+            Some(_) => self.bare(),
+        }
+    }
+
+    /// A bare key or a delimited string key.
+    fn key(&mut self) -> Result<String, ParseError> {
+        if self.peek() == Some(b'<') {
+            return self.string("a key");
+        }
+        let start = self.pos;
+        let end = start + self.bytes[start..].iter().take_while(|&&b| is_name_byte(b)).count();
+        if end == self.bytes.len() {
+            return Err(unclosed(self.text, "the arguments"));
+        }
+        if end == start {
+            return Err(self.syntax("a key"));
+        }
+        self.pos = end;
+        Ok(self.text[start..end].to_string())
+    }
+
+    /// The delimited string at `pos` (a `<`), verbatim; `what` names it in the error when the
+    /// `<` starts no delimiter.
+    fn string(&mut self, what: &str) -> Result<String, ParseError> {
+        let delimiter = self.delimiter.as_bytes();
+        if !self.bytes[self.pos..].starts_with(delimiter) {
+            if delimiter.starts_with(&self.bytes[self.pos..]) {
+                return Err(unclosed(self.text, "a string delimiter"));
+            }
+            return Err(self.syntax(what));
+        }
+        let from = self.pos + delimiter.len();
+        let Some(len) = find(&self.bytes[from..], self.delimiter) else {
+            return Err(unclosed(self.text, "a string"));
+        };
+        self.pos = from + len + delimiter.len();
+        Ok(self.text[from..from + len].to_string())
+    }
+
+    /// A bare word: a JSON number, `true`, `false` or `null`.
+    fn bare(&mut self) -> Result<Value, ParseError> {
+        let start = self.pos;
+        let end = start + self.bytes[start..].iter().take_while(|&&b| !ends_word(b)).count();
+        if end == self.bytes.len() {
+            return Err(unclosed(self.text, "the arguments"));
+        }
+        if end == start {
+            return Err(self.syntax("a value"));
+        }
+        let word = &self.text[start..end];
+        match crate::syntax::json::probe_complete(word) {
+            Some(value @ (Value::Number(_) | Value::Bool(_) | Value::Null)) => {
+                self.pos = end;
+                Ok(value)
+            }
+            _ => Err(ParseError::new(
+                ErrorCode::InvalidLiteral,
+                start,
+                format!(
+                    "{} is not a value: strings go between `{}` delimiters; bare values are JSON numbers, true, false and null",
+                    quote(word),
+                    self.delimiter
+                ),
+            )),
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), ParseError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(ParseError::new(
+                ErrorCode::CallTooDeep,
+                self.pos,
+                format!("the arguments are nested deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn ws(&mut self) {
+        self.pos = skip_ws(self.bytes, self.pos);
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn expect(&mut self, byte: u8, what: &str) -> Result<(), ParseError> {
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            return Ok(());
+        }
+        Err(self.syntax(what))
+    }
+
+    /// `expected WHAT` at `pos`, or `tool_call.unclosed` at the end of the text.
+    fn syntax(&self, what: &str) -> ParseError {
+        if self.pos == self.bytes.len() {
+            return unclosed(self.text, "the arguments");
+        }
+        ParseError::new(
+            ErrorCode::Syntax,
+            self.pos,
+            format!("expected {what}, found {}", found(self.text, self.pos)),
+        )
+    }
+}
+
+/// The offset reached by `path` from the object literal whose `{` is at `open` (a well-formed
+/// one: the call parsed), strings delimited by `delimiter`.
+pub(crate) fn locate(text: &str, open: usize, delimiter: &'static str, path: &[Seg]) -> usize {
+    let mut literal = Literal {
+        text,
+        bytes: text.as_bytes(),
+        pos: open,
+        depth: 0,
+        delimiter,
+    };
+    for seg in path {
+        literal.ws();
+        let found = match (seg, literal.peek()) {
+            (Seg::Key(want), Some(b'{')) => literal.find_key(want),
+            (Seg::Index(n), Some(b'[')) => literal.find_index(*n),
+            _ => None,
+        };
+        if found.is_none() {
+            break;
+        }
+    }
+    skip_ws(text.as_bytes(), literal.pos)
+}
+
+impl Literal<'_> {
+    /// Moves from the object's `{` to the value of `want`.
+    fn find_key(&mut self, want: &str) -> Option<()> {
+        self.pos += 1;
+        loop {
+            self.ws();
+            let key = self.key().ok()?;
+            self.ws();
+            self.expect(b':', "").ok()?;
+            self.ws();
+            if key == want {
+                return Some(());
+            }
+            self.value().ok()?;
+            self.ws();
+            self.expect(b',', "").ok()?;
+        }
+    }
+
+    /// Moves from the array's `[` to its element `n`.
+    fn find_index(&mut self, n: usize) -> Option<()> {
+        self.pos += 1;
+        for _ in 0..n {
+            self.ws();
+            self.value().ok()?;
+            self.ws();
+            self.expect(b',', "").ok()?;
+        }
+        self.ws();
+        Some(())
+    }
+}
+
+fn repeated_key(at: usize, key: &str, arguments: bool) -> ParseError {
+    if arguments {
+        ParseError::new(
+            ErrorCode::DuplicateArgument,
+            at,
+            format!("the argument `{key}` is given twice"),
+        )
+    } else {
+        ParseError::new(
+            ErrorCode::JsonDuplicateKey,
+            at,
+            format!("the key {} appears twice in one object", quote(key)),
+        )
+    }
+}
+
+/// The character at `p`, for messages.
+pub(crate) fn found(text: &str, p: usize) -> String {
+    text[p..]
+        .chars()
+        .next()
+        .map_or_else(|| "the end of the text".into(), show_char)
+}
+
+pub(crate) fn unclosed(text: &str, inside: &str) -> ParseError {
+    ParseError::new(
+        ErrorCode::Unclosed,
+        text.len(),
+        format!("the text ends inside {inside}"),
+    )
+}
+
+/// Keys with more entries than this are checked for repeats with a hash set.
+const SMALL_OBJECT: usize = 16;
