@@ -219,7 +219,7 @@ pub struct ToolCall {
     /// positions. Not part of the call's value: equality and `Debug` leave it out.
     pub(crate) origin: crate::call::Origin,
     /// Where its arguments object is written, when the parse checked it without building it
-    /// (`arguments` is then empty; see `shape::deferring`): a host builds them from the text.
+    /// (`arguments` is then empty; see `shape::Defer::Large`): a host builds them from the text.
     pub(crate) deferred: Option<usize>,
 }
 
@@ -264,6 +264,10 @@ impl PartialEq for ToolCall {
     }
 }
 
+#[allow(
+    clippy::missing_fields_in_debug,
+    reason = "where a call is written is not part of its value"
+)]
 impl std::fmt::Debug for ToolCall {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolCall")

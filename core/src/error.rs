@@ -182,6 +182,7 @@ impl ParseError {
     }
 
     /// The error with a JSON pointer into the call's arguments (see [`ParseError::path`]).
+    #[must_use]
     pub fn with_path(mut self, path: impl Into<String>) -> Self {
         self.path = Some(path.into());
         self

@@ -177,15 +177,12 @@ pub(crate) fn decode_entities(s: &str) -> Cow<'_, str> {
                 code.and_then(char::from_u32)
             }
         });
-        match (entity, decoded) {
-            (Some(e), Some(c)) => {
-                out.push(c);
-                rest = &rest[e.len() + 2..];
-            }
-            _ => {
-                out.push('&');
-                rest = &rest[1..];
-            }
+        if let (Some(e), Some(c)) = (entity, decoded) {
+            out.push(c);
+            rest = &rest[e.len() + 2..];
+        } else {
+            out.push('&');
+            rest = &rest[1..];
         }
     }
     out.push_str(rest);

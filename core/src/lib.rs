@@ -13,6 +13,16 @@
 //! [`ToolCallStream`] reads a model's output while it arrives, and [`ResponseStream`] a provider's
 //! response stream: both report [`Event`]s that add up to the one-shot answer.
 
+// Pedantic as warnings (CI denies warnings) for the library, with the lints that do not fit a
+// parser's API and docs allowed; any other allowance stands where it applies, with its reason.
+#![warn(clippy::pedantic)]
+#![allow(
+    clippy::doc_markdown,
+    clippy::missing_errors_doc,
+    clippy::must_use_candidate,
+    clippy::module_name_repetitions
+)]
+
 mod call;
 mod error;
 mod formats;

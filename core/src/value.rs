@@ -1,5 +1,7 @@
 //! Argument values: what JSON and call-syntax literals decode to.
 
+use std::fmt::Write as _;
+
 /// The deepest nesting of arrays and objects (JSON) or lists, tuples and dicts (call syntax)
 /// that beacon accepts; deeper input is an error, not a stack overflow.
 pub const MAX_DEPTH: usize = 128;
@@ -110,9 +112,9 @@ fn write_json(value: &Value, out: &mut String) {
         Value::Number(Number::BigInt(s)) => out.push_str(s),
         Value::Number(Number::Float(f)) => {
             if f.fract() == 0.0 && f.abs() < 1e16 {
-                out.push_str(&format!("{f:.1}"));
+                let _ = write!(out, "{f:.1}");
             } else {
-                out.push_str(&format!("{f:?}"));
+                let _ = write!(out, "{f:?}");
             }
         }
         Value::String(s) => write_json_string(s, out),
@@ -153,7 +155,9 @@ pub fn write_json_string(s: &str, out: &mut String) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
             c => out.push(c),
         }
     }

@@ -8,6 +8,7 @@
 //! name or of `;args=…`, so it is `tool_call.unclosed`, never a call; a call without arguments
 //! needs its `[/TOOL_CALL]`.
 
+use super::Calls;
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
@@ -27,7 +28,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 };
 
 /// Parses the call whose marker is at `start`; returns the offset after it.
-pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+pub(crate) fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let first = out.len();
     let p = skip_ws(bytes, start + MARKER.len());
@@ -48,7 +49,7 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
 }
 
 /// `NAME[;args={...}]` after `name=`.
-fn key_value(text: &str, from: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn key_value(text: &str, from: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let name_at = skip_ws(bytes, from);
     let mut name_end = name_at;

@@ -46,6 +46,7 @@
 //! `tool_call.duplicate_argument`; broken JSON is its `json.*` error.
 
 use super::xml_invoke::{self, Dialect};
+use super::Calls;
 use super::{cut_short, expect_token, unclosed_marker, unrecognized, widen_span};
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
@@ -189,7 +190,7 @@ const DSML_ASCII: Dsml = Dsml {
 };
 
 /// Parses the section or DSML block whose marker is at `start`; returns the offset after it.
-fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     for s in [&SECTION, &SECTION_ASCII] {
         if at(bytes, start, s.call) {
@@ -218,7 +219,7 @@ pub(crate) fn section_opened_by(
     text: &str,
     start: usize,
     open: &str,
-    out: &mut Vec<ToolCall>,
+    out: &mut Calls<'_>,
 ) -> Result<usize, ParseError> {
     section(text, start, Some(open), &SECTION, call_body, out)
 }
@@ -231,7 +232,7 @@ pub(crate) fn section(
     open: Option<&str>,
     s: &Section,
     body: Body,
-    out: &mut Vec<ToolCall>,
+    out: &mut Calls<'_>,
 ) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let first = out.len();
@@ -273,7 +274,7 @@ fn call(
     body_at: usize,
     s: &Section,
     body: Body,
-    out: &mut Vec<ToolCall>,
+    out: &mut Calls<'_>,
 ) -> Result<usize, ParseError> {
     let (mut call, end) = body(text, body_at, s)?;
     let close = skip_ws(text.as_bytes(), end);
@@ -450,7 +451,7 @@ fn dsml_block(
     open: &str,
     close: &str,
     d: &Dsml,
-    out: &mut Vec<ToolCall>,
+    out: &mut Calls<'_>,
 ) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let first = out.len();
@@ -481,7 +482,7 @@ mod tests {
     fn every_marker_starts_a_parse() {
         for marker in FAMILY.markers {
             let mut out = Vec::new();
-            let result = parse(marker, 0, &mut out);
+            let result = parse(marker, 0, &mut Calls::new(&mut out, crate::syntax::shape::Defer::Never));
             assert!(result.is_err(), "{marker}: {result:?}");
         }
     }

@@ -26,6 +26,7 @@
 
 use memchr::memmem;
 
+use super::Calls;
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
@@ -65,7 +66,7 @@ fn is_v32_header(bytes: &[u8], pos: usize) -> bool {
 }
 
 /// Parses the message whose header `>>>` is at `start`; returns the offset after it.
-fn parse_v32(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn parse_v32(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let name_at = start + V32_MARKER.len();
     let name_to = v32_name_end(bytes, start);
@@ -94,7 +95,7 @@ fn parse_v32(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize,
 }
 
 /// The call `python` whose raw code starts at `body_at`.
-fn v32_code_call(text: &str, start: usize, body_at: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn v32_code_call(text: &str, start: usize, body_at: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let (body_end, end) = v32_code_end(bytes, body_at);
     let code = &text[body_at..body_end];
@@ -163,7 +164,7 @@ fn v32_json_call(
     start: usize,
     name: &str,
     body_at: usize,
-    out: &mut Vec<ToolCall>,
+    out: &mut Calls<'_>,
 ) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let value_at = skip_ws(bytes, body_at);

@@ -7,8 +7,9 @@
 //! `functools[` right after a letter, digit or `_` (`myfunctools[`) is part of a longer word, not
 //! a marker.
 
+use super::Calls;
 use super::{tagged_json, unclosed_marker, widen_span};
-use crate::call::{Format, ToolCall};
+use crate::call::Format;
 use crate::error::ParseError;
 use crate::lex::{is_ident_continue, skip_ws};
 
@@ -28,7 +29,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 };
 
 /// Parses the calls whose marker is at `start`; returns the offset after the list.
-fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     if start > 0 && is_ident_continue(bytes[start - 1]) {
         return Ok(start + MARKER.len());

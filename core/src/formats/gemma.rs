@@ -20,6 +20,7 @@
 //! After the calls the model writes `<|tool_response>` (Gemma 4) or `<start_function_response>`
 //! (FunctionGemma) and stops: that token ends the output, and the text after it is not read.
 
+use super::Calls;
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
@@ -73,7 +74,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 
 /// Parses the call whose marker is at `start`; returns the offset after it (the end of the text
 /// when the stop token follows).
-fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let d = if at(bytes, start, GEMMA4.marker) {
         &GEMMA4

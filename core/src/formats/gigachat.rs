@@ -9,6 +9,7 @@
 //! next message) or the end of the text may stand; anything else is `tool_call.syntax`. A
 //! GigaChat 3 call's span starts at the `<|message_sep|>` before its role, when there is one.
 
+use super::Calls;
 use super::{unclosed_marker, unrecognized};
 use crate::call::{Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
@@ -39,7 +40,7 @@ const KEYS: crate::syntax::shape::CallKeys<'static> = crate::syntax::shape::Call
 };
 
 /// Parses the call whose marker is at `start`; returns the offset after it.
-fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let marker = if at(bytes, start, ROLE) { ROLE } else { FUNCTION_CALL };
     let p = skip_ws(bytes, start + marker.len());
@@ -48,17 +49,17 @@ fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, Par
         Some(b'{') => {}
         Some(_) => return Err(unrecognized(text, p, marker)),
     }
-    let (name, arguments, deferred, end) = match crate::syntax::shape::plain_call(text, p, 0, &KEYS) {
-        Some((call, end)) => (call.name, call.arguments, call.deferred, end),
-        None => {
+    let (name, arguments, deferred, end) =
+        if let Some((call, end)) = crate::syntax::shape::plain_call(text, p, 0, &KEYS, out.defer) {
+            (call.name, call.arguments, call.deferred, end)
+        } else {
             let (value, end) = crate::syntax::json::parse_value_at(text, p)?;
             let Value::Object(object) = value else {
                 unreachable!("a value that starts with `{{` is an object")
             };
             let (name, arguments) = call_object(text, p, object)?;
             (name, arguments, None, end)
-        }
-    };
+        };
     let span_start = if marker == ROLE {
         role_start(bytes, start)
     } else {

@@ -29,6 +29,7 @@
 //! The text ending inside a header, right after `<|message|>` of a call, or partway through
 //! `<|call|>` is `tool_call.unclosed`; inside the JSON, `json.unexpected_end`.
 
+use super::Calls;
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, find, is_ws, skip_ws};
@@ -65,7 +66,7 @@ struct Header<'t> {
 
 /// Parses the message whose `<|start|>` or `<|channel|>` is at `start`. Pushes its call, if it is
 /// one, and returns the offset after the message.
-fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let mut header = Header::default();
     let mut span_start = start;

@@ -9,8 +9,9 @@
 //!
 //! Anything else is `tool_call.unrecognized`.
 
+use super::Calls;
 use super::{closing_tag, glm, qwen3_coder, tagged_json, widen_span};
-use crate::call::{Format, ToolCall};
+use crate::call::Format;
 use crate::error::ParseError;
 use crate::lex::{at, skip_ws};
 
@@ -27,7 +28,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 };
 
 /// Parses the call whose marker is at `start`; returns the offset after it.
-pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+pub(crate) fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let first = out.len();
     let content = skip_ws(text.as_bytes(), start + MARKER.len());
     let end = if at(text.as_bytes(), content, qwen3_coder::MARKER) {

@@ -44,6 +44,7 @@
 //!   whitespace. Its end is known only from `<|action_end|>`, so without it the text is
 //!   `tool_call.unclosed`.
 
+use super::Calls;
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
@@ -211,7 +212,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 };
 
 /// Parses the calls whose marker is at `start`; returns the offset after them.
-fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let entry = ENTRIES
         .iter()
@@ -259,7 +260,7 @@ fn other_content(
     p: usize,
     other: &Other,
     format: Format,
-    out: &mut Vec<ToolCall>,
+    out: &mut Calls<'_>,
 ) -> Result<usize, ParseError> {
     let &Other::Code {
         token,
@@ -333,7 +334,7 @@ fn another_value(q: usize, marker: &str) -> ParseError {
 
 /// Reads the JSON value at `p` with the row's reader and pushes its calls; returns the offset
 /// after the value.
-fn value(text: &str, p: usize, entry: &Entry, marker: &str, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn value(text: &str, p: usize, entry: &Entry, marker: &str, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     if let Reader::Shape = entry.reader {
         return tagged_json(text, p, entry.format, marker, out);
     }
@@ -351,8 +352,8 @@ fn value(text: &str, p: usize, entry: &Entry, marker: &str, out: &mut Vec<ToolCa
             arguments: &[arguments],
         };
         let first = out.len();
-        if let Some(end) = plain_calls(text, p, &keys, |call, span| {
-            out.push(call.into_call(entry.format, span))
+        if let Some(end) = plain_calls(text, p, &keys, out.defer, |call, span| {
+            out.push(call.into_call(entry.format, span));
         }) {
             return Ok(end);
         }

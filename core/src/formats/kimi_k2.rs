@@ -25,6 +25,7 @@
 //! K2-Thinking may call tools inside `<think>`; the scanner's reasoning rules apply. Text after
 //! the section (`<|im_end|>`) is prose.
 
+use super::Calls;
 use super::{expect, unclosed_marker, unexpected, unrecognized, widen_span};
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
@@ -48,7 +49,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 };
 
 /// Parses the section or bare call whose marker is at `start`; returns the offset after it.
-fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let Some(open) = SECTION_BEGIN.into_iter().find(|m| at(bytes, start, m)) else {
         let end = call(text, start, out)?;
@@ -92,7 +93,7 @@ fn section_end(bytes: &[u8], pos: usize) -> Option<usize> {
 
 /// Parses the call whose `<|tool_call_begin|>` is at `start`; returns the offset after its
 /// `<|tool_call_end|>`.
-fn call(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn call(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let id_from = start + CALL_BEGIN.len();
     let id_to = memchr::memchr(b'<', &bytes[id_from..]).map_or(bytes.len(), |n| id_from + n);

@@ -2,6 +2,7 @@
 //! `<|python_tag|>tool.call(k=v)` / `<|python_tag|>f(k=v)`, optionally followed by `<|eom_id|>`
 //! or `<|eot_id|>`. Nothing else may follow the call but another `<|python_tag|>` call.
 
+use super::Calls;
 use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
@@ -21,7 +22,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 };
 
 /// Parses the calls whose marker is at `start`; returns the offset after them.
-pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+pub(crate) fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let first = out.len();
     let mut p = skip_ws(bytes, start + MARKER.len());

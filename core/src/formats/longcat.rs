@@ -22,8 +22,9 @@
 //! them (`</longcat_s>`) is prose.
 
 use super::glm::{self, Tags};
+use super::Calls;
 use super::{closing_tag, tagged_json, widen_span};
-use crate::call::{Format, ToolCall};
+use crate::call::Format;
 use crate::error::ParseError;
 use crate::lex::skip_ws;
 
@@ -48,7 +49,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 };
 
 /// Parses the call whose marker is at `start`; returns the offset after it.
-fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let content = skip_ws(text.as_bytes(), start + TAGS.open.len());
     if glm::starts_call(text, content, &TAGS) {
         let (call, end) = glm::call(text, start, &TAGS)?;

@@ -14,6 +14,7 @@
 //! `[CALL_ID]` (whitespace allowed before the two tokens, where it is then an error); such text
 //! is parsed as a call or raises.
 
+use super::Calls;
 use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
@@ -82,7 +83,7 @@ fn begins_call(bytes: &[u8], pos: usize) -> bool {
 }
 
 /// Parses the calls whose marker is at `start`; returns the offset after them.
-pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+pub(crate) fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let first = out.len();
     let mut p = skip_ws(bytes, start + MARKER.len());
@@ -111,7 +112,7 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result
 }
 
 /// The call (or JSON list of calls) at `p`; returns the offset after it.
-fn one_call(text: &str, p: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn one_call(text: &str, p: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     if matches!(bytes[p], b'{' | b'[') && !at_token(bytes, p) && !cut_in_token(bytes, p) {
         return tagged_json(text, p, Format::Mistral, MARKER, out);
@@ -129,7 +130,7 @@ fn ends_before_args(text: &str, name_at: usize) -> ParseError {
 }
 
 /// `NAME[CALL_ID]ID[ARGS]{...}` or `NAME{...}` at `p`; returns the offset after it.
-fn named_call(text: &str, p: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn named_call(text: &str, p: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let name_to = name_end(bytes, p);
     if name_to == p {

@@ -31,7 +31,33 @@ pub(crate) mod xml_invoke;
 /// call(s) there, pushes them to `out` and returns the offset after them. Returning without
 /// pushing a call means the marker does not start a call here (e.g. Harmony's final channel):
 /// scanning goes on at the returned offset, which must be past `start`.
-pub(crate) type Parser = fn(&str, usize, &mut Vec<ToolCall>) -> Result<usize, ParseError>;
+pub(crate) type Parser = fn(&str, usize, &mut Calls<'_>) -> Result<usize, ParseError>;
+
+/// Where a parser puts the calls it reads, and whether it defers their arguments: a list of calls
+/// (it derefs to the list) with the [`Defer`] the caller asked for.
+pub(crate) struct Calls<'a> {
+    list: &'a mut Vec<ToolCall>,
+    pub defer: Defer,
+}
+
+impl<'a> Calls<'a> {
+    pub(crate) fn new(list: &'a mut Vec<ToolCall>, defer: Defer) -> Self {
+        Calls { list, defer }
+    }
+}
+
+impl std::ops::Deref for Calls<'_> {
+    type Target = Vec<ToolCall>;
+    fn deref(&self) -> &Vec<ToolCall> {
+        self.list
+    }
+}
+
+impl std::ops::DerefMut for Calls<'_> {
+    fn deref_mut(&mut self) -> &mut Vec<ToolCall> {
+        self.list
+    }
+}
 
 /// One tier-1 format family.
 pub(crate) struct Family {
@@ -98,7 +124,7 @@ pub(crate) const FAMILIES: &[Family] = &[
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
-use crate::syntax::shape::{self, Mode};
+use crate::syntax::shape::{self, Defer, Mode};
 use crate::value::{Object, Value};
 
 /// Parses the JSON call shape at `pos` (after whitespace) as the content of a tag. Pushes its
@@ -109,7 +135,7 @@ pub(crate) fn tagged_json(
     pos: usize,
     format: Format,
     marker: &str,
-    out: &mut Vec<ToolCall>,
+    out: &mut Calls<'_>,
 ) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let pos = skip_ws(bytes, pos);
@@ -119,8 +145,8 @@ pub(crate) fn tagged_json(
         None => return Err(unclosed_marker(text, marker)),
     }
     let first = out.len();
-    let plain = shape::plain_calls(text, pos, &shape::NAME_ARGUMENTS, |call, span| {
-        out.push(call.into_call(format, span))
+    let plain = shape::plain_calls(text, pos, &shape::NAME_ARGUMENTS, out.defer, |call, span| {
+        out.push(call.into_call(format, span));
     });
     if let Some(end) = plain {
         return Ok(end);
@@ -285,6 +311,5 @@ pub(crate) fn expect_token(text: &str, pos: usize, token: &str, context: &str) -
 pub(crate) fn found_at(text: &str, pos: usize) -> String {
     text.get(pos..)
         .and_then(|rest| rest.chars().next())
-        .map(crate::lex::show_char)
-        .unwrap_or_else(|| "the end of the text".to_string())
+        .map_or_else(|| "the end of the text".to_string(), crate::lex::show_char)
 }

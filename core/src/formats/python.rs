@@ -14,10 +14,12 @@ use std::ops::Range;
 use memchr::memchr;
 
 use super::pythonic;
+use super::Calls;
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{char_before, dotted_name_end, is_ident_continue_char, skip_ws};
 use crate::syntax::callsyntax::{is_keyword, parse_arguments, starts_keyword_list};
+use crate::syntax::shape::Defer;
 use crate::tools::Tools;
 use crate::value::Object;
 
@@ -35,7 +37,7 @@ pub(crate) fn calls(
     let mut pos = 0;
     let list_at = skip_ws(bytes, 0);
     if pythonic::starts_bare_list(bytes, list_at) {
-        floor = pythonic::bare_list(text, list_at, &mut out)?;
+        floor = pythonic::bare_list(text, list_at, &mut Calls::new(&mut out, Defer::Never))?;
         out.retain(|c| !skip(c));
         pos = floor;
     }

@@ -25,6 +25,7 @@
 //! [`bare_list`] and reported as `pythonic`; a single `[` cannot be a marker without making every
 //! bracket of prose one.
 
+use super::Calls;
 use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
@@ -59,7 +60,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 };
 
 /// Parses the calls whose wrapper opens at `start`; returns the offset after the closing token.
-fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let (open, close) = WRAPPERS
         .into_iter()
@@ -109,7 +110,7 @@ fn recognised_call(bytes: &[u8], p: usize) -> bool {
 
 /// The content of a wrapper at `p`: a list of calls, calls separated by whitespace, or a JSON
 /// call shape. Returns the offset after it.
-fn content(text: &str, p: usize, marker: &str, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn content(text: &str, p: usize, marker: &str, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     match bytes[p] {
         b'[' if bytes.get(skip_ws(bytes, p + 1)) == Some(&b'{') => tagged_json(text, p, Format::Pythonic, marker, out),
@@ -132,12 +133,12 @@ pub(crate) fn starts_bare_list(bytes: &[u8], p: usize) -> bool {
 }
 
 /// The list of calls whose `[` is at `open`, without a wrapper; returns the offset after `]`.
-pub(crate) fn bare_list(text: &str, open: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+pub(crate) fn bare_list(text: &str, open: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     list(text, open, out)
 }
 
 /// `[call, call, ...]` at `open`; returns the offset after `]`.
-fn list(text: &str, open: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn list(text: &str, open: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let mut p = skip_ws(bytes, open + 1);
     if bytes.get(p) == Some(&b']') {
@@ -170,7 +171,7 @@ fn list(text: &str, open: usize, out: &mut Vec<ToolCall>) -> Result<usize, Parse
 }
 
 /// Calls separated by whitespace, from `p`; returns the offset after the last.
-fn sequence(text: &str, mut p: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn sequence(text: &str, mut p: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     loop {
         let end = call(text, p, out)?;
@@ -183,7 +184,7 @@ fn sequence(text: &str, mut p: usize, out: &mut Vec<ToolCall>) -> Result<usize, 
 }
 
 /// `name(k=v, ...)` at `p`; pushes it and returns the offset after `)`.
-fn call(text: &str, p: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn call(text: &str, p: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let name_to = dotted_name_end(bytes, p);
     let cut_in_name = name_to == bytes.len() || (bytes[name_to] == b'.' && name_to + 1 == bytes.len());

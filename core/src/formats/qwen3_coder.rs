@@ -16,6 +16,7 @@
 
 use std::ops::Range;
 
+use super::Calls;
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, find, skip_ws};
@@ -37,7 +38,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 };
 
 /// Parses the bare call whose `<function=` is at `start`; returns the offset after `</function>`.
-pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+pub(crate) fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let (call, end) = function(text, start)?;
     out.push(call);
     Ok(end)

@@ -19,6 +19,7 @@
 
 use super::deepseek::{self, Section};
 use super::xml_invoke::{self, Dialect};
+use super::Calls;
 use super::{cut_short, expect_token, unclosed_marker};
 use crate::call::{Format, ToolCall};
 use crate::error::ParseError;
@@ -68,7 +69,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 };
 
 /// Parses the section or invoke whose marker is at `start`; returns the offset after it.
-fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     if at(bytes, start, STEPTML.invoke) {
         let (call, end) = xml_invoke::invoke(text, start, &STEPTML)?;
@@ -113,7 +114,7 @@ mod tests {
     fn every_marker_starts_a_parse() {
         for marker in FAMILY.markers {
             let mut out = Vec::new();
-            let result = parse(marker, 0, &mut out);
+            let result = parse(marker, 0, &mut Calls::new(&mut out, crate::syntax::shape::Defer::Never));
             assert!(result.is_err(), "{marker}: {result:?}");
         }
     }

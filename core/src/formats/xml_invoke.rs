@@ -15,6 +15,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use super::Calls;
 use super::{cut_short, expect_token};
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
@@ -60,7 +61,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 };
 
 /// Parses the call whose marker is at `start`; returns the offset after `</invoke>`.
-pub(crate) fn parse(text: &str, start: usize, out: &mut Vec<ToolCall>) -> Result<usize, ParseError> {
+pub(crate) fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let (call, end) = invoke(text, start, &XML)?;
     out.push(call);
     Ok(end)

@@ -257,7 +257,7 @@ mod tests {
             Ok(())
         }
         fn float(&mut self, value: f64) -> Result<(), Self::Error> {
-            self.0.push_str(&format!("{value:?}"));
+            let _ = std::fmt::Write::write_fmt(&mut self.0, format_args!("{value:?}"));
             Ok(())
         }
         fn str(&mut self, value: &str) -> Result<(), Self::Error> {

@@ -1,12 +1,13 @@
 //! The host boundary: everything a binding (Python, WebAssembly) does besides building its own
 //! objects and raising its own exceptions.
 //!
-//! A binding reads its arguments into an [`Input`] and an [`Op`] (with the option readers in
-//! [`options`] and the tool-result reader [`read_results`]), runs it ([`run`]: plain Rust, so
-//! Python can release the GIL meanwhile), and then walks the [`Output`] into its [`Sink`]
-//! ([`emit`]) or raises the [`Located`] error. So the output's key names, the error text and its
-//! position in the caller's units, and the meaning of every option exist here only; a binding
-//! implements [`Sink`] and maps [`Failure`] to its exception classes.
+//! A binding reads its arguments into an [`Input`] and an [`Op`] (with the option readers
+//! [`formats`], [`tools`], [`provider`] and the like, and the tool-result reader
+//! [`read_results`]), runs it ([`run`]: plain Rust, so Python can release the GIL meanwhile),
+//! and then walks the [`Output`] into its [`Sink`] ([`emit`]) or raises the [`Located`] error.
+//! So the output's key names, the error text and its position in the caller's units, and the
+//! meaning of every option exist here only; a binding implements [`Sink`] and maps [`Failure`]
+//! to its exception classes.
 //!
 //! Positions: a text input is counted in the host's unit ([`Host::unit`]: code points for
 //! Python, UTF-16 for JavaScript), bytes in bytes, and a decoded value has none (position 0, the
@@ -37,7 +38,8 @@ use std::sync::Arc;
 use crate::call::{FormatSet, ToolCall};
 use crate::error::{locate, ErrorCode, ParseError};
 use crate::providers::{Provider, ProviderCall, ResponseOptions, ToolResult};
-use crate::text::message::{parse_message, Ids, Message, MessageOptions};
+use crate::syntax::shape::Defer;
+use crate::text::message::{message_with, Ids, Message, MessageOptions};
 use crate::text::parse::ParseOptions;
 use crate::text::stream::{Event, StreamState};
 use crate::tools::{Tools, UnknownTools};
@@ -191,13 +193,13 @@ pub enum Output<'a> {
 /// Runs `op` on `input` for `host`: the core call, with its error located in the caller's
 /// units. A panic (a bug in beacon) is an `internal` error, never an unwinding into the host.
 pub fn run<'a>(input: &Input<'a>, op: Op, host: Host) -> Result<Output<'a>, Located> {
-    run_with(input, op, host, true)
+    run_with(input, op, host, Defer::Large)
 }
 
 /// [`run`] with every call's arguments built in the core: an output that does not borrow the
 /// input, for a caller that keeps it past the input (a batch) or reads the calls itself.
 pub fn run_settled(input: &Input<'_>, op: Op, host: Host) -> Result<Output<'static>, Located> {
-    run_with(input, op, host, false).map(|output| match output {
+    run_with(input, op, host, Defer::Never).map(|output| match output {
         Output::Call { call, .. } => Output::Call { call, source: "" },
         Output::Calls {
             calls, include_format, ..
@@ -220,7 +222,7 @@ pub fn run_settled(input: &Input<'_>, op: Op, host: Host) -> Result<Output<'stat
     })
 }
 
-fn run_with<'a>(input: &Input<'a>, op: Op, host: Host, defer: bool) -> Result<Output<'a>, Located> {
+fn run_with<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Output<'a>, Located> {
     catch_unwind(AssertUnwindSafe(|| run_op(input, op, host, defer)))
         .unwrap_or_else(|payload| Err(ParseError::new(ErrorCode::Internal, 0, panic_message(&*payload))))
         .map_err(|err| input.locate(&err, host))
@@ -235,13 +237,11 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     format!("beacon panicked ({detail}); this is a bug in beacon, please report it with the input")
 }
 
-fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: bool) -> Result<Output<'a>, ParseError> {
+fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Output<'a>, ParseError> {
     match op {
         Op::ToolCall { formats, tools } => {
             let source = input.text()?;
-            let call = deferred(defer && tools.tools.is_none(), || {
-                crate::text::parse::parse_tool_call_with(source, &tools.parse_options(formats))
-            })?;
+            let call = crate::text::parse::call_with(source, &tools.parse_options(formats), defer)?;
             Ok(Output::Call { call, source })
         }
         Op::ToolCalls {
@@ -250,9 +250,7 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: bool) -> Result<Outp
             tools,
         } => {
             let source = input.text()?;
-            let calls = deferred(defer && tools.tools.is_none(), || {
-                crate::text::parse::parse_tool_calls_with(source, &tools.parse_options(formats))
-            })?;
+            let calls = crate::text::parse::calls_with(source, &tools.parse_options(formats), defer)?;
             Ok(Output::Calls {
                 calls,
                 include_format,
@@ -262,7 +260,7 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: bool) -> Result<Outp
         Op::Message { formats, ids, tools } => {
             let source = input.text()?;
             let options = tools.message_options(formats, ids, crate::text::reasoning::Start::default());
-            let message = deferred(defer && tools.tools.is_none(), || parse_message(source, options))?;
+            let message = message_with(source, options, defer)?;
             let spans = spans(source, &message.tool_calls, host);
             Ok(Output::Message { message, spans, source })
         }
@@ -308,16 +306,6 @@ impl Output<'_> {
             _ => &[],
         };
         calls.iter().filter(|c| c.deferred.is_some()).count()
-    }
-}
-
-/// Runs the parse `f`, leaving the arguments of the common JSON call shapes in the text for
-/// [`emit`] to build when `defer` (not with tools: typing and validation read built arguments).
-fn deferred<T>(defer: bool, f: impl FnOnce() -> T) -> T {
-    if defer {
-        crate::syntax::shape::deferring(f)
-    } else {
-        f()
     }
 }
 

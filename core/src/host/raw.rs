@@ -1,6 +1,6 @@
 //! Builds a host's values straight from JSON text that the parse has already checked: the
 //! arguments of the common call shapes, which the parse leaves in the text
-//! (`shape::deferring`), so no [`Value`](crate::Value) tree is built and freed in between.
+//! (`shape::Defer::Large`), so no [`Value`](crate::Value) tree is built and freed in between.
 
 use std::borrow::Cow;
 

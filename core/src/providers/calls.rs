@@ -47,11 +47,10 @@ fn s(text: &str) -> Value {
 /// Where a provider wants a call's id, for the error that says it is missing.
 fn id_wire(provider: Provider) -> Option<&'static str> {
     match provider {
-        Provider::OpenaiChat => Some("tool_calls[].id"),
+        Provider::OpenaiChat | Provider::CohereV2 => Some("tool_calls[].id"),
         Provider::OpenaiResponses => Some("call_id"),
         Provider::Anthropic => Some("the tool_use block's `id`"),
         Provider::GeminiInteractions => Some("the function_call step's `id`"),
-        Provider::CohereV2 => Some("tool_calls[].id"),
         Provider::Bedrock => Some("toolUse.toolUseId"),
         Provider::Gemini | Provider::Ollama | Provider::CohereV1 => None,
     }

@@ -14,6 +14,7 @@ pub(super) fn generate_content(ctx: &Source<'_>, value: &Value, found: &mut Foun
 }
 
 /// [`generate_content`] for the response at `at` (a chunk of a stream).
+#[allow(clippy::similar_names, reason = "the names follow the JSON they walk")]
 pub(super) fn generate_content_at(
     ctx: &Source<'_>,
     value: &Value,

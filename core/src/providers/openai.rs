@@ -215,12 +215,13 @@ impl Partial {
 fn index(ctx: &Source<'_>, o: &Object, at: &At<'_>) -> Result<Option<u64>, ParseError> {
     match get(o, "index") {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::Number(Number::Int(i))) if *i >= 0 => Ok(Some(*i as u64)),
+        Some(Value::Number(Number::Int(i))) if *i >= 0 => Ok(Some(i.unsigned_abs())),
         Some(other) => Err(ctx.unrecognized(&at.key("index"), "a non-negative integer", other)),
     }
 }
 
 impl Stream {
+    #[allow(clippy::similar_names, reason = "the names follow the JSON they walk")]
     pub(super) fn chunk(
         &mut self,
         ctx: &Source<'_>,
@@ -236,16 +237,15 @@ impl Stream {
             let choice_at = choices_at.index(pos);
             let c = walk::item(ctx, choice, &choice_at, "a choice object")?;
             let index = index(ctx, c, &choice_at)?.unwrap_or(pos as u64);
-            let slot = match self.by_index.get(&index) {
-                Some(&i) => i,
-                None => {
-                    self.choices.push(Choice {
-                        found: Found::new(want_text),
-                        ..Choice::default()
-                    });
-                    self.by_index.insert(index, self.choices.len() - 1);
-                    self.choices.len() - 1
-                }
+            let slot = if let Some(&i) = self.by_index.get(&index) {
+                i
+            } else {
+                self.choices.push(Choice {
+                    found: Found::new(want_text),
+                    ..Choice::default()
+                });
+                self.by_index.insert(index, self.choices.len() - 1);
+                self.choices.len() - 1
             };
             let Some(slot) = self.choices.get_mut(slot) else {
                 continue;
@@ -334,12 +334,11 @@ impl Choice {
             (false, None) => self.last,
         };
         let continued = candidate.filter(|&c| self.partials.get(c).is_some_and(|p| p.continues(id.as_deref(), name)));
-        let pos = match continued {
-            Some(p) => p,
-            None => {
-                self.partials.push(Partial::new(at));
-                self.partials.len() - 1
-            }
+        let pos = if let Some(p) = continued {
+            p
+        } else {
+            self.partials.push(Partial::new(at));
+            self.partials.len() - 1
         };
         if let Some(i) = index {
             self.by_index.insert(i, pos);

@@ -7,7 +7,6 @@
 //! JSON source again along the path to the offending value (errors are rare; the happy path keeps
 //! no positions).
 
-use std::cell::Cell;
 use std::ops::Range;
 
 use crate::error::{ErrorCode, ParseError};
@@ -92,7 +91,7 @@ pub(crate) struct PlainCall {
     pub id: Option<String>,
     pub name: String,
     pub arguments: Object,
-    /// Where the arguments object is, when it was checked but not built (see [`deferring`]).
+    /// Where the arguments object is, when it was checked but not built (see [`Defer::Large`]).
     pub deferred: Option<usize>,
     pub name_key: &'static str,
     /// The key the arguments were read from.
@@ -115,33 +114,25 @@ impl PlainCall {
     }
 }
 
-/// The least text from an arguments object to the end of the input for [`deferring`] to leave
+/// The least text from an arguments object to the end of the input for [`Defer::Large`] to leave
 /// the object in the text. Checking and then building from the text reads it twice; that costs
 /// more than building and freeing a small tree (typical hermes output: 27.1k instructions
 /// deferred, 25.9k not, callgrind) and less than a large one (10 KB of arguments: 464k against
 /// 523k), whose tree also doubles the memory a host needs.
 const DEFER_FROM: usize = 2048;
 
-thread_local! {
-    /// Whether [`plain_call`] leaves the arguments in the text (see [`deferring`]).
-    static DEFER: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Runs `f` with the arguments of the plain call shapes ([`plain_calls`]) checked but not built
-/// (those with at least [`DEFER_FROM`] bytes of text from their start):
-/// such a call has empty `arguments` and the offset of its arguments object in
-/// [`ToolCall::deferred`](crate::ToolCall), for a host that builds its own values straight from
-/// the text (`host::emit`). Checking is the same strict parse without the tree, so the errors and
-/// the calls found are the same.
-pub(crate) fn deferring<T>(f: impl FnOnce() -> T) -> T {
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            DEFER.with(|d| d.set(self.0));
-        }
-    }
-    let _restore = Restore(DEFER.with(|d| d.replace(true)));
-    f()
+/// Whether [`plain_calls`] leaves a call's arguments in the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Defer {
+    /// Never: they are built as a [`Value`] tree.
+    #[default]
+    Never,
+    /// When large: checked but not built when at least [`DEFER_FROM`] bytes of text follow their start: such
+    /// a call has empty `arguments` and the offset of its arguments object in
+    /// [`ToolCall::deferred`](crate::call::ToolCall), for a host that builds its own values
+    /// straight from the text (`host::emit`). Checking is the same strict parse without the tree,
+    /// so the errors and the calls found are the same.
+    Large,
 }
 
 /// Reads the most common call shapes without building the object around each call: one object
@@ -154,12 +145,13 @@ pub(crate) fn plain_calls(
     src: &str,
     pos: usize,
     keys: &CallKeys<'_>,
+    defer: Defer,
     mut push: impl FnMut(PlainCall, Range<usize>),
 ) -> Option<usize> {
     let bytes = src.as_bytes();
     match bytes.get(pos)? {
         b'{' => {
-            let (call, end) = plain_call(src, pos, 0, keys)?;
+            let (call, end) = plain_call(src, pos, 0, keys, defer)?;
             push(call, pos..end);
             Some(end)
         }
@@ -169,7 +161,7 @@ pub(crate) fn plain_calls(
                 if bytes.get(p) != Some(&b'{') {
                     return None;
                 }
-                let (call, end) = plain_call(src, p, 1, keys)?;
+                let (call, end) = plain_call(src, p, 1, keys, defer)?;
                 push(call, p..end);
                 p = skip_ws(bytes, end);
                 match bytes.get(p)? {
@@ -185,7 +177,13 @@ pub(crate) fn plain_calls(
 
 /// The call object with `keys` at `at` (a `{`), inside `outer` containers: the call and the
 /// offset after it.
-pub(crate) fn plain_call(src: &str, at: usize, outer: usize, keys: &CallKeys<'_>) -> Option<(PlainCall, usize)> {
+pub(crate) fn plain_call(
+    src: &str,
+    at: usize,
+    outer: usize,
+    keys: &CallKeys<'_>,
+    defer: Defer,
+) -> Option<(PlainCall, usize)> {
     let bytes = src.as_bytes();
     let mut p = skip_ws(bytes, at + 1);
     let mut id = None;
@@ -210,7 +208,7 @@ pub(crate) fn plain_call(src: &str, at: usize, outer: usize, keys: &CallKeys<'_>
     if bytes.get(p) != Some(&b'{') {
         return None;
     }
-    let (arguments, deferred, end) = if src.len() - p >= DEFER_FROM && DEFER.with(Cell::get) {
+    let (arguments, deferred, end) = if defer == Defer::Large && src.len() - p >= DEFER_FROM {
         (Object::new(), Some(p), json::check_nested_at(src, p, outer + 1)?)
     } else {
         let (Value::Object(arguments), end) = json::value_nested_at(src, p, outer + 1)? else {
@@ -430,7 +428,7 @@ impl Extractor<'_> {
     }
 
     /// Extracts the calls of a classified value.
-    fn extract<'k>(&self, value: Value, path: &mut Path<'k>, out: &mut Vec<NamedArgs>) -> Result<(), ParseError> {
+    fn extract(&self, value: Value, path: &mut Path<'_>, out: &mut Vec<NamedArgs>) -> Result<(), ParseError> {
         match value {
             Value::Array(items) => {
                 for (i, item) in items.into_iter().enumerate() {
@@ -461,7 +459,7 @@ impl Extractor<'_> {
     }
 
     /// `{"tool_calls": [...]}` and/or `{"function_call": {...}}`, in the order written.
-    fn message<'k>(&self, o: Object, path: &mut Path<'k>, out: &mut Vec<NamedArgs>) -> Result<(), ParseError> {
+    fn message(&self, o: Object, path: &mut Path<'_>, out: &mut Vec<NamedArgs>) -> Result<(), ParseError> {
         for (key, value) in o {
             match key.as_str() {
                 "tool_calls" => {
@@ -509,7 +507,7 @@ impl Extractor<'_> {
     }
 
     /// Name and arguments of `{"name": ..., "arguments": ...}` (or `parameters`, `input`, `args`).
-    fn call_object<'k>(&self, o: Object, path: &mut Path<'k>) -> Result<NamedArgs, ParseError> {
+    fn call_object(&self, o: Object, path: &mut Path<'_>) -> Result<NamedArgs, ParseError> {
         let mut name = None;
         let mut args: Option<(&'static str, Value)> = None;
         for (key, value) in o {
@@ -656,7 +654,7 @@ pub(crate) fn claims_call(bytes: &[u8], pos: usize, limit: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{call_spans_of_items, calls_in, plain_calls, Mode, NAME_ARGUMENTS};
+    use super::{call_spans_of_items, calls_in, plain_calls, Defer, Mode, NAME_ARGUMENTS};
     use crate::call::{Format, ToolCall};
 
     /// The calls of the JSON value at `pos`, read the general way (as `tagged_json` does).
@@ -681,8 +679,8 @@ mod tests {
             r#"x [{"name": "f", "arguments": {"a": "é"}}, {"name": "g", "parameters": {"b": {"c": 2}}} ]"#,
         ] {
             let mut fast = Vec::new();
-            let end = plain_calls(src, 2, &NAME_ARGUMENTS, |c, span| {
-                fast.push(c.into_call(Format::Hermes, span))
+            let end = plain_calls(src, 2, &NAME_ARGUMENTS, Defer::Never, |c, span| {
+                fast.push(c.into_call(Format::Hermes, span));
             });
             assert_eq!(end, Some(src.trim_end().len()), "{src}");
             let general = general(src, 2);
@@ -701,11 +699,15 @@ mod tests {
             r#"x {"name": "", "arguments": {}}"#,
             r#"x {"name": "f", "arguments": {}, "id": "1"}"#,
             r#"x {"name": "f", "arguments": {"a": 1, "a": 2}}"#,
-            r#"x []"#,
+            "x []",
             r#"x [{"name": "f", "arguments": {}}, 1]"#,
             r#"x {"name": "f", "arguments": {"#,
         ] {
-            assert_eq!(plain_calls(src, 2, &NAME_ARGUMENTS, |_, _| {}), None, "{src}");
+            assert_eq!(
+                plain_calls(src, 2, &NAME_ARGUMENTS, Defer::Never, |_, _| {}),
+                None,
+                "{src}"
+            );
         }
     }
 }

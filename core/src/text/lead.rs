@@ -20,8 +20,10 @@
 use crate::call::{Args, Format, FormatSet, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::formats::pythonic;
+use crate::formats::Calls;
 use crate::lex::{dotted_name_end, ident_end, skip_ws};
 use crate::syntax::callsyntax::{is_keyword, parse_arguments};
+use crate::syntax::shape::Defer;
 use crate::syntax::shape::{call_spans, calls_in, Mode};
 use crate::tools::Tools;
 
@@ -107,7 +109,7 @@ fn list_at(text: &str, q: usize, more: bool, out: &mut Vec<ToolCall>) -> Lead {
         Some(true) => {}
     }
     let first = out.len();
-    match pythonic::bare_list(text, q, out) {
+    match pythonic::bare_list(text, q, &mut Calls::new(out, Defer::Never)) {
         Ok(end) => Lead::Calls(end),
         Err(e) => {
             out.truncate(first);

@@ -15,6 +15,7 @@
 
 use crate::call::{FormatSet, ToolCall};
 use crate::error::ParseError;
+use crate::syntax::shape::Defer;
 use crate::text::content::{prose, Content};
 use crate::text::reasoning::Start;
 use crate::text::scanner::{Segment, Tagged};
@@ -84,7 +85,14 @@ impl<'a> MessageOptions<'a> {
 /// no `tool_calls`. A broken call fails as in [`crate::parse_tool_calls`]; then, with tools, each
 /// call in text order is named, typed and validated (see [`crate::Tools`]).
 pub fn parse_message(text: &str, options: MessageOptions<'_>) -> Result<Message, ParseError> {
-    let (calls, (found, tagged)) = detect(text, options.formats, options.start, options.names())?;
+    message_with(text, options, Defer::Never)
+}
+
+/// [`parse_message`], building the arguments as `defer` says when no tools are given (typing
+/// and validation read built arguments).
+pub(crate) fn message_with(text: &str, options: MessageOptions<'_>, defer: Defer) -> Result<Message, ParseError> {
+    let defer = if options.tools.is_some() { Defer::Never } else { defer };
+    let (calls, (found, tagged)) = detect(text, options.formats, options.start, options.names(), defer)?;
     // Where each call's region starts, taken before tools may drop calls.
     let calls: Vec<(ToolCall, usize)> = calls
         .into_iter()

@@ -4,6 +4,7 @@
 
 use crate::call::{FormatSet, ToolCall};
 use crate::error::{ErrorCode, ParseError};
+use crate::syntax::shape::Defer;
 use crate::text::tiers;
 use crate::tools::{self, Tools, UnknownTools};
 
@@ -49,18 +50,26 @@ pub fn parse_tool_calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
 
 /// [`parse_tool_calls`] recognising only `formats`: every other format's text is prose.
 pub fn parse_tool_calls_in(text: &str, formats: FormatSet) -> Result<Vec<ToolCall>, ParseError> {
-    // Not through `parse_tool_calls_with`: a build that never passes tools links no schema code.
-    let (calls, _) = tiers::detect(text, formats, crate::text::reasoning::Start::Detect, None)?;
+    // Not through `parse_tool_calls_with`: a defer that never passes tools links no schema code.
+    let (calls, _) = tiers::detect(text, formats, crate::text::reasoning::Start::Detect, None, Defer::Never)?;
     found(calls)
 }
 
 /// [`parse_tool_calls`] with `options`: the formats recognised, and the caller's tools.
 pub fn parse_tool_calls_with(text: &str, options: &ParseOptions<'_>) -> Result<Vec<ToolCall>, ParseError> {
+    calls_with(text, options, Defer::Never)
+}
+
+/// [`parse_tool_calls_with`], building the arguments as `defer` says when no tools are given
+/// (typing and validation read built arguments).
+pub(crate) fn calls_with(text: &str, options: &ParseOptions<'_>, defer: Defer) -> Result<Vec<ToolCall>, ParseError> {
+    let defer = if options.tools.is_some() { Defer::Never } else { defer };
     let (calls, _) = tiers::detect(
         text,
         options.formats,
         crate::text::reasoning::Start::Detect,
         options.names(),
+        defer,
     )?;
     let calls = match options.tools {
         Some(tools) => tools::apply(text, calls, tools, options.validate, options.unknown)?,
@@ -102,6 +111,11 @@ pub fn parse_tool_call_in(text: &str, formats: FormatSet) -> Result<ToolCall, Pa
 /// [`parse_tool_call`] with `options` (see [`parse_tool_calls_with`]).
 pub fn parse_tool_call_with(text: &str, options: &ParseOptions<'_>) -> Result<ToolCall, ParseError> {
     one(parse_tool_calls_with(text, options)?)
+}
+
+/// [`parse_tool_call_with`], building the arguments as [`calls_with`] does.
+pub(crate) fn call_with(text: &str, options: &ParseOptions<'_>, defer: Defer) -> Result<ToolCall, ParseError> {
+    one(calls_with(text, options, defer)?)
 }
 
 /// The one call of `calls`, or `tool_call.multiple` at the second.

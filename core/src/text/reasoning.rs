@@ -85,6 +85,10 @@ pub(crate) struct PromptScan {
 impl PromptScan {
     /// `Some(block and its close tag)`, `Some(None)` for no block, `None` while a growing text
     /// cannot tell.
+    #[allow(
+        clippy::option_option,
+        reason = "three answers: not this, this with nothing, this with a value"
+    )]
     pub(crate) fn decide(&mut self, text: &str, more: bool) -> Option<Option<(&'static Block, usize)>> {
         let bytes = text.as_bytes();
         let kinds = BLOCKS.iter().enumerate().filter(|(_, b)| b.prompt_may_open);

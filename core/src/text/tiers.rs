@@ -16,6 +16,7 @@ use std::ops::Range;
 use crate::call::{Format, FormatSet, ToolCall};
 use crate::error::ParseError;
 use crate::formats::{json_shapes, python};
+use crate::syntax::shape::Defer;
 use crate::text::reasoning::Start;
 use crate::text::scanner::{Scanner, Segment, Tagged};
 use crate::tools::Tools;
@@ -34,14 +35,16 @@ pub(crate) enum Found {
 
 /// The calls of `text` (empty when there is none), where they were found, and tier 1's view
 /// of the text. With `known`, a leading, tier-2 or tier-3 candidate or a tagged call inside
-/// reasoning whose name is not among its tools is not a call.
+/// reasoning whose name is not among its tools is not a call. Tagged calls defer their
+/// arguments as `defer` says.
 pub(crate) fn detect(
     text: &str,
     formats: FormatSet,
     start: Start,
     known: Option<&Tools>,
+    defer: Defer,
 ) -> Result<(Vec<ToolCall>, (Found, Tagged)), ParseError> {
-    let mut scanner = Scanner::new(formats, start);
+    let mut scanner = Scanner::new(formats, start, defer);
     scanner.run(text, false, known)?;
     finish(text, formats, scanner.found, known)
 }

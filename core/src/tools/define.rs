@@ -144,7 +144,7 @@ fn read_object<'v>(entry: String, o: &'v Object, out: &mut Vec<Definition<'v>>) 
 }
 
 /// `{"name", "parameters" | "input_schema" | "inputSchema" | …}`.
-fn function<'v>(entry: String, o: &'v Object) -> Result<Definition<'v>, ToolsError> {
+fn function(entry: String, o: &Object) -> Result<Definition<'_>, ToolsError> {
     let name = match get(o, "name") {
         Some(Value::String(s)) => checked_name(&entry, s)?,
         Some(other) => {

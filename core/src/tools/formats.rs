@@ -31,6 +31,10 @@ fn digits(s: &str, n: usize) -> Option<u32> {
     d.bytes().all(|b| b.is_ascii_digit()).then(|| d.parse().ok())?
 }
 
+#[allow(
+    clippy::many_single_char_names,
+    reason = "y, m, d, h, s as the date and time they read"
+)]
 fn date(s: &str) -> bool {
     let b = s.as_bytes();
     if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
@@ -50,6 +54,10 @@ fn date(s: &str) -> bool {
     (1..=days).contains(&d)
 }
 
+#[allow(
+    clippy::many_single_char_names,
+    reason = "y, m, d, h, s as the date and time they read"
+)]
 fn time(s: &str) -> bool {
     let b = s.as_bytes();
     if b.len() < 9 || b[2] != b':' || b[5] != b':' {

@@ -171,6 +171,7 @@ impl Compiler<'_> {
         ToolsError::kind(format!("{} schema {}", self.entry, show_pointer(pointer)), message)
     }
 
+    #[allow(clippy::needless_pass_by_value, reason = "the signature every caller passes in")]
     fn compile(&mut self, schema: &Value, pointer: String) -> Result<NodeId, ToolsError> {
         if let Some(&id) = self.by_pointer.get(&pointer) {
             return Ok(id);
@@ -204,6 +205,10 @@ impl Compiler<'_> {
         self.compile(value, format!("{pointer}/{}", escape(key)))
     }
 
+    #[allow(
+        clippy::too_many_lines,
+        reason = "one keyword per arm; splitting it scatters the schema grammar"
+    )]
     fn object(&mut self, o: &Object, pointer: &str) -> Result<Node, ToolsError> {
         let mut node = Node {
             types: ANY,
@@ -432,7 +437,13 @@ impl Compiler<'_> {
 
     fn count(&self, value: &Value, pointer: &str) -> Result<u64, ToolsError> {
         match value {
-            Value::Number(Number::Int(n)) if *n >= 0 => Ok(*n as u64),
+            Value::Number(Number::Int(n)) if *n >= 0 => Ok(n.unsigned_abs()),
+            // A whole non-negative float: the cast is exact up to 2^53 and saturates above.
+            #[allow(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "whole and non-negative"
+            )]
             Value::Number(Number::Float(f)) if *f >= 0.0 && f.fract() == 0.0 => Ok(*f as u64),
             _ => Err(self.type_error(pointer, "expected a non-negative integer")),
         }
@@ -483,6 +494,7 @@ fn percent_decode(s: &str) -> String {
 }
 
 /// A number as a float, for comparisons that are not exact.
+#[allow(clippy::cast_precision_loss, reason = "a comparison that is not exact")]
 pub(crate) fn as_f64(n: &Number) -> f64 {
     match n {
         Number::Int(i) => *i as f64,

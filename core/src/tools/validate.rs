@@ -88,7 +88,7 @@ impl Checker<'_> {
             );
         }
         if let Some(r) = n.reference {
-            let key = (r, v as *const Value);
+            let key = (r, std::ptr::from_ref::<Value>(v));
             if !self.following.borrow().contains(&key) {
                 self.following.borrow_mut().push(key);
                 let result = self.check(r, v, path, depth + 1);
@@ -370,12 +370,11 @@ fn compare(a: &Number, b: &Number) -> Option<Ordering> {
 }
 
 fn multiple_of(x: &Number, m: &Number) -> bool {
-    match (x, m) {
-        (Number::Int(a), Number::Int(b)) => a % b == 0,
-        _ => {
-            let q = as_f64(x) / as_f64(m);
-            q.is_finite() && q.fract() == 0.0
-        }
+    if let (Number::Int(a), Number::Int(b)) = (x, m) {
+        a % b == 0
+    } else {
+        let q = as_f64(x) / as_f64(m);
+        q.is_finite() && q.fract() == 0.0
     }
 }
 

@@ -57,9 +57,8 @@ impl Anthropic {
     fn start(&mut self, ctx: &Source<'_>, o: &Object, at: &At<'_>) -> Result<(), ParseError> {
         let index = index(ctx, o, at)?;
         let block_at = at.key("content_block");
-        let b = match walk::object_at(ctx, o, "content_block", at)? {
-            Some(b) => b,
-            None => return Err(ctx.unrecognized(&block_at, "a content block object", &Value::Null)),
+        let Some(b) = walk::object_at(ctx, o, "content_block", at)? else {
+            return Err(ctx.unrecognized(&block_at, "a content block object", &Value::Null));
         };
         let block = match walk::string(b, "type") {
             Some("tool_use") => {
@@ -154,7 +153,7 @@ impl Anthropic {
 /// The event's block `index`: a non-negative integer.
 fn index(ctx: &Source<'_>, o: &Object, at: &At<'_>) -> Result<u64, ParseError> {
     match get(o, "index") {
-        Some(Value::Number(crate::value::Number::Int(i))) if *i >= 0 => Ok(*i as u64),
+        Some(Value::Number(crate::value::Number::Int(i))) if *i >= 0 => Ok(i.unsigned_abs()),
         other => Err(ctx.unrecognized(
             &at.key("index"),
             "a non-negative integer",

@@ -107,7 +107,7 @@ impl Events {
                 if call.json.is_empty() {
                     match get(item, "arguments") {
                         Some(Value::String(s)) if !s.is_empty() => {
-                            call.json.push("", s, item_at.key("arguments").path())
+                            call.json.push("", s, item_at.key("arguments").path());
                         }
                         Some(Value::Object(args)) => call.whole = Some((args.clone(), item_at.key("arguments").path())),
                         _ => {}

@@ -78,6 +78,7 @@ impl Emit {
 
     /// The events to report now: none once a call has failed the tools; with unknown calls
     /// dropped, those before the open call (its own wait for its end).
+    #[allow(clippy::similar_names, reason = "the names follow the JSON they walk")]
     fn take(&mut self) -> Vec<Event> {
         let hold = match &self.check {
             Some(c) if c.failed.is_some() => {
@@ -350,6 +351,10 @@ fn detect_event(value: &Value) -> Option<Provider> {
 /// Whether a decoded value is a list of streamed events of an API other than OpenAI chat (whose
 /// chunk lists [`super::detect_provider_value`] knows): every item an event of that API, or an
 /// error.
+#[allow(
+    clippy::match_same_arms,
+    reason = "the arms say different things that happen to be handled alike"
+)]
 pub(super) fn detect_list(items: &[Value]) -> Option<Provider> {
     let mut provider = None;
     for item in items {
@@ -371,6 +376,10 @@ fn provider_of(given: Option<Provider>, frames: &[(&Value, Option<&str>)]) -> Op
 
 /// The API of a recorded stream given as text: `None` when the text is not a stream,
 /// `Some(None)` for a stream of no known API.
+#[allow(
+    clippy::option_option,
+    reason = "three answers: not this, this with nothing, this with a value"
+)]
 pub(super) fn detect_text(text: &str) -> Result<Option<Option<Provider>>, ParseError> {
     if !Frames::is_stream(text) {
         return Ok(None);
@@ -453,6 +462,10 @@ pub struct ResponseStream {
     state: Option<Result<(), ParseError>>,
 }
 
+#[allow(
+    clippy::missing_fields_in_debug,
+    reason = "the state shown is what a caller can act on"
+)]
 impl std::fmt::Debug for ResponseStream {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResponseStream")
@@ -611,18 +624,17 @@ impl ResponseStream {
     fn event(&mut self, ctx: &Source<'_>, value: &Value, index: usize, name: Option<&str>) -> Result<(), ParseError> {
         let at = ROOT.index(index);
         if self.reader.is_none() {
-            match self.given.or_else(|| detect_event(value)) {
-                Some(p) => self.reader = Some(Reader::new(p)?),
-                None => {
-                    if let Value::Object(o) = value {
-                        stream_error(ctx, o, &at, name)?;
-                    }
-                    return Err(ParseError::new(
-                        ErrorCode::Unrecognized,
-                        ctx.offset(&at.path()),
-                        format!("{} is not an event of a known API's stream", at.show()),
-                    ));
+            if let Some(p) = self.given.or_else(|| detect_event(value)) {
+                self.reader = Some(Reader::new(p)?);
+            } else {
+                if let Value::Object(o) = value {
+                    stream_error(ctx, o, &at, name)?;
                 }
+                return Err(ParseError::new(
+                    ErrorCode::Unrecognized,
+                    ctx.offset(&at.path()),
+                    format!("{} is not an event of a known API's stream", at.show()),
+                ));
             }
         }
         match self.reader.as_mut() {

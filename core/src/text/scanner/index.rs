@@ -71,13 +71,12 @@ impl<K: Copy> MarkerIndex<K> {
                 mask: if n == 8 { u64::MAX } else { (1 << (8 * n)) - 1 },
             };
             let slot = slot(text.as_bytes()[anchor]);
-            match text.as_bytes().get(anchor + 1) {
-                Some(&next) => index.by_next[slot * 256 + usize::from(next)].push(entry),
-                None => {
-                    index.at_end[slot].push(entry);
-                    for bucket in &mut index.by_next[slot * 256..(slot + 1) * 256] {
-                        bucket.push(entry);
-                    }
+            if let Some(&next) = text.as_bytes().get(anchor + 1) {
+                index.by_next[slot * 256 + usize::from(next)].push(entry);
+            } else {
+                index.at_end[slot].push(entry);
+                for bucket in &mut index.by_next[slot * 256..(slot + 1) * 256] {
+                    bucket.push(entry);
                 }
             }
         }

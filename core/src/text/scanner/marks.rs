@@ -223,6 +223,7 @@ pub(crate) fn tail_hold(bytes: &[u8], from: usize) -> usize {
 
 /// Where the text may end partway through one of `closes` (a reasoning block's close tags): the
 /// first offset at or after `from` from which the rest is a proper beginning of one.
+#[allow(clippy::needless_pass_by_value, reason = "the signature every caller passes in")]
 pub(crate) fn close_hold<'a>(bytes: &[u8], from: usize, closes: impl Iterator<Item = &'a str> + Clone) -> usize {
     let longest = closes.clone().map(str::len).max().unwrap_or(1);
     let start = from.max(bytes.len().saturating_sub(longest - 1));

@@ -27,7 +27,9 @@ use std::ops::Range;
 
 use crate::call::{FormatSet, ToolCall};
 use crate::error::ParseError;
+use crate::formats::Calls;
 use crate::formats::Family;
+use crate::syntax::shape::Defer;
 use crate::text::lead::{lead_at, Lead};
 use crate::text::reasoning::{self, Block, PromptScan, Start, BLOCKS};
 use crate::text::scanner::marks::{
@@ -111,6 +113,10 @@ struct Open {
 }
 
 /// The resumable tier-1 scan of one text.
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent facts of a resumable scan, not a mode"
+)]
 pub(crate) struct Scanner {
     formats: FormatSet,
     start: Start,
@@ -128,14 +134,16 @@ pub(crate) struct Scanner {
     shield: Shield,
     pub(crate) pending: Option<Pending>,
     /// A growing text met a decision only the whole text settles: nothing more until the end.
-    deferred: bool,
+    waits: bool,
     done: bool,
     /// Whether reasoning tags are recognised (only tool-call markers otherwise).
     reasoning: bool,
+    /// How the family parsers build arguments.
+    defer: Defer,
 }
 
 impl Scanner {
-    pub(crate) fn new(formats: FormatSet, start: Start) -> Self {
+    pub(crate) fn new(formats: FormatSet, start: Start, defer: Defer) -> Self {
         Scanner {
             formats,
             start,
@@ -150,9 +158,10 @@ impl Scanner {
             prompt: PromptScan::default(),
             shield: Shield::default(),
             pending: None,
-            deferred: false,
+            waits: false,
             done: false,
             reasoning: true,
+            defer,
         }
     }
 
@@ -167,8 +176,8 @@ impl Scanner {
 
     /// Whether the scan waits for the whole text (a broken call, or a marker that may stand in a
     /// string of a JSON or call-syntax call).
-    pub(crate) fn is_deferred(&self) -> bool {
-        self.deferred
+    pub(crate) fn waits_for_end(&self) -> bool {
+        self.waits
     }
 
     /// Scans `text` (which extends the text of earlier runs) as far as it can decide. With
@@ -176,7 +185,7 @@ impl Scanner {
     /// (an error waits for the final run). Without, it scans to the end and fails as the
     /// one-shot functions fail.
     pub(crate) fn run(&mut self, text: &str, more: bool, known: Option<&Tools>) -> Result<(), ParseError> {
-        if self.done || (more && self.deferred) {
+        if self.done || (more && self.waits) {
             return Ok(());
         }
         if !self.begun && !self.begin(text, more) {
@@ -210,7 +219,7 @@ impl Scanner {
             && self.block.is_none()
             && self.lead == LeadState::Off
             && self.pending.is_none()
-            && !self.deferred
+            && !self.waits
             && !self.done
     }
 
@@ -227,7 +236,7 @@ impl Scanner {
     /// nothing waiting: the text before it is reasoning, the text from it may begin a tag or
     /// close tag; text that begins neither is reasoning as it comes (see [`Scanner::prose_to`]).
     pub(crate) fn reasoning_at(&self) -> Option<usize> {
-        let quiet = self.begun && self.pending.is_none() && !self.deferred && !self.done;
+        let quiet = self.begun && self.pending.is_none() && !self.waits && !self.done;
         (quiet && self.block.is_some() && self.close.is_none() && self.close_scanned >= self.pos).then_some(self.pos)
     }
 
@@ -281,7 +290,7 @@ impl Scanner {
 
     fn step_outside(&mut self, text: &str, more: bool, known: Option<&Tools>) -> Result<Flow, ParseError> {
         if self.lead != LeadState::Off {
-            if let Some(flow) = self.step_lead(text, more, known)? {
+            if let Some(flow) = self.step_lead(text, more, known) {
                 return Ok(flow);
             }
         }
@@ -331,7 +340,7 @@ impl Scanner {
     }
 
     /// At the leading position: a leading call, or `None` when the scan goes on as usual.
-    fn step_lead(&mut self, text: &str, more: bool, known: Option<&Tools>) -> Result<Option<Flow>, ParseError> {
+    fn step_lead(&mut self, text: &str, more: bool, known: Option<&Tools>) -> Option<Flow> {
         let bytes = text.as_bytes();
         let mut q = crate::lex::skip_ws(bytes, self.pos);
         let mut separated = false;
@@ -341,38 +350,38 @@ impl Scanner {
         }
         if q == bytes.len() {
             if more {
-                return Ok(Some(Flow::Stop));
+                return Some(Flow::Stop);
             }
             self.lead = LeadState::Off;
-            return Ok(None);
+            return None;
         }
         // A marker or reasoning tag here is scanned as usual; a reasoning block keeps the lead.
         match entry_at(bytes, q) {
-            Some((len, _)) if more && may_change(bytes, q, q, len, false) => return Ok(Some(Flow::Stop)),
-            Some((_, Kind::Reasoning(_))) if !separated => return Ok(None),
+            Some((len, _)) if more && may_change(bytes, q, q, len, false) => return Some(Flow::Stop),
+            Some((_, Kind::Reasoning(_))) if !separated => return None,
             Some(_) => {
                 self.lead = LeadState::Off;
-                return Ok(None);
+                return None;
             }
-            None if more && begins_tag(&bytes[q..]) => return Ok(Some(Flow::Stop)),
+            None if more && begins_tag(&bytes[q..]) => return Some(Flow::Stop),
             None => {}
         }
         if more && !self.gate(text, q, Watch::Lead(q)) {
-            return Ok(Some(Flow::Stop));
+            return Some(Flow::Stop);
         }
         let mut calls = Vec::new();
         match lead_at(text, q, self.formats, known, more, &mut calls) {
             Lead::None => {
                 self.lead = LeadState::Off;
                 self.pending = None;
-                Ok(None)
+                None
             }
-            Lead::Pending => Ok(Some(Flow::Stop)),
+            Lead::Pending => Some(Flow::Stop),
             Lead::Calls(end) => {
                 self.push_region(q..end, calls);
                 self.found.leading = self.found.outside.len();
                 self.lead = LeadState::After;
-                Ok(Some(Flow::Go))
+                Some(Flow::Go)
             }
         }
     }
@@ -386,7 +395,7 @@ impl Scanner {
         }
         let bytes = text.as_bytes();
         let first = self.found.outside.len();
-        let result = (family.parse)(text, at, &mut self.found.outside);
+        let result = (family.parse)(text, at, &mut Calls::new(&mut self.found.outside, self.defer));
         keep_allowed(&mut self.found.outside, first, self.formats);
         let calls = self.found.outside.split_off(first);
         let prose_may_open = may_open_string(&bytes[self.gap..at]);
@@ -401,8 +410,8 @@ impl Scanner {
                     p.claimed = result.is_err() || !calls.is_empty();
                 }
                 match &result {
-                    Err(e) if !cut_short(text, e) => self.deferred = true,
-                    Ok(_) if suspect => self.deferred = true,
+                    Err(e) if !cut_short(text, e) => self.waits = true,
+                    Ok(_) if suspect => self.waits = true,
                     _ => {
                         if let Some(p) = self.pending.as_mut() {
                             p.calls = if prose_may_open { Vec::new() } else { calls };
@@ -503,6 +512,10 @@ impl Scanner {
     }
 
     /// A marker inside reasoning, at `at`.
+    #[allow(
+        clippy::unnecessary_wraps,
+        reason = "one arm of the step's match, whose other arms can fail"
+    )]
     fn inside(
         &mut self,
         text: &str,
@@ -519,7 +532,7 @@ impl Scanner {
         let bytes = text.as_bytes();
         let limit = self.close.map_or(bytes.len(), |(c, _)| c);
         let first = self.found.inside.len();
-        let result = (family.parse)(text, at, &mut self.found.inside);
+        let result = (family.parse)(text, at, &mut Calls::new(&mut self.found.inside, self.defer));
         let waits = match &result {
             Ok(end) => !region_final(text, at, *end, family),
             // Where scanning resumes depends on the close tag, which may still be arriving.

@@ -49,7 +49,12 @@ const PROBES: [&str; 14] = [
 /// What a region's parse gives, for comparison.
 fn outcome(text: &str, at: usize, family: &Family) -> Option<(usize, Vec<(String, String)>)> {
     let mut calls = Vec::new();
-    let end = (family.parse)(text, at, &mut calls).ok()?;
+    let end = (family.parse)(
+        text,
+        at,
+        &mut crate::formats::Calls::new(&mut calls, crate::syntax::shape::Defer::Never),
+    )
+    .ok()?;
     let calls = calls
         .into_iter()
         .map(|c| (c.name, crate::value::Value::Object(c.arguments).to_json()))

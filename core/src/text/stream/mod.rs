@@ -32,6 +32,7 @@ pub use state::{scan_stream, StreamScan, StreamState};
 
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
+use crate::syntax::shape::Defer;
 use crate::text::content::{prose, Content, Out};
 use crate::text::message::{parse_message, region_start, IdHasher, Ids, MessageOptions};
 use crate::text::scanner::{Scanner, Segment};
@@ -167,6 +168,10 @@ enum State {
     Failed(ParseError),
 }
 
+#[allow(
+    clippy::missing_fields_in_debug,
+    reason = "the state shown is what a caller can act on"
+)]
 impl std::fmt::Debug for ToolCallStream {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolCallStream")
@@ -186,7 +191,7 @@ impl ToolCallStream {
             tools: options.tools.cloned(),
             options: MessageOptions { tools: None, ..options },
             text: String::new(),
-            scanner: Scanner::new(options.formats, options.start),
+            scanner: Scanner::new(options.formats, options.start, Defer::Never),
             rule: Content::default(),
             emitted: 0,
             segment: 0,
@@ -242,9 +247,10 @@ impl ToolCallStream {
             if let Some(to) = plain_to(self.text.as_bytes(), from, before) {
                 self.scanner.prose_to(to);
                 // A byte held back may begin a marker, not a close tag: then it is reasoning.
-                let safe = match to < self.text.len() {
-                    true => self.scanner.open_reasoning(&self.text).map_or(to, |(_, safe)| safe),
-                    false => to,
+                let safe = if to < self.text.len() {
+                    self.scanner.open_reasoning(&self.text).map_or(to, |(_, safe)| safe)
+                } else {
+                    to
                 };
                 if safe > self.reasoning_to {
                     events.reasoning(&self.text[self.reasoning_to..safe]);

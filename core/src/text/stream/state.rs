@@ -4,7 +4,9 @@
 
 use crate::call::FormatSet;
 use crate::formats::tokens::WRAPPERS;
+use crate::formats::Calls;
 use crate::formats::Family;
+use crate::syntax::shape::Defer;
 use crate::text::reasoning::Start;
 use crate::text::scanner::{Scanner, Segment};
 
@@ -50,7 +52,7 @@ pub struct StreamScan {
 /// `found` stays once the first call is complete, while later calls arrive. Before a whole
 /// marker, a held `<tool_` may turn out to be prose.
 pub fn scan_stream(text: &str) -> StreamScan {
-    let mut scanner = Scanner::new(FormatSet::ALL, Start::Content).markers_only();
+    let mut scanner = Scanner::new(FormatSet::ALL, Start::Content, Defer::Never).markers_only();
     // A growing text never fails; a broken call waits for the end.
     let _ = scanner.run(text, true, None);
     let first_region = scanner.found.segments.iter().find_map(|s| match s {
@@ -60,7 +62,7 @@ pub fn scan_stream(text: &str) -> StreamScan {
     let at = scanner.frontier();
     let (state, offset) = match first_region {
         Some(start) => (StreamState::Found, start),
-        None if scanner.is_deferred() => (StreamState::Found, at),
+        None if scanner.waits_for_end() => (StreamState::Found, at),
         None => match scanner.pending.as_ref().and_then(|p| p.family().filter(|_| p.at == at)) {
             Some(family) => (region_state(text, at, family), at),
             None if at < text.len() => (StreamState::Partial, at),
@@ -87,10 +89,14 @@ pub fn scan_stream(text: &str) -> StreamScan {
 /// it), partial otherwise.
 fn region_state(text: &str, at: usize, family: &Family) -> StreamState {
     let mut calls = Vec::new();
-    match (family.parse)(text, at, &mut calls) {
+    match (family.parse)(text, at, &mut Calls::new(&mut calls, Defer::Never)) {
         // Complete only because the text ends here (a closing tag or `<|eom_id|>` may follow)?
         // Then more of the call is to come: with any character after it, it would not parse.
-        Ok(_) => match (family.parse)(&format!("{text}\u{1}"), at, &mut Vec::new()) {
+        Ok(_) => match (family.parse)(
+            &format!("{text}\u{1}"),
+            at,
+            &mut Calls::new(&mut Vec::new(), Defer::Never),
+        ) {
             Err(e) if e.offset >= text.len() => StreamState::Partial,
             _ => StreamState::Found,
         },
