@@ -14,7 +14,8 @@ use super::{unclosed_marker, unrecognized};
 use crate::call::{Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, is_ws, quote, skip_ws};
-use crate::syntax::json::{locate_path, Step};
+use crate::syntax::json::{locate_key, locate_path};
+use crate::syntax::path::Step;
 use crate::value::{Object, Value};
 
 const ROLE: &str = "function call<|role_sep|>";
@@ -100,7 +101,7 @@ fn call_object(text: &str, at: usize, object: Object) -> Result<(String, Object)
                 return Err(ParseError::new(ErrorCode::InvalidArguments, pos, why));
             }
             (other, _) => {
-                let pos = locate_path(text, at, &[Step::KeyName(other)]);
+                let pos = locate_key(text, at, &[], other);
                 let why = format!(
                     "a GigaChat call has only `name` and `arguments`, found the key {}",
                     quote(other)

@@ -49,8 +49,9 @@ use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span}
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, quote, skip_ws};
-use crate::syntax::json::{locate_path, parse_complete, parse_value_items_at, raw_offset_in_string, Step};
+use crate::syntax::json::{locate_key, locate_path, parse_complete, parse_value_items_at, raw_offset_in_string};
 use crate::syntax::origin::offset_of;
+use crate::syntax::path::Step;
 use crate::syntax::shape::{plain_calls, CallKeys};
 use crate::value::{Object, Value};
 
@@ -420,13 +421,19 @@ struct Item<'t> {
 
 impl Item<'_> {
     /// The offset of the item, or of what `step` reaches inside it.
-    fn at(&self, step: Option<Step<'_>>) -> usize {
-        let path: Vec<Step<'_>> = self.index.map(Step::Index).into_iter().chain(step).collect();
+    fn at(&self, step: Option<Step<&str>>) -> usize {
+        let path: Vec<Step<&str>> = self.index.map(Step::Index).into_iter().chain(step).collect();
         locate_path(self.text, self.value_at, &path)
     }
 
-    fn error(&self, code: ErrorCode, step: Option<Step<'_>>, message: String) -> ParseError {
+    fn error(&self, code: ErrorCode, step: Option<Step<&str>>, message: String) -> ParseError {
         ParseError::new(code, self.at(step), message)
+    }
+
+    /// An error about the key `key` itself, at its opening quote in the item.
+    fn key_error(&self, code: ErrorCode, key: &str, message: String) -> ParseError {
+        let path: Vec<Step<&str>> = self.index.map(Step::Index).into_iter().collect();
+        ParseError::new(code, locate_key(self.text, self.value_at, &path, key), message)
     }
 
     fn object(&self, item: Value) -> Result<Object, ParseError> {
@@ -465,7 +472,7 @@ impl Item<'_> {
                     "a call has only `{id_key}`, `{name_key}` and `{args_key}`, found {}",
                     quote(&key)
                 );
-                return Err(self.error(ErrorCode::Unrecognized, Some(Step::KeyName(&key)), message));
+                return Err(self.key_error(ErrorCode::Unrecognized, &key, message));
             }
         }
         let Some(name) = name else {
@@ -502,9 +509,9 @@ impl Item<'_> {
             ));
         };
         if let Some((second, _)) = members.next() {
-            return Err(self.error(
+            return Err(self.key_error(
                 ErrorCode::Unrecognized,
-                Some(Step::KeyName(&second)),
+                &second,
                 format!(
                     "a call is an object of one key, the tool name; found a second key {}",
                     quote(&second)
@@ -512,18 +519,14 @@ impl Item<'_> {
             ));
         }
         if name.is_empty() {
-            return Err(self.error(
-                ErrorCode::InvalidName,
-                Some(Step::KeyName("")),
-                "the tool name is empty".into(),
-            ));
+            return Err(self.key_error(ErrorCode::InvalidName, "", "the tool name is empty".into()));
         }
         let arguments = self.arguments(value, Step::Key(&name), Some(&name))?;
         Ok((None, name, arguments))
     }
 
     /// Arguments: an object, or a string holding a JSON object.
-    fn arguments(&self, value: Value, step: Step<'_>, name: Option<&str>) -> Result<Object, ParseError> {
+    fn arguments(&self, value: Value, step: Step<&str>, name: Option<&str>) -> Result<Object, ParseError> {
         let of = || name.map(|n| format!(" of {}", quote(n))).unwrap_or_default();
         match value {
             Value::Object(o) => Ok(o),

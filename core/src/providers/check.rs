@@ -20,8 +20,9 @@ use crate::syntax::json;
 use crate::tools::{Tools, UnknownTools, Violation};
 use crate::value::Value;
 
-use super::walk::{self, ArgsAt, FoundCall, Seg, Source};
+use super::walk::{self, ArgsAt, FoundCall, Source};
 use super::{ProviderCall, ResponseOptions};
+use crate::syntax::path::{borrowed, Step};
 
 /// The calls that stand with `tools`, in order, or the first failure.
 pub(super) fn calls(
@@ -56,16 +57,16 @@ pub(super) enum Root<'a> {
 }
 
 impl<'a> Root<'a> {
-    fn get(self, path: &[Seg]) -> Option<&'a Value> {
+    fn get(self, path: &[Step<&'static str>]) -> Option<&'a Value> {
         let (mut value, path) = match self {
             Root::Whole(v) => (Some(v), path),
-            Root::Event(Some((i, v))) if path.first() == Some(&Seg::Index(i)) => (Some(v), &path[1..]),
+            Root::Event(Some((i, v))) if path.first() == Some(&Step::Index(i)) => (Some(v), &path[1..]),
             Root::Event(_) => return None,
         };
         for seg in path {
             value = match (value, seg) {
-                (Some(Value::Object(o)), Seg::Key(k)) => crate::value::get(o, k),
-                (Some(Value::Array(items)), Seg::Index(i)) => items.get(*i),
+                (Some(Value::Object(o)), Step::Key(k)) => crate::value::get(o, k),
+                (Some(Value::Array(items)), Step::Index(i)) => items.get(*i),
                 _ => None,
             };
         }
@@ -132,7 +133,7 @@ fn schema_error(ctx: &Source<'_>, root: Root<'_>, f: &FoundCall, v: &Violation) 
             }
         }
         ArgsAt::Joined(joined) => {
-            let inner = json::locate_path(&joined.text, 0, &crate::syntax::origin::steps(&v.path));
+            let inner = json::locate_path(&joined.text, 0, &borrowed(&v.path));
             let (offset, piece) = joined.locate(ctx, inner);
             let at = format!(" (streamed, in the fragment at {piece})");
             let bytes = (!ctx.has_text()).then(|| format!("byte {inner} of the joined arguments"));
@@ -148,9 +149,9 @@ fn schema_error(ctx: &Source<'_>, root: Root<'_>, f: &FoundCall, v: &Violation) 
 
 /// The byte of the offending value inside the arguments string at `path` (none when the
 /// arguments are an object), for a response without text.
-fn byte_in_string(root: Root<'_>, path: &[Seg], v: &Violation) -> Option<usize> {
+fn byte_in_string(root: Root<'_>, path: &[Step<&'static str>], v: &Violation) -> Option<usize> {
     match root.get(path) {
-        Some(Value::String(s)) => Some(json::locate_path(s, 0, &crate::syntax::origin::steps(&v.path))),
+        Some(Value::String(s)) => Some(json::locate_path(s, 0, &borrowed(&v.path))),
         _ => None,
     }
 }

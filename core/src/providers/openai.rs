@@ -9,8 +9,9 @@ use crate::lex::quote;
 use crate::syntax::json;
 use crate::value::{get, Number, Object, Value};
 
-use super::walk::{self, ArgsAt, At, Found, FoundCall, Joined, Seg, Source, ROOT};
+use super::walk::{self, ArgsAt, At, Found, FoundCall, Joined, Source, ROOT};
 use super::ProviderCall;
+use crate::syntax::path::Step;
 
 /// Chat Completions: a response (`choices[]`), a list of streamed chunks, or a bare message.
 pub(super) fn chat(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result<(), ParseError> {
@@ -84,7 +85,7 @@ pub(super) struct Progress<'a> {
     pub id: Option<&'a str>,
     pub name: Option<&'a str>,
     /// Where the name was taken from.
-    pub name_at: &'a [Seg],
+    pub name_at: &'a [Step<&'static str>],
     /// Its argument fragments joined so far.
     pub arguments: &'a Joined,
     /// Not a function call (skipped).
@@ -177,14 +178,14 @@ struct Choice {
 /// The fragments of one streamed call seen so far.
 struct Partial {
     /// Where the first fragment stands.
-    at: Vec<Seg>,
+    at: Vec<Step<&'static str>>,
     skip: bool,
     id: Option<String>,
     name: Option<String>,
     /// Where the name was taken from.
-    name_at: Vec<Seg>,
+    name_at: Vec<Step<&'static str>>,
     arguments: Joined,
-    object: Option<(Object, Vec<Seg>)>,
+    object: Option<(Object, Vec<Step<&'static str>>)>,
 }
 
 impl Partial {

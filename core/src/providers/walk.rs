@@ -6,24 +6,18 @@ use std::fmt::Write as _;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::quote;
-use crate::syntax::json::{self, locate_path, Step};
+use crate::syntax::json::{self, locate_key, locate_path};
+use crate::syntax::path::Step;
 use crate::value::{get, Object, Value};
 
 use super::ProviderCall;
-
-/// One step from a value to a value nested in it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Seg {
-    Key(&'static str),
-    Index(usize),
-}
 
 /// Where a value stands in the response, as a chain of stack frames: building a path costs no
 /// allocation; it is only written out (`to_vec`) for an error or a text piece.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct At<'a> {
     parent: Option<&'a At<'a>>,
-    seg: Option<Seg>,
+    seg: Option<Step<&'static str>>,
 }
 
 /// The response itself.
@@ -36,18 +30,18 @@ impl<'a> At<'a> {
     pub(super) fn key(&'a self, key: &'static str) -> At<'a> {
         At {
             parent: Some(self),
-            seg: Some(Seg::Key(key)),
+            seg: Some(Step::Key(key)),
         }
     }
 
     pub(super) fn index(&'a self, index: usize) -> At<'a> {
         At {
             parent: Some(self),
-            seg: Some(Seg::Index(index)),
+            seg: Some(Step::Index(index)),
         }
     }
 
-    pub(super) fn path(&self) -> Vec<Seg> {
+    pub(super) fn path(&self) -> Vec<Step<&'static str>> {
         let mut out = Vec::new();
         let mut at = Some(self);
         while let Some(a) = at {
@@ -66,20 +60,20 @@ impl<'a> At<'a> {
 }
 
 /// A path as people write it: `choices[0].message.tool_calls[1].function.arguments`.
-pub(super) fn show(path: &[Seg]) -> String {
+pub(super) fn show(path: &[Step<&'static str>]) -> String {
     if path.is_empty() {
         return "the response".to_string();
     }
     let mut out = String::new();
     for seg in path {
         match seg {
-            Seg::Key(k) => {
+            Step::Key(k) => {
                 if !out.is_empty() {
                     out.push('.');
                 }
                 out.push_str(k);
             }
-            Seg::Index(i) => {
+            Step::Index(i) => {
                 let _ = write!(out, "[{i}]");
             }
         }
@@ -154,32 +148,29 @@ impl<'s> Source<'s> {
     }
 
     /// The offset of the value at `path` (the response parsed from the text, so the path exists).
-    pub(super) fn offset(&self, path: &[Seg]) -> usize {
+    pub(super) fn offset(&self, path: &[Step<&'static str>]) -> usize {
         self.locate(path, None)
     }
 
     /// The offset of the value at `path`, or (with `key_name`) of the opening quote of that key
     /// in the object at `path`.
-    fn locate(&self, path: &[Seg], key_name: Option<&str>) -> usize {
+    fn locate(&self, path: &[Step<&'static str>], key_name: Option<&str>) -> usize {
         let Some(src) = self.src else { return 0 };
-        let mut steps: Vec<Step<'_>> = path
-            .iter()
-            .map(|s| match *s {
-                Seg::Key(k) => Step::Key(k),
-                Seg::Index(i) => Step::Index(i),
-            })
-            .collect();
-        steps.extend(key_name.map(Step::KeyName));
-        match (self.events, steps.first()) {
-            (Some(starts), Some(&Step::Index(i))) => starts
-                .get(i)
-                .map_or(src.len(), |&start| locate_path(src, start, &steps[1..])),
-            _ => locate_path(src, self.start, &steps),
+        let (start, path) = match (self.events, path.first()) {
+            (Some(starts), Some(&Step::Index(i))) => match starts.get(i) {
+                Some(&start) => (start, &path[1..]),
+                None => return src.len(),
+            },
+            _ => (self.start, path),
+        };
+        match key_name {
+            Some(key) => locate_key(src, start, path, key),
+            None => locate_path(src, start, path),
         }
     }
 
     /// The offset of the character that decoded to byte `decoded` of the string at `path`.
-    pub(super) fn offset_in_string(&self, path: &[Seg], decoded: usize) -> usize {
+    pub(super) fn offset_in_string(&self, path: &[Step<&'static str>], decoded: usize) -> usize {
         let Some(src) = self.src else { return 0 };
         json::raw_offset_in_string(src, self.offset(path), decoded)
     }
@@ -215,12 +206,12 @@ pub(super) struct Joined {
 struct Part {
     start: usize,
     len: usize,
-    path: Vec<Seg>,
+    path: Vec<Step<&'static str>>,
 }
 
 impl Joined {
     /// Appends `piece` (the string at `path`), preceded by `sep` unless nothing came before.
-    pub(super) fn push(&mut self, sep: &str, piece: &str, path: Vec<Seg>) {
+    pub(super) fn push(&mut self, sep: &str, piece: &str, path: Vec<Step<&'static str>>) {
         if !self.parts.is_empty() {
             self.text.push_str(sep);
         }
@@ -277,7 +268,7 @@ impl Joined {
 pub(super) struct FoundCall {
     pub(super) call: ProviderCall,
     /// The path of the name's value.
-    pub(super) name_at: Vec<Seg>,
+    pub(super) name_at: Vec<Step<&'static str>>,
     pub(super) args: ArgsAt,
 }
 
@@ -287,7 +278,7 @@ pub(super) enum ArgsAt {
     /// Nowhere (no arguments key, no fragment streamed): positions are the name's.
     None,
     /// The value at this path: an object, or a string holding its JSON.
-    Value(Vec<Seg>),
+    Value(Vec<Step<&'static str>>),
     /// Streamed `arguments` fragments, joined.
     Joined(Joined),
 }

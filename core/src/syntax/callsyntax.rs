@@ -20,7 +20,7 @@
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{ident_end, is_ident_continue, quote, show_char, skip_ws};
 use crate::syntax::json::{ends_in_escape, number_value};
-use crate::syntax::path::Seg;
+use crate::syntax::path::Step;
 use crate::value::{Object, Value, MAX_DEPTH};
 
 /// Whether `word` is one of Python's keywords, which are not identifiers, so neither a call's
@@ -110,7 +110,7 @@ pub(crate) fn literal_complete(src: &str) -> Option<Value> {
 
 /// The offset reached by `path` from the argument list whose `(` is at `open` (a well-formed
 /// one: the call parsed). The first step names an argument; the others go into its literal.
-pub(crate) fn locate(src: &str, open: usize, path: &[Seg]) -> usize {
+pub(crate) fn locate(src: &str, open: usize, path: &[Step]) -> usize {
     let bytes = src.as_bytes();
     let mut p = Parser {
         src,
@@ -118,7 +118,7 @@ pub(crate) fn locate(src: &str, open: usize, path: &[Seg]) -> usize {
         pos: open + 1,
         depth: 0,
     };
-    let Some((Seg::Key(want), rest)) = path.split_first() else {
+    let Some((Step::Key(want), rest)) = path.split_first() else {
         return open;
     };
     loop {
@@ -144,7 +144,7 @@ pub(crate) fn locate(src: &str, open: usize, path: &[Seg]) -> usize {
 }
 
 /// The offset reached by `path` from the (well-formed) literal at `at`.
-pub(crate) fn locate_literal(src: &str, at: usize, path: &[Seg]) -> usize {
+pub(crate) fn locate_literal(src: &str, at: usize, path: &[Step]) -> usize {
     let mut p = Parser {
         src,
         bytes: src.as_bytes(),
@@ -163,12 +163,12 @@ struct Parser<'a> {
 
 impl Parser<'_> {
     /// Follows `path` from the literal at `pos`; stops where a step cannot be followed.
-    fn locate_in(&mut self, path: &[Seg]) -> usize {
+    fn locate_in(&mut self, path: &[Step]) -> usize {
         for seg in path {
             self.ws();
             let found = match (seg, self.peek()) {
-                (Seg::Index(n), Some(b'[' | b'(')) => self.find_index(*n),
-                (Seg::Key(want), Some(b'{')) => self.find_key(want),
+                (Step::Index(n), Some(b'[' | b'(')) => self.find_index(*n),
+                (Step::Key(want), Some(b'{')) => self.find_key(want),
                 _ => None,
             };
             if found.is_none() {

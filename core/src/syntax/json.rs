@@ -19,6 +19,7 @@ use std::ops::Range;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{quote, show_char, skip_ws};
+use crate::syntax::path::Step;
 use crate::value::{Keys, Number, Object, Value, MAX_DEPTH};
 
 const SMALL_OBJECT: usize = 16;
@@ -786,42 +787,27 @@ pub(crate) fn raw_offset_in_string(src: &str, literal_start: usize, decoded_offs
     raw
 }
 
-/// One step of a path from a JSON value to a value nested in it.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Step<'k> {
-    /// The value under this key.
-    Key(&'k str),
-    /// The opening quote of this key.
-    KeyName(&'k str),
-    /// The element at this index.
-    Index(usize),
-}
-
 /// The offset of the value reached from the value at `start` by following `path`. The text is
 /// known to parse (this is used to point errors at values found by walking a parsed tree).
-pub(crate) fn locate_path(src: &str, start: usize, path: &[Step<'_>]) -> usize {
+pub(crate) fn locate_path(src: &str, start: usize, path: &[Step<&str>]) -> usize {
+    locate(src, start, path, None)
+}
+
+/// The offset of the opening quote of `key` in the object reached from the value at `start` by
+/// following `path` (an error about the key itself, not its value).
+pub(crate) fn locate_key(src: &str, start: usize, path: &[Step<&str>], key: &str) -> usize {
+    locate(src, start, path, Some(key))
+}
+
+fn locate(src: &str, start: usize, path: &[Step<&str>], key: Option<&str>) -> usize {
     let bytes = src.as_bytes();
     let mut pos = skip_ws(bytes, start);
     for step in path {
         match *step {
-            Step::Key(want) | Step::KeyName(want) => {
-                // `{` ws "key" ws : ws value ws (, ws "key" ...)
-                pos = skip_ws(bytes, pos + 1);
-                loop {
-                    let key_at = pos;
-                    let mut p = Parser::new(src, pos);
-                    let Ok(key) = p.string(true) else { return key_at };
-                    pos = skip_ws(bytes, skip_ws(bytes, p.pos) + 1); // past ws `:` ws
-                    if key == want {
-                        if matches!(step, Step::KeyName(_)) {
-                            return key_at;
-                        }
-                        break;
-                    }
-                    pos = skip_value(src, pos);
-                    pos = skip_ws(bytes, skip_ws(bytes, pos) + 1); // past `,`
-                }
-            }
+            Step::Key(want) => match member(src, pos, want) {
+                Ok((_, value_at)) => pos = value_at,
+                Err(at) => return at,
+            },
             Step::Index(n) => {
                 pos = skip_ws(bytes, pos + 1);
                 for _ in 0..n {
@@ -831,7 +817,29 @@ pub(crate) fn locate_path(src: &str, start: usize, path: &[Step<'_>]) -> usize {
             }
         }
     }
-    pos
+    match key {
+        Some(want) => member(src, pos, want).map_or_else(|at| at, |(key_at, _)| key_at),
+        None => pos,
+    }
+}
+
+/// In the object whose `{` is at `pos`: the offsets of `want`'s opening quote and of its value,
+/// or `Err` with where the object stops being readable.
+fn member(src: &str, pos: usize, want: &str) -> Result<(usize, usize), usize> {
+    // `{` ws "key" ws : ws value ws (, ws "key" ...)
+    let bytes = src.as_bytes();
+    let mut pos = skip_ws(bytes, pos + 1);
+    loop {
+        let key_at = pos;
+        let mut p = Parser::new(src, pos);
+        let Ok(key) = p.string(true) else { return Err(key_at) };
+        pos = skip_ws(bytes, skip_ws(bytes, p.pos) + 1); // past ws `:` ws
+        if key == want {
+            return Ok((key_at, pos));
+        }
+        pos = skip_value(src, pos);
+        pos = skip_ws(bytes, skip_ws(bytes, pos) + 1); // past `,`
+    }
 }
 
 /// The end of the string literal whose opening quote is at `pos`, read without decoding it, or

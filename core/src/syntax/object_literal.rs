@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{find, quote, show_char, skip_ws};
-use crate::syntax::path::Seg;
+use crate::syntax::path::Step;
 use crate::value::{Object, Value, MAX_DEPTH};
 
 /// Name and bare-key bytes: ASCII letters and digits, `_`, `-`, `.`, and every byte of a
@@ -218,7 +218,7 @@ impl Literal<'_> {
 
 /// The offset reached by `path` from the object literal whose `{` is at `open` (a well-formed
 /// one: the call parsed), strings delimited by `delimiter`.
-pub(crate) fn locate(text: &str, open: usize, delimiter: &'static str, path: &[Seg]) -> usize {
+pub(crate) fn locate(text: &str, open: usize, delimiter: &'static str, path: &[Step]) -> usize {
     let mut literal = Literal {
         text,
         bytes: text.as_bytes(),
@@ -229,8 +229,8 @@ pub(crate) fn locate(text: &str, open: usize, delimiter: &'static str, path: &[S
     for seg in path {
         literal.ws();
         let found = match (seg, literal.peek()) {
-            (Seg::Key(want), Some(b'{')) => literal.find_key(want),
-            (Seg::Index(n), Some(b'[')) => literal.find_index(*n),
+            (Step::Key(want), Some(b'{')) => literal.find_key(want),
+            (Step::Index(n), Some(b'[')) => literal.find_index(*n),
             _ => None,
         };
         if found.is_none() {

@@ -11,31 +11,21 @@
 
 use crate::call::{Args, Origin, Param, Text, ToolCall};
 use crate::lex::skip_ws;
-use crate::syntax::json::{self, Step};
-use crate::syntax::path::Seg;
+use crate::syntax::json;
+use crate::syntax::path::{borrowed, Step};
 use crate::value::Value;
-
-/// `path` as steps for [`json::locate_path`].
-pub(crate) fn steps(path: &[Seg]) -> Vec<Step<'_>> {
-    path.iter()
-        .map(|s| match s {
-            Seg::Key(k) => Step::Key(k),
-            Seg::Index(i) => Step::Index(*i),
-        })
-        .collect()
-}
 
 /// The offset reached by `path` from the JSON value at `at`. When that value is a string, the
 /// arguments are its content (JSON written inside a JSON string) and the path is followed there.
-pub(crate) fn in_json(text: &str, at: usize, path: &[Seg]) -> usize {
+pub(crate) fn in_json(text: &str, at: usize, path: &[Step]) -> usize {
     let at = skip_ws(text.as_bytes(), at);
     if text.as_bytes().get(at) == Some(&b'"') {
         if let Ok((Value::String(inner), _)) = json::parse_value_at(text, at) {
-            let inner_at = json::locate_path(&inner, 0, &steps(path));
+            let inner_at = json::locate_path(&inner, 0, &borrowed(path));
             return json::raw_offset_in_string(text, at, inner_at);
         }
     }
-    json::locate_path(text, at, &steps(path))
+    json::locate_path(text, at, &borrowed(path))
 }
 
 impl ToolCall {
@@ -57,7 +47,7 @@ impl ToolCall {
 
     /// The offset in `text` of the value at `path` inside the call's arguments (the arguments
     /// themselves for an empty path).
-    pub(crate) fn value_at(&self, text: &str, path: &[Seg]) -> usize {
+    pub(crate) fn value_at(&self, text: &str, path: &[Step]) -> usize {
         match &self.origin {
             Origin::Unknown => self.span.start,
             Origin::Object {
@@ -86,8 +76,8 @@ impl ToolCall {
 
     /// A position inside text-valued parameters: the first step names the parameter; deeper
     /// steps are followed in its text as JSON or as a Python literal.
-    fn in_params(&self, text: &str, params: &[Param], path: &[Seg]) -> usize {
-        let Some((Seg::Key(key), rest)) = path.split_first() else {
+    fn in_params(&self, text: &str, params: &[Param], path: &[Step]) -> usize {
+        let Some((Step::Key(key), rest)) = path.split_first() else {
             return self.span.start;
         };
         let index = self.arguments.iter().position(|(k, _)| k == key);

@@ -1,21 +1,46 @@
-//! A path into a value: the keys and indexes from the arguments down to one value, and its
-//! spelling as a JSON pointer (RFC 6901).
+//! A path into a value: the keys and indexes from the arguments (or a response) down to one
+//! value, and its spelling as a JSON pointer (RFC 6901).
 
-/// One step of a path into the arguments.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Seg {
-    Key(String),
+/// One step of a path into a value: the value under a key, or the element at an index. `K` is
+/// the key: owned where the path outlives the value it was taken from (an error's path),
+/// borrowed where it does not (a walk to a value, a check in progress).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step<K = String> {
+    Key(K),
     Index(usize),
 }
 
-/// `path` as a JSON pointer (RFC 6901): `""` for the arguments, `/todos/1/status` deeper.
-pub(crate) fn pointer(path: &[Seg]) -> String {
+impl<K: AsRef<str>> Step<K> {
+    /// The step with its key borrowed.
+    pub(crate) fn as_ref(&self) -> Step<&str> {
+        match self {
+            Step::Key(k) => Step::Key(k.as_ref()),
+            Step::Index(i) => Step::Index(*i),
+        }
+    }
+
+    /// The step with its key owned.
+    pub(crate) fn to_owned(&self) -> Step {
+        match self {
+            Step::Key(k) => Step::Key(k.as_ref().to_string()),
+            Step::Index(i) => Step::Index(*i),
+        }
+    }
+}
+
+/// `path` borrowed, for the walks that take borrowed steps.
+pub(crate) fn borrowed<K: AsRef<str>>(path: &[Step<K>]) -> Vec<Step<&str>> {
+    path.iter().map(Step::as_ref).collect()
+}
+
+/// `path` as a JSON pointer (RFC 6901): `""` for the whole value, `/todos/1/status` deeper.
+pub(crate) fn pointer<K: AsRef<str>>(path: &[Step<K>]) -> String {
     let mut out = String::new();
-    for seg in path {
+    for step in path {
         out.push('/');
-        match seg {
-            Seg::Key(k) => out.push_str(&escape(k)),
-            Seg::Index(i) => out.push_str(&i.to_string()),
+        match step {
+            Step::Key(k) => out.push_str(&escape(k.as_ref())),
+            Step::Index(i) => out.push_str(&i.to_string()),
         }
     }
     out

@@ -11,7 +11,8 @@ use std::ops::Range;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{quote, skip_ws};
-use crate::syntax::json::{self, locate_path, Step};
+use crate::syntax::json::{self, locate_key, locate_path};
+use crate::syntax::path::Step;
 use crate::value::{get, Object, Value};
 
 /// Keys that carry the arguments of a call object.
@@ -380,7 +381,7 @@ fn next_member(bytes: &[u8], end: usize) -> usize {
 /// need them, the happy path should not allocate for them. Call shapes nest at most five steps
 /// deep (array, message `tool_calls`, index, `function`, a key of the call object).
 struct Path<'k> {
-    steps: [Step<'k>; 8],
+    steps: [Step<&'k str>; 8],
     len: usize,
 }
 
@@ -394,7 +395,7 @@ impl Default for Path<'_> {
 }
 
 impl<'k> Path<'k> {
-    fn push(&mut self, step: Step<'k>) {
+    fn push(&mut self, step: Step<&'k str>) {
         debug_assert!(self.len < self.steps.len(), "call shapes nest at most five steps");
         if let Some(slot) = self.steps.get_mut(self.len) {
             *slot = step;
@@ -406,7 +407,7 @@ impl<'k> Path<'k> {
         self.len = self.len.saturating_sub(1);
     }
 
-    fn steps(&self) -> &[Step<'k>] {
+    fn steps(&self) -> &[Step<&'k str>] {
         &self.steps[..self.len]
     }
 }
@@ -419,11 +420,11 @@ struct Extractor<'a> {
 }
 
 impl Extractor<'_> {
-    fn at(&self, path: &[Step<'_>]) -> usize {
+    fn at(&self, path: &[Step<&str>]) -> usize {
         locate_path(self.src, self.start, path)
     }
 
-    fn error(&self, code: ErrorCode, path: &[Step<'_>], message: String) -> ParseError {
+    fn error(&self, code: ErrorCode, path: &[Step<&str>], message: String) -> ParseError {
         ParseError::new(code, self.at(path), message)
     }
 
@@ -515,13 +516,9 @@ impl Extractor<'_> {
                 name = Some(value);
             } else if let Some(&k) = ARGUMENT_KEYS.iter().find(|k| **k == key) {
                 if let Some((first, _)) = &args {
-                    path.push(Step::KeyName(k));
-                    let e = self.error(
-                        ErrorCode::AmbiguousArguments,
-                        path.steps(),
-                        format!("both `{first}` and `{k}` are given; a call has one arguments key"),
-                    );
-                    return Err(e);
+                    let at = locate_key(self.src, self.start, path.steps(), k);
+                    let message = format!("both `{first}` and `{k}` are given; a call has one arguments key");
+                    return Err(ParseError::new(ErrorCode::AmbiguousArguments, at, message));
                 }
                 args = Some((k, value));
             }
@@ -564,7 +561,7 @@ impl Extractor<'_> {
         })
     }
 
-    fn arguments(&self, name: &str, key: &str, value: Value, path: &[Step<'_>]) -> Result<Object, ParseError> {
+    fn arguments(&self, name: &str, key: &str, value: Value, path: &[Step<&str>]) -> Result<Object, ParseError> {
         match value {
             Value::Object(o) => Ok(o),
             Value::String(s) => match json::parse_complete(&s) {

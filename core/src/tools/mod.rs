@@ -34,7 +34,7 @@ pub(crate) use validate::Violation;
 use crate::call::{Args, Origin, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::quote;
-use crate::syntax::path::{pointer, Seg};
+use crate::syntax::path::{pointer, Step};
 use crate::value::Value;
 use schema::{NodeId, Schema};
 
@@ -347,7 +347,7 @@ fn type_arguments(text: &str, call: &mut ToolCall, schema: &Schema, validate: bo
             Ok(Some(typed)) => *value = typed,
             Ok(None) => {}
             Err(why) => {
-                let path = pointer(&[Seg::Key(key.clone())]);
+                let path = pointer(&[Step::Key(key.clone())]);
                 let message = format!("the argument {} of {}: {why}", quote(key), quote(&call.name));
                 return Err(ParseError::new(ErrorCode::Schema, param.value.start, message).with_path(path));
             }

@@ -14,7 +14,7 @@ use super::schema::{
     as_f64, type_names, Node, NodeId, Schema, ANY, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING,
 };
 use crate::lex::quote;
-use crate::syntax::path::Seg;
+use crate::syntax::path::Step;
 use crate::value::{Number, Object, Value};
 
 /// How many `$ref`s and subschemas one value may be checked through: beyond it a schema that
@@ -25,7 +25,7 @@ const MAX_NESTING: usize = 512;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Violation {
     /// Where the value is in the arguments.
-    pub path: Vec<Seg>,
+    pub path: Vec<Step>,
     /// The keyword that failed.
     pub keyword: &'static str,
     pub message: String,
@@ -55,27 +55,13 @@ struct Checker<'s> {
 
 type Checked = Result<(), Violation>;
 
-/// A step of the path to the value being checked, borrowed from the value: a path is only
-/// copied when a violation is reported.
-#[derive(Clone, Copy)]
-enum Step<'v> {
-    Key(&'v str),
-    Index(usize),
-}
-
-fn fail(path: &[Step<'_>], keyword: &'static str, message: String) -> Checked {
-    let path = path
-        .iter()
-        .map(|s| match s {
-            Step::Key(k) => Seg::Key((*k).to_string()),
-            Step::Index(i) => Seg::Index(*i),
-        })
-        .collect();
+fn fail(path: &[Step<&str>], keyword: &'static str, message: String) -> Checked {
+    let path = path.iter().map(Step::to_owned).collect();
     Err(Violation { path, keyword, message })
 }
 
 impl Checker<'_> {
-    fn check<'v>(&self, id: NodeId, v: &'v Value, path: &mut Vec<Step<'v>>, depth: usize) -> Checked {
+    fn check<'v>(&self, id: NodeId, v: &'v Value, path: &mut Vec<Step<&'v str>>, depth: usize) -> Checked {
         if depth > MAX_NESTING {
             return fail(path, "$ref", "the schema refers to itself without end".to_string());
         }
@@ -126,7 +112,7 @@ impl Checker<'_> {
         self.combinators(n, v, path, depth)
     }
 
-    fn combinators<'v>(&self, n: &Node, v: &'v Value, path: &mut Vec<Step<'v>>, depth: usize) -> Checked {
+    fn combinators<'v>(&self, n: &Node, v: &'v Value, path: &mut Vec<Step<&'v str>>, depth: usize) -> Checked {
         for &sub in &n.all_of {
             self.check(sub, v, path, depth + 1)?;
         }
@@ -161,7 +147,7 @@ impl Checker<'_> {
         self.check(id, v, &mut Vec::new(), depth + 1).is_ok()
     }
 
-    fn object<'v>(&self, n: &Node, o: &'v Object, path: &mut Vec<Step<'v>>, depth: usize) -> Checked {
+    fn object<'v>(&self, n: &Node, o: &'v Object, path: &mut Vec<Step<&'v str>>, depth: usize) -> Checked {
         if let Some(missing) = n.required.iter().find(|k| !o.iter().any(|(key, _)| key == *k)) {
             return fail(
                 path,
@@ -186,7 +172,14 @@ impl Checker<'_> {
         Ok(())
     }
 
-    fn member<'v>(&self, n: &Node, key: &str, value: &'v Value, path: &mut Vec<Step<'v>>, depth: usize) -> Checked {
+    fn member<'v>(
+        &self,
+        n: &Node,
+        key: &str,
+        value: &'v Value,
+        path: &mut Vec<Step<&'v str>>,
+        depth: usize,
+    ) -> Checked {
         if let Some(names) = n.property_names {
             if let Err(e) = self.check(names, &Value::String(key.to_string()), &mut Vec::new(), depth + 1) {
                 let message = format!("the property name {}: {}", quote(key), e.message);
@@ -216,7 +209,7 @@ impl Checker<'_> {
         }
     }
 
-    fn array<'v>(&self, n: &Node, items: &'v [Value], path: &mut Vec<Step<'v>>, depth: usize) -> Checked {
+    fn array<'v>(&self, n: &Node, items: &'v [Value], path: &mut Vec<Step<&'v str>>, depth: usize) -> Checked {
         count(items.len(), n.min_items, n.max_items, "items", path)?;
         if n.unique_items {
             for (j, b) in items.iter().enumerate() {
@@ -244,7 +237,7 @@ impl Checker<'_> {
 }
 
 /// `minItems`/`maxItems` or `minProperties`/`maxProperties`.
-fn count(len: usize, min: Option<u64>, max: Option<u64>, what: &'static str, path: &[Step<'_>]) -> Checked {
+fn count(len: usize, min: Option<u64>, max: Option<u64>, what: &'static str, path: &[Step<&str>]) -> Checked {
     let len = len as u64;
     let (min_kw, max_kw) = if what == "items" {
         ("minItems", "maxItems")
@@ -260,7 +253,7 @@ fn count(len: usize, min: Option<u64>, max: Option<u64>, what: &'static str, pat
     Ok(())
 }
 
-fn string(n: &Node, s: &str, path: &[Step<'_>]) -> Checked {
+fn string(n: &Node, s: &str, path: &[Step<&str>]) -> Checked {
     if n.min_length.is_some() || n.max_length.is_some() {
         let len = s.chars().count() as u64;
         if let Some(min) = n.min_length.filter(|&m| len < m) {
@@ -299,7 +292,7 @@ fn string(n: &Node, s: &str, path: &[Step<'_>]) -> Checked {
 /// fails, for the message.
 type Bound<'n> = (&'n Option<Number>, &'static str, fn(Ordering) -> bool, &'static str);
 
-fn number(n: &Node, x: &Number, path: &[Step<'_>]) -> Checked {
+fn number(n: &Node, x: &Number, path: &[Step<&str>]) -> Checked {
     let bounds: [Bound<'_>; 4] = [
         (&n.minimum, "minimum", |o| o != Ordering::Less, "less than"),
         (&n.maximum, "maximum", |o| o != Ordering::Greater, "greater than"),

@@ -34,8 +34,9 @@ use crate::text::stream::Event;
 use crate::tools::{Tools, UnknownTools};
 use crate::value::{Object, Value};
 
-use super::walk::{self, ArgsAt, At, Found, FoundCall, Joined, Seg, Source, ROOT};
+use super::walk::{self, ArgsAt, At, Found, FoundCall, Joined, Source, ROOT};
 use super::{Provider, ProviderCall, ResponseOptions};
+use crate::syntax::path::Step;
 use frames::Frame;
 pub(super) use frames::Frames;
 
@@ -648,8 +649,8 @@ impl ResponseStream {
 /// stands (for the tools' `tool_call.unknown_tool`, and a violation when no arguments were
 /// written), its id and its name.
 pub(super) struct Head {
-    pub at: Vec<Seg>,
-    pub name_at: Vec<Seg>,
+    pub at: Vec<Step<&'static str>>,
+    pub name_at: Vec<Step<&'static str>>,
     pub id: Option<String>,
     pub name: String,
 }
@@ -659,7 +660,7 @@ pub(super) struct Streamed {
     pub head: Head,
     /// Arguments sent whole (Anthropic's `input`, a Responses item's `arguments` object), and
     /// their path.
-    pub whole: Option<(Object, Vec<Seg>)>,
+    pub whole: Option<(Object, Vec<Step<&'static str>>)>,
     pub json: Joined,
     /// How much of `json` was reported, and whether the call ended.
     pub sent: usize,
@@ -684,7 +685,7 @@ impl<K> Default for Queue<K> {
 
 impl<K> Queue<K> {
     /// A call starts: its index in the list.
-    pub(super) fn start(&mut self, key: K, head: Head, whole: Option<(Object, Vec<Seg>)>) -> usize {
+    pub(super) fn start(&mut self, key: K, head: Head, whole: Option<(Object, Vec<Step<&'static str>>)>) -> usize {
         self.list.push((
             key,
             Streamed {
@@ -740,7 +741,7 @@ fn streamed_call(
     ctx: &Source<'_>,
     head: &Head,
     json: &Joined,
-    whole: Option<&(Object, Vec<Seg>)>,
+    whole: Option<&(Object, Vec<Step<&'static str>>)>,
     what: &str,
 ) -> Result<FoundCall, ParseError> {
     let name = &head.name;

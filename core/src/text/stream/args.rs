@@ -29,7 +29,7 @@ const HEAD_LIMIT: usize = 4096;
 
 /// What the walk found, for the stream to report.
 #[derive(Debug)]
-pub(super) enum Step {
+pub(super) enum Piece {
     /// The next call of the region starts.
     Start { name: String },
     /// More of the arguments' text.
@@ -110,7 +110,7 @@ impl Walk {
 
     /// Reads the text that came since the last call; `may_start`: whether a new call may start
     /// now (every call before it has ended).
-    pub(super) fn advance(&mut self, text: &str, mut may_start: bool, out: &mut Vec<Step>) {
+    pub(super) fn advance(&mut self, text: &str, mut may_start: bool, out: &mut Vec<Piece>) {
         let bytes = text.as_bytes();
         loop {
             match self.phase {
@@ -138,7 +138,7 @@ impl Walk {
                     Head::More if text.len() - obj < HEAD_LIMIT => return,
                     Head::Call { .. } if !may_start => return,
                     Head::Call { name, args, depth } => {
-                        out.push(Step::Start { name });
+                        out.push(Piece::Start { name });
                         self.open = true;
                         may_start = false;
                         self.depth = depth;
@@ -154,7 +154,7 @@ impl Walk {
                     let close = (pos..bytes.len()).find(|&i| nesting.byte(bytes[i]));
                     let to = close.map_or(bytes.len(), |i| i + 1);
                     if to > pos {
-                        out.push(Step::Arguments(pos..to));
+                        out.push(Piece::Arguments(pos..to));
                     }
                     let Some(close) = close else {
                         self.phase = Phase::Args { args, pos: to, nesting };
@@ -162,7 +162,7 @@ impl Walk {
                     };
                     match parse_value_at(text, args) {
                         Ok((Value::Object(arguments), end)) if end == close + 1 => {
-                            out.push(Step::End(arguments));
+                            out.push(Piece::End(arguments));
                             self.open = false;
                             self.ended += 1;
                             self.phase = Phase::Rest {

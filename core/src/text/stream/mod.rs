@@ -40,7 +40,7 @@ use crate::text::tiers::{self, Found};
 use crate::tools::{Tools, UnknownTools};
 use crate::value::Object;
 
-use args::{Step, Walk};
+use args::{Piece, Walk};
 
 /// What a stream reports, in text order. Concatenated, the `Content` texts are the message's
 /// content, the `Reasoning` texts its reasoning, and each call's `Arguments` deltas the JSON text
@@ -154,7 +154,7 @@ pub struct ToolCallStream {
     refused: bool,
     /// The walk over the arguments of the region at hand.
     walk: Option<Walk>,
-    steps: Vec<Step>,
+    steps: Vec<Piece>,
     /// The events so far disagree with the scanner (a bug): `finish` reports it.
     diverged: bool,
     hasher: IdHasher,
@@ -558,7 +558,7 @@ impl ToolCallStream {
                 break;
             }
             match step {
-                Step::Start { name } => {
+                Piece::Start { name } => {
                     if self.names().is_some_and(|t| !t.contains(&name)) {
                         self.refused = true;
                         break;
@@ -571,14 +571,14 @@ impl ToolCallStream {
                         format,
                     });
                 }
-                Step::Arguments(range) => match events.0.last_mut() {
+                Piece::Arguments(range) => match events.0.last_mut() {
                     Some(Event::Arguments { index: i, delta }) if *i == index => delta.push_str(&text[range]),
                     _ => events.0.push(Event::Arguments {
                         index,
                         delta: text[range].to_string(),
                     }),
                 },
-                Step::End(arguments) => {
+                Piece::End(arguments) => {
                     events.0.push(Event::CallEnd { index, arguments });
                     self.calls += 1;
                     self.index += 1;
