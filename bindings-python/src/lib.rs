@@ -373,8 +373,8 @@ fn _panic_for_testing(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     call(py, Input::Text(""), Op::PanicForTesting)
 }
 
-/// The string ids of every value of an id enum (`Format`, `Provider`), in its `ALL` order, as a
-/// constant whose length follows `ALL`.
+/// The string ids of every value of an id enum (`Format`, `Provider`, `ErrorCode`), in its `ALL`
+/// order, as a constant whose length follows `ALL`.
 macro_rules! ids {
     ($enum:ty) => {{
         let mut ids = [""; <$enum>::ALL.len()];
@@ -413,4 +413,8 @@ mod _core {
     /// The provider ids (`openai_chat` … `ollama`), in the core's order.
     #[pymodule_export]
     const PROVIDERS: [&str; beacon_core::Provider::ALL.len()] = ids!(beacon_core::Provider);
+
+    /// Every error code (`tool_call.not_found` … `internal`), in the core's order.
+    #[pymodule_export]
+    const ERROR_CODES: [&str; beacon_core::ErrorCode::ALL.len()] = ids!(beacon_core::ErrorCode);
 }

@@ -73,6 +73,8 @@ export type ErrorCode =
   | 'tool_call.syntax'
   | 'tool_call.invalid_literal'
   | 'tool_call.too_deep'
+  | 'tool_call.unknown_tool'
+  | 'tool_call.schema'
   | 'json.unexpected_token'
   | 'json.unexpected_end'
   | 'json.invalid_string'
@@ -81,11 +83,15 @@ export type ErrorCode =
   | 'json.invalid_number'
   | 'json.duplicate_key'
   | 'json.too_deep'
+  | 'json.invalid_utf8'
   | 'result.missing_field'
   | 'result.unsupported'
   | 'response.error'
   | 'input.too_large'
   | 'internal';
+
+/** Every error code, in the core's order. */
+export const ERROR_CODES: readonly ErrorCode[];
 
 /**
  * A parse failure. `message` reads `CODE at line L, column C: explanation`.

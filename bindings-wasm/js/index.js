@@ -11,6 +11,7 @@ import init, {
   initSync,
   __wbg_reset_state as resetInstance,
   compile_tools as wasmCompileTools,
+  error_codes as wasmErrorCodes,
   free_stream as wasmFreeStream,
   free_tools as wasmFreeTools,
   format_calls as wasmFormatCalls,
@@ -56,6 +57,9 @@ if (typeof process === 'object' && process !== null && typeof process.versions?.
   await init({ module_or_path: wasmUrl });
 }
 // load: end
+
+/** Every error code, in the core's order (`tool_call.*`, `json.*`, then the rest). */
+export const ERROR_CODES = Object.freeze(wasmErrorCodes().split(','));
 
 /** A tool call that is present but broken, or any other parse failure. */
 export class ToolCallError extends Error {

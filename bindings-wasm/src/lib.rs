@@ -369,6 +369,15 @@ pub fn providers() -> String {
     beacon_core::Provider::ALL.map(beacon_core::Provider::as_str).join(",")
 }
 
+/// The error codes, comma-separated, in the core's order (`tool_call.not_found,…,internal`).
+#[wasm_bindgen]
+#[must_use]
+pub fn error_codes() -> String {
+    beacon_core::ErrorCode::ALL
+        .map(beacon_core::ErrorCode::as_str)
+        .join(",")
+}
+
 /// Whether an allocation failed on this instance (it then trapped: see the crate docs).
 #[wasm_bindgen]
 #[must_use]

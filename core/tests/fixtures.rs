@@ -519,14 +519,7 @@ include!(concat!(env!("OUT_DIR"), "/fixture_cases.rs"));
 
 #[test]
 fn every_case_has_its_test() {
-    let loaded: BTreeSet<&str> = cases().keys().map(String::as_str).collect();
-    let generated: BTreeSet<&str> = GENERATED.iter().copied().collect();
-    assert_eq!(
-        loaded.difference(&generated).collect::<Vec<_>>(),
-        Vec::<&&str>::new(),
-        "cases without a generated test: each case must be one line starting with {{\"id\": \" (core/build.rs)"
-    );
-    assert_eq!(generated.len(), GENERATED.len(), "a case id appears twice");
+    common::every_case_has_its_test(cases().keys().map(String::as_str), GENERATED);
 }
 
 /// The fixtures themselves: unique ids, positions that match their line and column, every error

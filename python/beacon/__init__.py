@@ -31,6 +31,8 @@ from ._batch import ArrowArray, parse_arrow, parse_many
 
 __all__ = [
     "ArrowArray",
+    "ERROR_CODES",
+    "ErrorCode",
     "FORMATS",
     "Format",
     "NoToolCallFoundError",
@@ -123,6 +125,42 @@ Format = Literal[
 
 #: Every format id: the tagged (tier 1) formats, then ``json`` (tier 2), then ``python`` (tier 3).
 FORMATS: Tuple[Format, ...] = tuple(_core.FORMATS)
+
+#: An error code: the ``code`` of a :class:`ToolCallError` (codes never change meaning between
+#: releases).
+ErrorCode = Literal[
+    "tool_call.not_found",
+    "tool_call.multiple",
+    "tool_call.unrecognized",
+    "tool_call.invalid_name",
+    "tool_call.invalid_arguments",
+    "tool_call.ambiguous_arguments",
+    "tool_call.positional_argument",
+    "tool_call.duplicate_argument",
+    "tool_call.unclosed",
+    "tool_call.syntax",
+    "tool_call.invalid_literal",
+    "tool_call.too_deep",
+    "tool_call.unknown_tool",
+    "tool_call.schema",
+    "json.unexpected_token",
+    "json.unexpected_end",
+    "json.invalid_string",
+    "json.invalid_escape",
+    "json.invalid_unicode",
+    "json.invalid_number",
+    "json.duplicate_key",
+    "json.too_deep",
+    "json.invalid_utf8",
+    "result.missing_field",
+    "result.unsupported",
+    "response.error",
+    "input.too_large",
+    "internal",
+]
+
+#: Every error code, in the core's order (``tool_call.*``, ``json.*``, then the rest).
+ERROR_CODES: Tuple[ErrorCode, ...] = tuple(_core.ERROR_CODES)
 
 
 class _CallId(TypedDict, total=False):

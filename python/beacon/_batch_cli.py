@@ -22,8 +22,9 @@ import json
 import os
 import sys
 import time
-from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Tuple, get_args
 
+from . import UnknownTools
 from ._batch import parse_arrow
 
 EXIT_OK = 0
@@ -63,7 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--unknown",
-        choices=["error", "keep", "drop"],
+        choices=get_args(UnknownTools),
         default="error",
         help="with --tools, what a call to a tool not in the list is (default: error)",
     )

@@ -32,9 +32,9 @@ import json
 import os
 import sys
 import unicodedata
-from typing import Any, BinaryIO, Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, BinaryIO, Callable, Iterator, List, Optional, Sequence, Tuple, get_args
 
-from . import PROVIDERS, __version__, detect_provider, parse_response, parse_tool_call, parse_tool_calls
+from . import PROVIDERS, Start, __version__, detect_provider, parse_response, parse_tool_call, parse_tool_calls
 from ._errors import NoToolCallFoundError, ToolCallError
 
 EXIT_FOUND = 0
@@ -89,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--start",
-        choices=("detect", "content", "reasoning"),
+        choices=get_args(Start),
         help="with --stream: where the text begins: detect (the default: hold text until a reasoning close tag "
         "or the end tells), content (the prompt opened no reasoning block) or reasoning (it did)",
     )

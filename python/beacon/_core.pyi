@@ -3,6 +3,7 @@
 from typing import Any, List, Literal, Optional, Tuple, Union
 
 from . import (
+    ErrorCode,
     Format,
     Message,
     Provider,
@@ -18,6 +19,7 @@ from . import (
 __version__: str
 FORMATS: List[Format]
 PROVIDERS: List[Provider]
+ERROR_CODES: List[ErrorCode]
 
 class Tools:
     def __init__(self, definitions: Union[List[Any], Tuple[Any, ...]]) -> None: ...

@@ -81,3 +81,24 @@ pub fn fixture_cases() -> Vec<serde_json::Value> {
     }
     out
 }
+
+/// The check behind each fixture area's `every_case_has_its_test`: the case ids the test file
+/// loaded are exactly those `core/build.rs` generated a test for (`generated`), each once.
+#[allow(dead_code)] // used by the test binaries that run a fixture area
+pub fn every_case_has_its_test<'a>(loaded: impl IntoIterator<Item = &'a str>, generated: &[&str]) {
+    use std::collections::BTreeSet;
+    let loaded: BTreeSet<&str> = loaded.into_iter().collect();
+    let made: BTreeSet<&str> = generated.iter().copied().collect();
+    assert_eq!(made.len(), generated.len(), "a case id appears twice");
+    assert!(!loaded.is_empty(), "no case loaded");
+    let missing: Vec<&&str> = loaded.difference(&made).collect();
+    assert!(
+        missing.is_empty(),
+        "cases without a generated test (core/build.rs could not read them): {missing:?}"
+    );
+    let extra: Vec<&&str> = made.difference(&loaded).collect();
+    assert!(
+        extra.is_empty(),
+        "tests generated for cases the test does not load: {extra:?}"
+    );
+}
