@@ -15,9 +15,9 @@ use crate::{located_error, HOST};
 
 extern "C" {
     /// The UTF-8 form of a `str`, cached in the object (for an ASCII string, its own buffer), so
-    /// reading it copies nothing. Part of the stable ABI since 3.10 and exported by every CPython
-    /// 3 (3.9 included), so it resolves on every version the abi3-py39 module loads in; pyo3
-    /// declares it only for 3.10+ builds, so it is declared here.
+    /// reading it copies nothing. Part of the stable ABI since 3.10, the oldest version the
+    /// abi3-py310 module loads in; declared here, as pyo3 declares it only behind its own
+    /// version checks.
     fn PyUnicode_AsUTF8AndSize(unicode: *mut pyo3::ffi::PyObject, size: *mut pyo3::ffi::Py_ssize_t) -> *const c_char;
 }
 

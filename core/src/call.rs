@@ -2,8 +2,8 @@
 
 use std::ops::Range;
 
-/// Which format a call was written in. The ids ([`Format::as_str`]) are stable; the README's
-/// "Formats and detection order" section describes each.
+/// Which format a call was written in. The ids ([`Format::as_str`]) are stable; docs/formats.md
+/// describes each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Format {

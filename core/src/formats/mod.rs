@@ -72,7 +72,7 @@ pub(crate) struct Family {
     pub tokens: &'static [&'static str],
     /// Tokens that end a region for good: when the text a parse consumed ends with one of them,
     /// the parser read nothing after it, so more text cannot change the result (a stream relies
-    /// on this to show what follows; `core/src/scanner.rs` tests it on every fixture).
+    /// on this to show what follows; `text/scanner/tests.rs` tests it on every fixture).
     pub closers: &'static [&'static str],
     /// Markers after which (and whitespace) the grammar reads a JSON call shape with
     /// [`tagged_json`]: a stream may show the calls of such a body while they arrive.
@@ -124,6 +124,7 @@ pub(crate) const FAMILIES: &[Family] = &[
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
+use crate::syntax::path::Step;
 use crate::syntax::shape::{self, Defer, Mode};
 use crate::value::{Object, Value};
 
@@ -154,6 +155,17 @@ pub(crate) fn tagged_json(
     out.truncate(first);
     let (value, end, items) = crate::syntax::json::parse_value_items_at(text, pos)?;
     let spans = shape::call_spans_of_items(text, pos, end, &value, Mode::Tagged, Some(items));
+    if let Some((index, key)) = shape::stray_key(&value).filter(|_| !shape::is_tagged_call_shape(&value)) {
+        let path: Vec<Step<&str>> = index.map(Step::Index).into_iter().collect();
+        return Err(ParseError::new(
+            ErrorCode::Unrecognized,
+            crate::syntax::json::locate_key(text, pos, &path, key),
+            format!(
+                "unexpected key {} in the tool call after `{marker}`: a call has `name` and `arguments`",
+                crate::lex::quote(key)
+            ),
+        ));
+    }
     let calls = shape::calls_in(text, pos, value, Mode::Tagged)?.ok_or_else(|| unrecognized(text, pos, marker))?;
     if calls.is_empty() {
         // A message whose `tool_calls` is empty: the marker claimed a call that is not there.

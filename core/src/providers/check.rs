@@ -1,5 +1,5 @@
-//! The caller's tools applied to the calls a reader found, after reading (README: "Tools and
-//! schemas" and "Provider responses"):
+//! The caller's tools applied to the calls a reader found, after reading
+//! (`docs/tools.md` and `docs/providers.md`):
 //!
 //! - a call to a tool not in the list is `tool_call.unknown_tool` at its name's value (the opening
 //!   quote of the JSON string); `UnknownTools::Keep` returns it unchecked, `Drop` leaves it out;

@@ -200,7 +200,7 @@ pub fn utf8_text(bytes: &[u8]) -> Result<&str, ParseError> {
     })
 }
 
-/// Which API `response` came from, judged from its keys alone (README: "Provider responses").
+/// Which API `response` came from, judged from its keys alone (`docs/providers.md`).
 pub fn detect_provider_value(response: &Value) -> Option<Provider> {
     match response {
         Value::Array(items) if is_chunk_list(items) => Some(Provider::OpenaiChat),
@@ -328,7 +328,7 @@ pub struct ResponseOptions<'a> {
     /// [`crate::parse_tool_calls_with`].
     pub text_fallback: bool,
     /// The caller's tools: each call's name must be in the list, and its arguments are checked
-    /// against the tool's schema (README: "Tools and schemas").
+    /// against the tool's schema (`docs/tools.md`).
     pub tools: Option<&'a Tools>,
     /// With `tools`, check the arguments (`tool_call.schema`); when false, only names apply.
     pub validate: bool,

@@ -26,8 +26,8 @@ pub struct ToolResult {
     pub is_error: bool,
 }
 
-/// The messages or parts that carry `results` back to `provider`, as a JSON array (README:
-/// "Provider responses"). A result without a field the provider requires (the id for
+/// The messages or parts that carry `results` back to `provider`, as a JSON array
+/// (`docs/providers.md`). A result without a field the provider requires (the id for
 /// `openai_chat`, `openai_responses`, `anthropic`, `gemini_interactions`, `cohere_v2` and
 /// `bedrock`; the name for `gemini` and `ollama`) is `result.missing_field`; `cohere_v1` is
 /// `result.unsupported`.

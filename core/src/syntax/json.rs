@@ -221,7 +221,7 @@ pub(crate) fn parse_complete_at(src: &str, start: usize) -> Result<Value, ParseE
 }
 
 /// What the parser makes of the values it reads: a [`Value`] tree ([`Tree`]), nothing but the
-/// check ([`Check`]), or a host's values (`host::emit`). The parser calls, for an array, `array`,
+/// check ([`Check`]), or a host's values (`host::emit`, the function). The parser calls, for an array, `array`,
 /// then per element `item`, the element, `push`, then `end_array`; for an object, `object`, then
 /// per entry `key` (which refuses a repeated key, handing it back), the value, `value`, then
 /// `end_object`.

@@ -131,7 +131,7 @@ pub(crate) enum Defer {
     /// When large: checked but not built when at least [`DEFER_FROM`] bytes of text follow their start: such
     /// a call has empty `arguments` and the offset of its arguments object in
     /// [`ToolCall::deferred`](crate::call::ToolCall), for a host that builds its own values
-    /// straight from the text (`host::emit`). Checking is the same strict parse without the tree,
+    /// straight from the text (`host::emit`, the function). Checking is the same strict parse without the tree,
     /// so the errors and the calls found are the same.
     Large,
 }
@@ -253,6 +253,28 @@ fn is_call_object(o: &Object, mode: Mode) -> bool {
         && (mode == Mode::Tagged || o.iter().any(|(k, _)| ARGUMENT_KEYS.contains(&k.as_str())))
 }
 
+/// In a value that is not a call shape only because a call object (one with a string `name`)
+/// holds a key no call has: where that object is (its index in a list) and the key, for an
+/// error that names it.
+pub(crate) fn stray_key(value: &Value) -> Option<(Option<usize>, &str)> {
+    fn stray(o: &Object) -> Option<&str> {
+        if !matches!(get(o, "name"), Some(Value::String(_))) {
+            return None;
+        }
+        o.iter()
+            .map(|(k, _)| k.as_str())
+            .find(|k| *k != "name" && !ARGUMENT_KEYS.contains(k) && !ID_KEYS.contains(k))
+    }
+    match value {
+        Value::Object(o) => stray(o).map(|k| (None, k)),
+        Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| match item {
+            Value::Object(o) => stray(o).map(|k| (Some(i), k)),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
 fn is_function_object(o: &Object) -> bool {
     matches!(get(o, "function"), Some(Value::Object(f)) if is_call_object(f, Mode::Tagged))
         && o.iter().all(|(k, _)| k == "function" || ID_KEYS.contains(&k.as_str()))
@@ -268,6 +290,11 @@ fn is_call_shape_object(value: &Value, mode: Mode) -> bool {
         Value::Object(o) => is_call_object(o, mode) || is_function_object(o) || is_message(o),
         _ => false,
     }
+}
+
+/// Whether `value` is a call shape inside a tool-call tag.
+pub(crate) fn is_tagged_call_shape(value: &Value) -> bool {
+    is_call_shape(value, Mode::Tagged)
 }
 
 fn is_call_shape(value: &Value, mode: Mode) -> bool {

@@ -84,7 +84,7 @@ impl Tool {
     }
 
     /// Checks `arguments` against the tool's schema (always valid without one): the first
-    /// violation, in the order the README's "Tools and schemas" gives.
+    /// violation, in the order the `docs/tools.md` gives.
     pub fn validate(&self, arguments: &crate::value::Object) -> Result<(), SchemaViolation> {
         let Some(schema) = &self.schema else {
             return Ok(());
@@ -122,7 +122,7 @@ impl Eq for Tools {}
 impl Tools {
     /// Reads a list of tool definitions (a JSON array value). Each entry is a name, or a
     /// definition in the OpenAI Chat, OpenAI Responses, Anthropic, Gemini or MCP shape (see the
-    /// README's "Tools and schemas"). A definition that cannot be read, two tools with one name,
+    /// `docs/tools.md`). A definition that cannot be read, two tools with one name,
     /// or a schema beacon cannot use is an error naming the entry.
     pub fn from_value(list: &Value) -> Result<Tools, ToolsError> {
         match list {
