@@ -104,3 +104,27 @@ def test_fixtures_readme_lists_every_format() -> None:
     listed = re.search(r"<!-- format ids -->(.*?)<!-- /format ids -->", text, re.S)
     assert listed, "tests/fixtures/README.md lost its list of format ids"
     assert re.findall(r"`([a-z0-9_]+)`", listed.group(1)) == list(beacon.FORMATS)
+
+
+def test_fixtures_readme_lists_every_file_and_folder() -> None:
+    """tests/fixtures/README.md names every fixture file (`NAME.json` in its Files tables) and
+    every subfolder (`NAME/`), and names none that does not exist."""
+    fixtures = ROOT / "tests/fixtures"
+    text = read("tests/fixtures/README.md")
+    files_section = text.split("\n## Files\n", 1)[1].split("\n## ", 1)[0]
+    named_files = set(re.findall(r"`([a-z0-9_]+\.json)`", files_section))
+    named_folders = set(re.findall(r"^\| `([a-z0-9_]+)/`", files_section, re.M))
+    files = {p.name for p in fixtures.glob("*.json")}
+    folders = {p.name for p in fixtures.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))}
+    assert files - named_files == set(), "fixture files the README does not list"
+    assert named_files - files - {"scan.json"} == set(), "the README lists fixture files that do not exist"
+    assert named_folders == folders
+    for author in sorted((fixtures / "authors").glob("*.py")):
+        assert f"`authors/{author.name}`" in files_section, f"the README does not say what {author.name} writes"
+
+
+def test_python_page_names_every_export() -> None:
+    """docs/python.md names every public name of the package (`beacon.__all__`)."""
+    text = read("docs/python.md")
+    named = set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)", text))
+    assert set(beacon.__all__) - named == set()
