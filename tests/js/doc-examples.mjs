@@ -4,7 +4,7 @@
 //
 //   expr;                    // the line before is an expression statement: its value
 //   const x = expr;          // a declaration: the value of x
-//   … console.log(a, b) …    // a line that logs: what it logged since the last check
+//   … console.log(a, b) …    // code that logs since the last check (a try/catch, say): what it logged
 //   // → VALUE               // util.inspect of that, on one line; `...` matches anything
 //
 // Two spaces and a parenthesis end the value (`// → 14   (UTF-16 units)` checks `14`). An example
@@ -47,6 +47,7 @@ export function instrument(code, exportNames) {
   const lines = code.split('\n');
   const out = [];
   let checks = 0;
+  let lastCheck = 0;   // index in `out` after the last check
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const imp = /^import\s*\{([^}]*)\}\s*from\s*'beacon-toolcall';/.exec(line);
@@ -66,13 +67,16 @@ export function instrument(code, exportNames) {
     while (j >= 0 && out[j].trim() === '') j--;
     const before = out[j] ?? '';
     checks++;
-    if (before.includes('console.log(')) {
+    const sinceLastCheck = out.slice(lastCheck);
+    if (sinceLastCheck.some((l) => l.includes('console.log('))) {
       out.push(`${arrow[1]}__checkLog(${expected}, ${i + 1});`);
+      lastCheck = out.length;
       continue;
     }
     const decl = /^(\s*)(const|let|var)\s+([A-Za-z_$][\w$]*)\s*=.*;\s*(\/\/.*)?$/.exec(before);
     if (decl) {
       out.push(`${arrow[1]}__check(${decl[3]}, ${expected}, ${i + 1});`);
+      lastCheck = out.length;
       continue;
     }
     const stmt = /^(\s*)(.*?);\s*(\/\/.*)?$/.exec(before);
@@ -80,6 +84,7 @@ export function instrument(code, exportNames) {
       throw new Error(`line ${i + 1}: a \`// →\` comment must follow an expression statement, a declaration or a console.log: ${before}`);
     }
     out[j] = `${stmt[1]}__check((${stmt[2]}), ${expected}, ${i + 1});${stmt[3] ? ` ${stmt[3]}` : ''}`;
+    lastCheck = out.length;
   }
   return { code: out.join('\n'), checks };
 }
