@@ -571,7 +571,10 @@ fn check_table(cases: &[Case], results: &[Option<Miss>], table: &Table, problems
     assert_eq!(by_key.len(), cases.len(), "(peer format, test) must identify a case");
     for (key, (source, reason)) in &table.entries {
         let Some((case, miss)) = by_key.get(key) else {
-            problems.push(format!("docs/conformance.md lists {} / {}, which is not a case", key.0, key.1));
+            problems.push(format!(
+                "docs/conformance.md lists {} / {}, which is not a case",
+                key.0, key.1
+            ));
             continue;
         };
         let Some(miss) = miss else {

@@ -16,7 +16,10 @@ const MIN_EXAMPLES: &[(&str, usize)] = &[
 ];
 
 fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace root").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace root")
+        .to_path_buf()
 }
 
 /// The folder of the crates this test was linked with (`target/<profile>/deps`).
@@ -88,7 +91,10 @@ fn every_rust_example_in_the_docs_runs() {
             .output()
             .unwrap_or_else(|e| panic!("run {rustdoc}: {e}"));
         let stdout = String::from_utf8_lossy(&out.stdout);
-        let passed = stdout.lines().filter(|l| l.starts_with("test ") && l.ends_with(" ... ok")).count();
+        let passed = stdout
+            .lines()
+            .filter(|l| l.starts_with("test ") && l.ends_with(" ... ok"))
+            .count();
         if !out.status.success() || passed != found {
             failures.push(format!(
                 "{page}: {passed} of {found} examples passed\n{stdout}\n{}",
