@@ -1,18 +1,4 @@
-//! beacon: the tool-call parser for LLM output.
-//!
-//! [`parse_tool_calls`] finds every tool call a model wrote, in any of the common formats, and
-//! returns each as a name plus an object of arguments. Formats are tried in three tiers and the
-//! first tier that finds anything wins (see [`Format`]). Arguments are parsed strictly; a call
-//! that is broken is reported as a [`ParseError`] with a stable code and the byte offset of the
-//! offending character, never dropped.
-//!
-//! [`parse_response`] reads the tool calls out of a provider API's response JSON (OpenAI,
-//! Anthropic, Gemini, Cohere, Bedrock, Ollama), or a recorded stream of it; [`format_calls`]
-//! writes calls and [`format_results`] writes results back in each API's shape.
-//!
-//! [`ToolCallStream`] reads a model's output while it arrives, and [`ResponseStream`] a provider's
-//! response stream: both report [`Event`]s that add up to the one-shot answer.
-
+#![doc = include_str!("../README.md")]
 // Pedantic as warnings (CI denies warnings) for the library, with the lints that do not fit a
 // parser's API and docs allowed; any other allowance stands where it applies, with its reason.
 #![warn(clippy::pedantic)]

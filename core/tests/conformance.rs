@@ -5,7 +5,7 @@
 //! that break the schema they pass), so the tools are passed with `validate: false`.
 //!
 //! Prints passed/total per peer format and every miss. Fails when the pass rate is below
-//! [`MIN_PASS_RATE`], or when the known-misses table in the top-level `README.md` (section
+//! [`MIN_PASS_RATE`], or when the known-misses table in `docs/conformance.md` (section
 //! [`SECTION`]) and the actual misses differ: a miss not listed, a listed case that passes, a
 //! listed case that does not exist, or a reason still to be written ([`TODO_REASON`] or one
 //! starting with `PENDING`). With `BEACON_CONFORMANCE_WRITE=1` the table is rewritten from the
@@ -28,7 +28,7 @@ use beacon_core::{
 use serde_json::Value as Json;
 
 const MIN_PASS_RATE: f64 = 0.95;
-const SECTION: &str = "## Conformance with vLLM and SGLang test cases";
+const SECTION: &str = "## Known misses";
 const TABLE_HEADER: &str = "| peer format | source | test | why beacon differs |";
 const TODO_REASON: &str = "TODO reason";
 const SCHEMA_REASON: &str = "needs tools= (schema typing)";
@@ -78,7 +78,7 @@ fn raised_at_dropped_call(case: &Case, e: &ParseError) -> bool {
         })
 }
 
-/// Reasons for misses that are not yet in the README table, keyed by (peer format, test name):
+/// Reasons for misses that are not yet in the docs/conformance.md table, keyed by (peer format, test name):
 /// used by `BEACON_CONFORMANCE_WRITE=1`. A miss explained by schema typing gets
 /// [`SCHEMA_REASON`] without an entry here.
 const REASONS: &[(&str, &str, &str)] = &[
@@ -193,8 +193,8 @@ impl Case {
         format!("{}/{}", self.format, self.test)
     }
 
-    /// A case expecting `[]` whose input has no markup at all: no `<`, `[`, `{` or `(` (see the
-    /// README). Every other case expecting `[]` is a broken or rejected call.
+    /// A case expecting `[]` whose input has no markup at all: no `<`, `[`, `{` or `(` (see
+    /// `tests/conformance/README.md`). Every other case expecting `[]` is a broken or rejected call.
     fn is_plain_text(&self) -> bool {
         self.expected.is_empty() && !self.input.contains(['<', '[', '{', '('])
     }
@@ -390,16 +390,16 @@ fn run(case: &Case) -> Option<Miss> {
     })
 }
 
-// ---- the README table -------------------------------------------------------------------------
+// ---- the known-misses table (docs/conformance.md) ------------------------------------------------
 
 struct Table {
-    /// Line range of the table's rows (after the header and separator) in the README.
+    /// Line range of the table's rows (after the header and separator) in docs/conformance.md.
     rows: std::ops::Range<usize>,
     entries: BTreeMap<(String, String), (String, String)>,
 }
 
 fn readme_path() -> PathBuf {
-    repo_root().join("README.md")
+    repo_root().join("docs/conformance.md")
 }
 
 /// Cells of one Markdown table row; `\|` is a literal bar inside a cell.
@@ -422,7 +422,7 @@ fn read_table(readme: &str) -> Table {
     let section = lines
         .iter()
         .position(|l| l.trim_end() == SECTION)
-        .unwrap_or_else(|| panic!("README.md has no section `{SECTION}`"));
+        .unwrap_or_else(|| panic!("docs/conformance.md has no section `{SECTION}`"));
     let end = lines[section + 1..]
         .iter()
         .position(|l| l.starts_with("## "))
@@ -431,7 +431,7 @@ fn read_table(readme: &str) -> Table {
         .iter()
         .position(|l| l.trim_end() == TABLE_HEADER)
         .map(|i| section + i)
-        .unwrap_or_else(|| panic!("README.md section `{SECTION}` has no table `{TABLE_HEADER}`"));
+        .unwrap_or_else(|| panic!("docs/conformance.md section `{SECTION}` has no table `{TABLE_HEADER}`"));
     let first = header + 2;
     let last = lines[first..]
         .iter()
@@ -440,12 +440,12 @@ fn read_table(readme: &str) -> Table {
     let mut entries = BTreeMap::new();
     for row in &lines[first..last] {
         let c = cells(row);
-        assert_eq!(c.len(), 4, "README known-misses row needs 4 cells: {row}");
+        assert_eq!(c.len(), 4, "docs/conformance.md known-misses row needs 4 cells: {row}");
         let test = c[2].trim_matches('`').to_owned();
         let previous = entries.insert((c[0].trim_matches('`').to_owned(), test), (c[1].clone(), c[3].clone()));
         assert!(
             previous.is_none(),
-            "README known-misses table lists a case twice: {row}"
+            "docs/conformance.md known-misses table lists a case twice: {row}"
         );
     }
     Table {
@@ -458,7 +458,7 @@ fn reason_is_unwritten(reason: &str) -> bool {
     reason.is_empty() || reason.starts_with("TODO") || reason.starts_with("PENDING")
 }
 
-/// The reason to write for a miss: the README's own unless unwritten, else [`REASONS`], else
+/// The reason to write for a miss: the table's own unless unwritten, else [`REASONS`], else
 /// [`SCHEMA_REASON`] when schema typing explains it, else [`TODO_REASON`].
 fn reason_for(case: &Case, miss: &Miss, table: &Table) -> String {
     if let Some((_, reason)) = table.entries.get(&case.key()) {
@@ -480,7 +480,7 @@ fn write_table(readme: &str, table: &Table, rows: &[String]) {
     out.splice(table.rows.clone(), rows.iter().map(String::as_str));
     let mut text = out.join("\n");
     text.push('\n');
-    std::fs::write(readme_path(), text).expect("write README.md");
+    std::fs::write(readme_path(), text).expect("write docs/conformance.md");
 }
 
 fn table_row(case: &Case, reason: &str) -> String {
@@ -579,7 +579,7 @@ fn vllm_and_sglang_cases() {
     );
     println!("{report}");
 
-    let readme = std::fs::read_to_string(readme_path()).expect("read README.md");
+    let readme = std::fs::read_to_string(readme_path()).expect("read docs/conformance.md");
     let mut table = read_table(&readme);
     let mut rows = Vec::new();
     println!("misses:");
@@ -601,8 +601,8 @@ fn vllm_and_sglang_cases() {
     if std::env::var_os("BEACON_CONFORMANCE_WRITE").is_some_and(|v| v == "1") {
         let lines: Vec<String> = rows.iter().map(|(case, reason)| table_row(case, reason)).collect();
         write_table(&readme, &table, &lines);
-        println!("rewrote the README table: {} misses", lines.len());
-        table = read_table(&std::fs::read_to_string(readme_path()).expect("read README.md"));
+        println!("rewrote the docs/conformance.md table: {} misses", lines.len());
+        table = read_table(&std::fs::read_to_string(readme_path()).expect("read docs/conformance.md"));
     }
 
     check_table(&cases, &results, &table, &mut problems);
@@ -611,7 +611,7 @@ fn vllm_and_sglang_cases() {
     }
     assert!(
         problems.is_empty(),
-        "{} problem(s) with the README known-misses table",
+        "{} problem(s) with the known-misses table of docs/conformance.md",
         problems.len()
     );
     assert!(
@@ -623,7 +623,7 @@ fn vllm_and_sglang_cases() {
     );
 }
 
-/// The README table must list exactly the misses, each with a written reason; a schema-typing
+/// The known-misses table must list exactly the misses, each with a written reason; a schema-typing
 /// reason only where the case passes tools and typing explains the difference.
 fn check_table(cases: &[Case], results: &[Option<Miss>], table: &Table, problems: &mut Vec<String>) {
     let by_key: BTreeMap<(String, String), (&Case, &Option<Miss>)> =
@@ -631,37 +631,40 @@ fn check_table(cases: &[Case], results: &[Option<Miss>], table: &Table, problems
     assert_eq!(by_key.len(), cases.len(), "(peer format, test) must identify a case");
     for (key, (source, reason)) in &table.entries {
         let Some((case, miss)) = by_key.get(key) else {
-            problems.push(format!("README lists {} / {}, which is not a case", key.0, key.1));
+            problems.push(format!(
+                "docs/conformance.md lists {} / {}, which is not a case",
+                key.0, key.1
+            ));
             continue;
         };
         let Some(miss) = miss else {
             problems.push(format!(
-                "README lists {} / {} as a miss, but it passes: remove it",
+                "docs/conformance.md lists {} / {} as a miss, but it passes: remove it",
                 key.0, key.1
             ));
             continue;
         };
         if *source != case.source {
             problems.push(format!(
-                "README gives {} / {} the source {source}, not {}",
+                "docs/conformance.md gives {} / {} the source {source}, not {}",
                 key.0, key.1, case.source
             ));
         }
         if reason.starts_with("PENDING") {
             problems.push(format!(
-                "README marks {} / {} {reason:?}: once that parser is merged, rerun with \
+                "docs/conformance.md marks {} / {} {reason:?}: once that parser is merged, rerun with \
                  BEACON_CONFORMANCE_WRITE=1 and write the reason if it still misses",
                 key.0, key.1
             ));
         } else if reason_is_unwritten(reason) {
             problems.push(format!(
-                "README reason for {} / {} is not written: {reason:?}",
+                "docs/conformance.md reason for {} / {} is not written: {reason:?}",
                 key.0, key.1
             ));
         }
         if reason == SCHEMA_REASON && !miss.schema_typing {
             problems.push(format!(
-                "README says {} / {} needs schema typing, but typing does not explain the difference",
+                "docs/conformance.md says {} / {} needs schema typing, but typing does not explain the difference",
                 key.0, key.1
             ));
         }
@@ -669,7 +672,7 @@ fn check_table(cases: &[Case], results: &[Option<Miss>], table: &Table, problems
     for (key, (_, miss)) in &by_key {
         if miss.is_some() && !table.entries.contains_key(key) {
             problems.push(format!(
-                "miss {} / {} is not in the README table (BEACON_CONFORMANCE_WRITE=1 adds it)",
+                "miss {} / {} is not in docs/conformance.md table (BEACON_CONFORMANCE_WRITE=1 adds it)",
                 key.0, key.1
             ));
         }

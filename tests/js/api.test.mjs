@@ -48,7 +48,7 @@ test('package.json: name, ESM, types, version of the Rust workspace', () => {
   assert.equal(pkg.version, version, 'bindings-wasm/js/package.json version != Cargo.toml');
 });
 
-test('the README example', () => {
+test('the first examples of docs/python.md and docs/javascript.md', () => {
   assertExact(parseToolCall('Call: search(query="rust async", limit=5)'), {
     name: 'search', arguments: { query: 'rust async', limit: 5 },
   });

@@ -17,7 +17,7 @@ const {
 // format_calls.json is run by the Rust runner until formatCalls reaches the package.
 const files = loadFixtureFiles(PROVIDER_FIXTURES_DIR).filter((f) => f.file !== 'format_calls.json');
 
-test('there are provider fixtures to run, in every file the README lists', () => {
+test('there are provider fixtures to run, in every file tests/fixtures/providers/README.md lists', () => {
   const names = files.map((f) => f.file);
   for (const want of ['openai_chat.json', 'openai_stream.json', 'openai_responses.json', 'anthropic.json',
     'gemini.json', 'gemini_interactions.json', 'cohere.json', 'bedrock.json', 'ollama.json',
@@ -60,7 +60,7 @@ test('PROVIDERS: the nine ids, in the core\'s order, frozen', () => {
   assert.ok(Object.isFrozen(PROVIDERS));
 });
 
-test('the README round trip: parse a response, answer with formatResults', () => {
+test('the round trip of docs/providers.md: parse a response, answer with formatResults', () => {
   const calls = parseResponse(JSON.stringify(ANTHROPIC));
   assertExact(calls, [{ id: 'toolu_01', name: 'get_weather', arguments: { city: 'Paris' } }]);
   assert.equal(detectProvider(ANTHROPIC), 'anthropic');

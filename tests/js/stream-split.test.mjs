@@ -307,9 +307,10 @@ test('a thousand streams left unfinished do not break the next one', () => {
 });
 
 
-test('the README\'s server loop (Streaming, In JavaScript) turns events into OpenAI deltas', async () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### In JavaScript'));
+test('the server loop of docs/streaming.md (In JavaScript) turns events into OpenAI deltas', async () => {
+  const page = readFileSync(join(ROOT, 'docs/streaming.md'), 'utf8');
+  assert.ok(page.includes('\n## In JavaScript\n'), 'docs/streaming.md lost its section "In JavaScript"');
+  const section = page.slice(page.indexOf('\n## In JavaScript\n'));
   const code = /```js\n([\s\S]*?)```/.exec(section)[1].replace(/^import .*\n/m, '');
   const AsyncFunction = (async () => {}).constructor;
   const sent = [];

@@ -461,11 +461,14 @@ def test_message_and_response_exclude_each_other() -> None:
 
 
 def test_readme_console_examples() -> None:
-    """The README's ```console blocks: `$ COMMAND` (run by bash, with this venv's `beacon` first
-    on PATH), then exactly what it prints."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    blocks = [b.split("\n```", 1)[0] for b in readme.split("```console\n")[1:]]
-    assert len(blocks) >= 2, "the README lost its command-line examples"
+    """The ```console blocks of README.md and docs/*.md: `$ COMMAND` (run by bash, with this
+    venv's `beacon` first on PATH), then exactly what it prints."""
+    root = Path(__file__).resolve().parents[2]
+    blocks = []
+    for page in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        blocks += [b.split("\n```", 1)[0] for b in text.split("```console\n")[1:]]
+    assert len(blocks) >= 4, "the README and docs/ lost their command-line examples"
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     for block in blocks:
         command, _, expected = block.partition("\n")
