@@ -15,7 +15,7 @@ PORT="${PORT:-8000}"
 VENV="$ROOT/.venv"
 cmd() { printf '[serve] $ %s\n' "$*"; }
 
-bash scripts/setup.sh
+bash scripts/setup.sh --serve
 
 cmd "VIRTUAL_ENV=.venv .venv/bin/maturin develop --release"
 VIRTUAL_ENV="$VENV" PATH="$VENV/bin:$PATH" "$VENV/bin/maturin" develop --release
