@@ -69,8 +69,11 @@ def test_init_entry_bundles_for_the_page_and_both_kinds_of_worker(browser, playg
         got = json.loads(page.locator("#result").text_content() or "")
         want = {"calls": [{"name": "f", "arguments": {"n": 1}, "format": "hermes"}], "formats": True, "isError": True}
         assert got["page"] == want
-        for worker in ("esm", "cjs"):
-            assert got[worker] == {**want, "early": True, "wasm": "string"}, worker
+        assert got["esm"] == {**want, "early": True, "wasm": "string", "bare": None}
+        bare = got["cjs"].pop("bare")
+        assert got["cjs"] == {**want, "early": True, "wasm": "string"}
+        # In the CommonJS worker (no import.meta.url) init() without a source says what to pass.
+        assert "has no URL to fetch the .wasm from" in bare and "init({ module_or_path })" in bare, bare
     finally:
         context.close()
         server.shutdown()

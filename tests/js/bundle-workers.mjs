@@ -41,11 +41,13 @@ ${PARSE}
 // A call before init() throws, saying what to do.
 let early = null;
 try { parseToolCalls('f()'); } catch (e) { early = e.message; }
-const ready = init({ module_or_path: wasm });
-self.onmessage = async () => {
+self.onmessage = async (message) => {
   try {
-    await ready;
-    self.postMessage({ ...result(), early: /await init\\(\\)/.test(early), wasm: typeof wasm });
+    // Asked to (the CommonJS worker: no import.meta.url), init() without a source first: it says
+    // to pass one, and a later init() with the source still loads the module.
+    const bare = message.data === 'try-bare' ? await init().then(() => 'loaded', (e) => String(e && e.message)) : null;
+    await init({ module_or_path: wasm });
+    self.postMessage({ ...result(), early: /await init\\(\\)/.test(early), wasm: typeof wasm, bare });
   } catch (e) {
     self.postMessage({ error: String((e && e.stack) || e) });
   }
@@ -58,17 +60,17 @@ import wasm from 'beacon-toolcall/wasm';
 
 ${PARSE}
 const show = (id, value) => { document.getElementById(id).textContent = value; };
-const ask = (worker) => new Promise((done, fail) => {
+const ask = (worker, what = 'go') => new Promise((done, fail) => {
   worker.onmessage = (e) => (e.data.error ? fail(new Error(e.data.error)) : done(e.data));
   worker.onerror = (e) => fail(new Error(\`worker error: \${e.message}\`));
-  worker.postMessage('go');
+  worker.postMessage(what);
 });
 (async () => {
   try {
     await init({ module_or_path: wasm });
     await init(); // a second call does nothing
     const esm = await ask(new Worker('./worker-esm.js', { type: 'module' }));
-    const cjs = await ask(new Worker('./worker-cjs.js'));
+    const cjs = await ask(new Worker('./worker-cjs.js'), 'try-bare');
     show('result', JSON.stringify({ page: result(), esm, cjs }));
   } catch (e) {
     show('error', String((e && e.stack) || e));
