@@ -283,7 +283,7 @@ wasm_bindgen_version() {
 # --locked` runs in a copy of it.  The answer and cargo's reason are in $LOCK_REASON.
 LOCK_REASON=""
 locked_resolves() {
-  local crate=$1 version=$2 dir src rc=0
+  local crate=$1 version=$2 dir src d rc=0
   dir=$(mktemp -d)
   mkdir -p "$dir/probe/src"
   printf '[package]\nname = "beacon_install_probe"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\n%s = "=%s"\n' \
@@ -293,7 +293,10 @@ locked_resolves() {
     LOCK_REASON=$(grep -m1 '^error' "$dir/err" | sed 's/^error: //')
     rm -rf "$dir"; return 1
   fi
-  src=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$crate-$version" 2>/dev/null | head -1)
+  src=""
+  for d in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$crate-$version"; do
+    if [ -d "$d" ]; then src=$d; break; fi
+  done
   if [ -z "$src" ] || [ ! -f "$src/Cargo.lock" ]; then
     LOCK_REASON="the crate ships no Cargo.lock"
     rm -rf "$dir"; return 1
