@@ -68,8 +68,8 @@ grep -q '^export function __wbg_reset_state' "$OUT/beacon_wasm.js" || {
   exit 1
 }
 
-step "cp bindings-wasm/js/{index.js,index.d.ts,package.json} bindings-wasm/README.md $OUT/"
-cp "$HERE/js/index.js" "$HERE/js/index.d.ts" "$HERE/js/package.json" "$HERE/README.md" "$OUT/"
+step "cp bindings-wasm/js/{index.js,index.d.ts,wasm.d.ts,package.json} bindings-wasm/README.md $OUT/"
+cp "$HERE/js/index.js" "$HERE/js/index.d.ts" "$HERE/js/wasm.d.ts" "$HERE/js/package.json" "$HERE/README.md" "$OUT/"
 
 # The other entries (browser.js, index.cjs, node.mjs, index.d.cts): see js/entries.mjs. esbuild is
 # the pinned one scripts/setup.sh installs ($ESBUILD overrides).

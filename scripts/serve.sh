@@ -2,6 +2,9 @@
 # The "main job": set up, build the Python package (into .venv) and the wasm package,
 # put the web build into playground/pkg, show one parse from Python, then serve the
 # playground on http://127.0.0.1:${PORT:-8000}/ until interrupted.
+# Setup runs as `setup.sh --serve`: only what these builds need (the wasm32 toolchain,
+# wasm-bindgen-cli, wasm-opt, esbuild, and maturin in .venv); the test-only tools (Chromium, a
+# JRE, shellcheck, Go and actionlint, PySpark, Playwright, TypeScript) come with scripts/test.sh.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,7 +18,8 @@ PORT="${PORT:-8000}"
 VENV="$ROOT/.venv"
 cmd() { printf '[serve] $ %s\n' "$*"; }
 
-bash scripts/setup.sh
+cmd "bash scripts/setup.sh --serve"
+bash scripts/setup.sh --serve
 
 cmd "VIRTUAL_ENV=.venv .venv/bin/maturin develop --release"
 VIRTUAL_ENV="$VENV" PATH="$VENV/bin:$PATH" "$VENV/bin/maturin" develop --release
@@ -31,5 +35,7 @@ cmd ".venv/bin/python -c 'import beacon; print(beacon.parse_tool_call(...))'"
 "$VENV/bin/python" -c 'import beacon; print(beacon.parse_tool_call("Call: search(query=\"rust async\", limit=5)"))'
 
 echo "[serve] playground: http://127.0.0.1:$PORT/"
-cmd ".venv/bin/python -m http.server $PORT --bind 127.0.0.1 --directory playground"
-exec "$VENV/bin/python" -m http.server "$PORT" --bind 127.0.0.1 --directory playground
+# Like `python -m http.server --bind 127.0.0.1 --directory playground`, plus docs/ at /docs/ (the
+# page links to ../docs/*.md).
+cmd ".venv/bin/python scripts/serve-playground.py $PORT"
+exec "$VENV/bin/python" scripts/serve-playground.py "$PORT"

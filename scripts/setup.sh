@@ -2,6 +2,14 @@
 # Make a fresh Debian 12 machine (rustup stable, python3.11+ with pip, node 20 + npm
 # preinstalled) ready to build and test every part of beacon.
 #
+#   bash scripts/setup.sh           everything: what --serve installs, plus the test-only tools
+#                                   (what scripts/test.sh runs)
+#   bash scripts/setup.sh --serve   only what building the packages and serving the playground
+#                                   need (what scripts/serve.sh runs): the wasm32 toolchain,
+#                                   wasm-bindgen-cli, wasm-opt, esbuild, and a .venv with maturin
+#                                   (requirements-serve.txt). No Chromium, JRE, shellcheck, Go or
+#                                   actionlint, rustfmt/clippy, PySpark, Playwright or TypeScript.
+#
 # Idempotent: every step checks whether it is already done (locally, without network)
 # and is skipped if so, so a re-run takes seconds.  Before each step that does work
 # the script prints the shell command it is equivalent to.
@@ -10,12 +18,22 @@
 #   build/wasm-toolchain   rustup toolchain name to use for the wasm32 build ONLY
 #                          (`RUSTUP_TOOLCHAIN=$(cat build/wasm-toolchain)`); the native
 #                          build keeps the default toolchain.
-#   .venv/                 Python virtualenv with requirements-dev.txt installed.
+#   .venv/                 Python virtualenv with requirements-dev.txt installed (--serve:
+#                          requirements-serve.txt, which requirements-dev.txt includes).
 #
 # Environment knobs:
 #   PYTHON=python3                  interpreter used to create .venv (>= 3.11)
 #   BEACON_WASM_FORCE_FALLBACK=1    skip `rustup target add` and use the Debian toolchain
 set -euo pipefail
+
+MODE=full
+case "${1:-}" in
+  "") ;;
+  --serve) MODE=serve ;;
+  --full) MODE=full ;;
+  -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+  *) printf '[setup] ERROR: unknown argument %s (usage: setup.sh [--serve])\n' "$1" >&2; exit 2 ;;
+esac
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -39,8 +57,12 @@ DEBIAN_SYSROOT_LIB=/usr/lib/rustlib/$WASM_TARGET/lib
 # (the module then fails at instantiation with "WebAssembly.Table.set(): Argument 1 is
 # invalid for table").  wasm-opt comes from the
 # npm package `binaryen` instead (BINARYEN_NPM_VERSION, installed under build/tools/).
-# openjdk-17-jre-headless: the Java runtime PySpark needs (tests/python/test_spark_example.py).
-APT_PACKAGES=(chromium fonts-liberation gzip shellcheck openjdk-17-jre-headless)
+# gzip: bindings-wasm/build.sh prints the gzipped size (Debian has it already; it is Essential).
+APT_PACKAGES=(gzip)
+# Test-only (not with --serve): Chromium and its fonts for the browser suite, shellcheck for
+# actionlint (tests/python/test_release.py), and openjdk-17-jre-headless, the Java runtime PySpark
+# needs (tests/python/test_spark_example.py).
+APT_TEST_PACKAGES=(chromium fonts-liberation shellcheck openjdk-17-jre-headless)
 # rust-web-llvm (a Recommends of rustc-web) provides /usr/bin/rust-lld -> lld-22, the wasm linker.
 APT_FALLBACK_PACKAGES=(rustc-web cargo-web rust-web-src rust-web-llvm lld-22)
 BINARYEN_NPM_VERSION=132.0.0
@@ -52,7 +74,8 @@ ACTIONLINT_VERSION=v1.7.12
 ACTIONLINT_BIN="$BUILD/tools/go/bin/actionlint"
 PYTHON="${PYTHON:-python3}"
 VENV="$ROOT/.venv"
-REQS="$ROOT/requirements-dev.txt"
+REQS_SERVE="$ROOT/requirements-serve.txt"   # what building the Python package needs (maturin)
+REQS_DEV="$ROOT/requirements-dev.txt"       # -r requirements-serve.txt, plus the test tools
 
 T0=$(date +%s)
 SUDO=""
@@ -96,10 +119,17 @@ command -v npm    >/dev/null || die "npm not found"
 "$PYTHON" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' \
   || die "$PYTHON is older than 3.11"
 
-apt_ensure "${APT_PACKAGES[@]}"
+log "mode: $MODE"
+if [ "$MODE" = full ]; then
+  apt_ensure "${APT_PACKAGES[@]}" "${APT_TEST_PACKAGES[@]}"
+else
+  apt_ensure "${APT_PACKAGES[@]}"
+fi
 
 # rustfmt and clippy: the Rust suite checks formatting and lints (rustup's minimal profile lacks them)
-if cargo fmt --version >/dev/null 2>&1 && cargo clippy --version >/dev/null 2>&1; then
+if [ "$MODE" = serve ]; then
+  :
+elif cargo fmt --version >/dev/null 2>&1 && cargo clippy --version >/dev/null 2>&1; then
   skip "rustfmt and clippy"
 else
   cmd "rustup component add rustfmt clippy"
@@ -244,21 +274,62 @@ wasm_bindgen_version() {
   echo "${v:-$WASM_BINDGEN_DEFAULT}"
 }
 
-# cargo_install CRATE [ARGS...]: `cargo install --locked`; some registry snapshots lack a
-# version pinned in the crate's own lockfile, so retry without --locked if that fails.
+# locked_resolves CRATE VERSION: does the Cargo.lock the crate ships resolve against the registry
+# index this machine sees?  Some registry mirrors lack a version that lockfile pins (one lacked
+# webpki-roots 1.0.11, which wasm-bindgen-cli 0.2.130's lockfile pins), and `cargo install
+# --locked` then stops with "error: failed to select a version".  Asked first, quietly, so the
+# install below is tried once, the way that works: the crate's source is fetched (cargo fetch
+# of a throwaway project that depends on it; the build needs it anyway) and `cargo metadata
+# --locked` runs in a copy of it.  The answer and cargo's reason are in $LOCK_REASON.
+LOCK_REASON=""
+locked_resolves() {
+  local crate=$1 version=$2 dir src d rc=0
+  dir=$(mktemp -d)
+  mkdir -p "$dir/probe/src"
+  printf '[package]\nname = "beacon_install_probe"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\n%s = "=%s"\n' \
+    "$crate" "$version" >"$dir/probe/Cargo.toml"
+  : >"$dir/probe/src/lib.rs"
+  if ! (cd "$dir/probe" && cargo fetch --quiet) 2>"$dir/err"; then
+    LOCK_REASON=$(grep -m1 '^error' "$dir/err" | sed 's/^error: //')
+    rm -rf "$dir"; return 1
+  fi
+  src=""
+  for d in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$crate-$version"; do
+    if [ -d "$d" ]; then src=$d; break; fi
+  done
+  if [ -z "$src" ] || [ ! -f "$src/Cargo.lock" ]; then
+    LOCK_REASON="the crate ships no Cargo.lock"
+    rm -rf "$dir"; return 1
+  fi
+  cp -r "$src" "$dir/crate"
+  (cd "$dir/crate" && CARGO_TARGET_DIR="$dir/target" cargo metadata --locked --format-version 1 >/dev/null) 2>"$dir/err" || rc=$?
+  LOCK_REASON=$(grep -m1 '^error' "$dir/err" | sed 's/^error: //')
+  rm -rf "$dir"
+  return "$rc"
+}
+
+# cargo_install CRATE VERSION: `cargo install CRATE --version =VERSION --locked` (the versions the
+# crate was released with), or, where this registry index cannot satisfy that lockfile, the same
+# version of the crate with a fresh resolution of its dependencies (and a note saying why).
 cargo_install() {
-  cmd "cargo install $* --locked"
-  if cargo install "$@" --locked; then return 0; fi
-  log "cargo install --locked failed; retrying with a fresh dependency resolution"
-  cmd "cargo install $*"
-  cargo install "$@"
+  local crate=$1 version=$2
+  if locked_resolves "$crate" "$version"; then
+    cmd "cargo install $crate --version =$version --locked"
+    cargo install "$crate" --version "=$version" --locked
+    return
+  fi
+  log "note: $crate $version's own Cargo.lock does not resolve against this registry index"
+  log "      (cargo: ${LOCK_REASON:-no reason given}),"
+  log "      so its dependencies are resolved afresh (same $crate version; expected on some mirrors)"
+  cmd "cargo install $crate --version =$version"
+  cargo install "$crate" --version "=$version"
 }
 
 WBG_VERSION=$(wasm_bindgen_version)
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" = "$WBG_VERSION" ]; then
   skip "wasm-bindgen $WBG_VERSION"
 else
-  cargo_install wasm-bindgen-cli --version "=$WBG_VERSION"
+  cargo_install wasm-bindgen-cli "$WBG_VERSION"
   [ "$(wasm-bindgen --version | awk '{print $2}')" = "$WBG_VERSION" ] \
     || die "wasm-bindgen on PATH is not $WBG_VERSION: $(command -v wasm-bindgen)"
 fi
@@ -277,12 +348,21 @@ fi
 
 # ---------------------------------------------------------------- JS tooling (esbuild, typescript)
 # Exact versions from tests/js/tooling/package-lock.json, installed once with `npm ci`: the wasm
-# build makes the package's CommonJS entry with esbuild, and the Node and browser suites run tsc
-# and esbuild from there, offline.
+# build makes the package's CommonJS entry with esbuild (a `dependency` there, so --serve installs
+# it with `npm ci --omit=dev`), and the Node and browser suites run tsc (a `devDependency`,
+# test-only) and esbuild from there, offline.  The stamp records which of the two was installed.
 TOOLING="$ROOT/tests/js/tooling"
 TOOLING_KEY=$(sha256sum "$TOOLING/package-lock.json" | cut -d' ' -f1)
-if [ "$TOOLING_KEY" = "$(cat "$TOOLING/node_modules/.beacon-lock" 2>/dev/null)" ]; then
+TOOLING_HAVE=$(cat "$TOOLING/node_modules/.beacon-lock" 2>/dev/null || true)
+if [ "$TOOLING_HAVE" = "$TOOLING_KEY" ]; then
   skip "esbuild, typescript (tests/js/tooling)"
+elif [ "$MODE" = serve ] && [ "$TOOLING_HAVE" = "$TOOLING_KEY serve" ]; then
+  skip "esbuild (tests/js/tooling)"
+elif [ "$MODE" = serve ]; then
+  cmd "(cd tests/js/tooling && npm ci --omit=dev --no-audit --no-fund)"
+  (cd "$TOOLING" && npm ci --omit=dev --no-audit --no-fund)
+  "$TOOLING/node_modules/.bin/esbuild" --version >/dev/null
+  echo "$TOOLING_KEY serve" >"$TOOLING/node_modules/.beacon-lock"
 else
   cmd "(cd tests/js/tooling && npm ci --no-audit --no-fund)"
   (cd "$TOOLING" && npm ci --no-audit --no-fund)
@@ -292,13 +372,15 @@ else
 fi
 
 # ---------------------------------------------------------------- actionlint (Go module)
-# Built from the Go module proxy into build/tools/go/bin (GOBIN), so nothing is fetched when the
-# tests run.  Go comes with the machine; /usr/local/go/bin is where its image puts it.
-if [ "$("$ACTIONLINT_BIN" -version 2>/dev/null | head -1)" = "$ACTIONLINT_VERSION" ]; then
+# Test-only. Built from the Go module proxy into build/tools/go/bin (GOBIN), so nothing is fetched
+# when the tests run.  Go comes with the machine; /usr/local/go/bin is where its image puts it.
+if [ "$MODE" = serve ]; then
+  :
+elif [ "$("$ACTIONLINT_BIN" -version 2>/dev/null | head -1)" = "$ACTIONLINT_VERSION" ]; then
   skip "actionlint $ACTIONLINT_VERSION (build/tools/go/bin)"
 else
   if ! command -v go >/dev/null && [ -x /usr/local/go/bin/go ]; then export PATH="$PATH:/usr/local/go/bin"; fi
-  command -v go >/dev/null || die "go not found (needed to build actionlint)"
+  command -v go >/dev/null || die "go not found: the test command builds actionlint with it (actionlint v1.7.12 needs Go >= 1.25; scripts/serve.sh needs no Go)"
   cmd "GOBIN=build/tools/go/bin go install $ACTIONLINT_MODULE/cmd/actionlint@$ACTIONLINT_VERSION"
   mkdir -p "$(dirname "$ACTIONLINT_BIN")"
   GOBIN="$(dirname "$ACTIONLINT_BIN")" GOTOOLCHAIN=local go install "$ACTIONLINT_MODULE/cmd/actionlint@$ACTIONLINT_VERSION"
@@ -315,22 +397,35 @@ else
   rm -rf "$VENV"
   "$PYTHON" -m venv "$VENV"
 fi
-[ -f "$REQS" ] || die "missing $REQS"
-REQ_KEY="$(sha256sum "$REQS" | cut -d' ' -f1) $("$VENV/bin/python" --version 2>&1)"
-if [ "$REQ_KEY" = "$(cat "$VENV/.beacon-requirements" 2>/dev/null)" ]; then
-  skip "python dev requirements ($REQS)"
+[ -f "$REQS_SERVE" ] || die "missing $REQS_SERVE"
+[ -f "$REQS_DEV" ] || die "missing $REQS_DEV"
+# The stamp is the key of what was installed: the serve set, or the dev set (which includes it).
+PYVER=$("$VENV/bin/python" --version 2>&1)
+SERVE_KEY="serve $(sha256sum "$REQS_SERVE" | cut -d' ' -f1) $PYVER"
+DEV_KEY="dev $(cat "$REQS_SERVE" "$REQS_DEV" | sha256sum | cut -d' ' -f1) $PYVER"
+REQ_HAVE=$(cat "$VENV/.beacon-requirements" 2>/dev/null || true)
+if [ "$REQ_HAVE" = "$DEV_KEY" ]; then
+  skip "python dev requirements (requirements-dev.txt)"
+elif [ "$MODE" = serve ] && [ "$REQ_HAVE" = "$SERVE_KEY" ]; then
+  skip "python build requirements (requirements-serve.txt)"
+elif [ "$MODE" = serve ]; then
+  cmd ".venv/bin/pip install -r requirements-serve.txt"
+  "$VENV/bin/pip" install --disable-pip-version-check -q -r "$REQS_SERVE"
+  echo "$SERVE_KEY" >"$VENV/.beacon-requirements"
 else
   cmd ".venv/bin/pip install -r requirements-dev.txt"
-  "$VENV/bin/pip" install --disable-pip-version-check -q -r "$REQS"
-  echo "$REQ_KEY" >"$VENV/.beacon-requirements"
+  "$VENV/bin/pip" install --disable-pip-version-check -q -r "$REQS_DEV"
+  echo "$DEV_KEY" >"$VENV/.beacon-requirements"
 fi
 # The sdist test (tests/python/test_release.py) installs the sdist into a fresh venv with pip
-# offline (--no-index): its build backend, maturin at requirements-dev.txt's version, comes from
-# this local wheelhouse.
-MATURIN_VERSION=$(sed -n 's/^maturin==\([^[:space:]]*\).*/\1/p' "$REQS")
-[ -n "$MATURIN_VERSION" ] || die "requirements-dev.txt pins no maturin version"
+# offline (--no-index): its build backend, maturin at requirements-serve.txt's version, comes
+# from this local wheelhouse.  Test-only.
+MATURIN_VERSION=$(sed -n 's/^maturin==\([^[:space:]]*\).*/\1/p' "$REQS_SERVE")
+[ -n "$MATURIN_VERSION" ] || die "requirements-serve.txt pins no maturin version"
 WHEELHOUSE="$BUILD/wheelhouse"
-if compgen -G "$WHEELHOUSE/maturin-$MATURIN_VERSION-*.whl" >/dev/null; then
+if [ "$MODE" = serve ]; then
+  :
+elif compgen -G "$WHEELHOUSE/maturin-$MATURIN_VERSION-*.whl" >/dev/null; then
   skip "maturin $MATURIN_VERSION wheel in build/wheelhouse"
 else
   cmd ".venv/bin/pip download --no-deps --only-binary :all: -d build/wheelhouse maturin==$MATURIN_VERSION"
@@ -340,17 +435,21 @@ fi
 # Playwright drives Debian's /usr/bin/chromium (executable_path); never `playwright install`.
 
 # ---------------------------------------------------------------- summary
-log "tools:"
+log "tools ($MODE):"
 printf '  %-14s %s\n' \
   rustc "$(rustc --version)" \
   wasm-toolchain "$(cat "$BUILD/wasm-toolchain") ($(rustup run "$(cat "$BUILD/wasm-toolchain")" rustc --version))" \
   wasm-bindgen "$(wasm-bindgen --version)" \
   wasm-opt "$("$WASM_OPT" --version) (build/tools/binaryen)" \
-  actionlint "$("$ACTIONLINT_BIN" -version | head -1) (build/tools/go/bin)" \
-  chromium "$(/usr/bin/chromium --version 2>/dev/null || echo missing)" \
-  java "$(java -version 2>&1 | head -1)" \
   node "$(node --version)" \
   esbuild "$("$TOOLING/node_modules/.bin/esbuild" --version) (tests/js/tooling)" \
-  typescript "$("$TOOLING/node_modules/.bin/tsc" --version) (tests/js/tooling)" \
-  python "$("$VENV/bin/python" --version 2>&1) in .venv"
+  python "$("$VENV/bin/python" --version 2>&1) in .venv" \
+  maturin "$("$VENV/bin/maturin" --version 2>&1) in .venv"
+if [ "$MODE" = full ]; then
+  printf '  %-14s %s\n' \
+    actionlint "$("$ACTIONLINT_BIN" -version | head -1) (build/tools/go/bin)" \
+    chromium "$(/usr/bin/chromium --version 2>/dev/null || echo missing)" \
+    java "$(java -version 2>&1 | head -1)" \
+    typescript "$("$TOOLING/node_modules/.bin/tsc" --version) (tests/js/tooling)"
+fi
 log "done in $(( $(date +%s) - T0 ))s"

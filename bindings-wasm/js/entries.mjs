@@ -3,6 +3,9 @@
 // there). index.js loads the module between its `// load: begin` and `// load: end` lines; each
 // entry replaces that block and keeps the rest (the whole API) as it is:
 //   browser.js   ESM, fetches the .wasm next to it (no Node code: bundlers need no `node:fs`)
+//   init.js      ESM without top-level await (`beacon-toolcall/init`): loads nothing until the
+//                caller's init() / initSync(), so it bundles to CommonJS or a classic script (a
+//                Web Worker); FORMATS and PROVIDERS are written in as literals (from index.cjs)
 //   index.cjs    CommonJS for Node, one file (esbuild bundles the glue in), reads the .wasm
 //                synchronously, so `require('beacon-toolcall')` works
 //   node.mjs     ESM for Node: re-exports index.cjs, so `import` and `require` share one
@@ -25,7 +28,10 @@ const withLoad = (block) => source.slice(0, match.index) + block + source.slice(
 writeFileSync(join(out, 'browser.js'), withLoad(`\
 // The browser entry: the module is fetched from next to this file (a bundler that copies assets
 // referenced by \`new URL(..., import.meta.url)\`, as Vite and webpack do, serves it from there).
-await init({ module_or_path: new URL('./beacon_wasm_bg.wasm', import.meta.url) });
+function besideThisFile() {
+  return new URL('./beacon_wasm_bg.wasm', import.meta.url);
+}
+await init();
 `));
 
 // The Node source, bundled to CommonJS: imports are hoisted, `__dirname` is CommonJS's.
@@ -35,7 +41,10 @@ writeFileSync(nodeSource, withLoad(`\
 import { readFileSync as readWasmFile } from 'node:fs';
 import { join as joinPath } from 'node:path';
 
-initSync({ module: readWasmFile(joinPath(__dirname, 'beacon_wasm_bg.wasm')) });
+function besideThisFile() {
+  return readWasmFile(joinPath(__dirname, 'beacon_wasm_bg.wasm'));
+}
+initSync({ module: besideThisFile() });
 `));
 try {
   execFileSync(esbuild, [
@@ -56,5 +65,31 @@ import beacon from './index.cjs';
 
 export const {\n${names.map((n) => `  ${n},\n`).join('')}} = beacon;
 `);
+
+// init.js: nothing runs at import. The two lists index.js reads from the module as it loads are
+// written in from the built module (index.cjs), so importing needs no instance.
+const lists = createRequire(import.meta.url)(join(out, 'index.cjs'));
+let initSource = withLoad(`\
+// The entry that waits (\`beacon-toolcall/init\`): nothing is loaded until the caller's init() or
+// initSync(), so this file has no top-level await. By default init() fetches the .wasm next to
+// this file; a bundle without import.meta (CommonJS, a classic script) must pass it, e.g. the
+// asset \`beacon-toolcall/wasm\` that a bundler copies (esbuild: --loader:.wasm=file).
+function besideThisFile() {
+  try {
+    return new URL('./beacon_wasm_bg.wasm', import.meta.url);
+  } catch {
+    throw new TypeError('beacon-toolcall: init() has no URL to fetch the .wasm from (this build has no '
+      + 'import.meta.url, as in a CommonJS or classic-script bundle): pass it, init({ module_or_path }), '
+      + 'e.g. the beacon-toolcall/wasm asset');
+  }
+}
+`);
+for (const name of ['FORMATS', 'PROVIDERS']) {
+  const line = new RegExp(`^export const ${name} = .*;$`, 'm');
+  if (!line.test(initSource)) throw new Error(`index.js has no one-line \`export const ${name} = ...;\``);
+  initSource = initSource.replace(line, `export const ${name} = Object.freeze(${JSON.stringify(lists[name])});`);
+}
+if (/^await /m.test(initSource)) throw new Error('init.js has a top-level await');
+writeFileSync(join(out, 'init.js'), initSource);
 
 copyFileSync(join(out, 'index.d.ts'), join(out, 'index.d.cts'));

@@ -554,3 +554,30 @@ export function _setMemoryLimitForTesting(bytes: number): number;
 
 /** @internal Not part of the API: the current WebAssembly instance's memory size in bytes. */
 export function _memoryBytesForTesting(): number;
+
+/**
+ * Where `init` loads the WebAssembly module from: a URL to fetch (a string or a `URL`), a fetch
+ * `Response` (or a promise of one), the module's bytes, or a compiled `WebAssembly.Module`. (`URL`,
+ * `Response` and `WebAssembly.Module` are typed as `object`, so these declarations need no DOM
+ * library.)
+ */
+export type WasmModuleSource = string | ArrayBuffer | ArrayBufferView | object;
+
+/**
+ * Loads the WebAssembly module; by default the `.wasm` next to the package's file. Every entry
+ * of the package but one loads it as it is imported, and there this resolves at once;
+ * `beacon-toolcall/init` (no top-level await: for CommonJS or classic-script bundles, such as a
+ * Web Worker's) loads nothing until this (or `initSync`) is called, and every other function
+ * throws until then. Calling it again, once loaded, does nothing. A bundle without
+ * `import.meta.url` must pass the source, e.g. the asset `beacon-toolcall/wasm`:
+ * `import wasm from 'beacon-toolcall/wasm'; await init({ module_or_path: wasm })`.
+ */
+export function init(
+  source?: { module_or_path?: WasmModuleSource | Promise<WasmModuleSource> } | WasmModuleSource | Promise<WasmModuleSource>,
+): Promise<void>;
+
+/**
+ * Loads the WebAssembly module synchronously from its bytes or a compiled `WebAssembly.Module`
+ * (`source`, or `source.module`); does nothing once it is loaded. See `init`.
+ */
+export function initSync(source: { module: ArrayBuffer | ArrayBufferView | object } | ArrayBuffer | ArrayBufferView | object): void;

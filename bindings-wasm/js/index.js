@@ -7,8 +7,8 @@
 // only JavaScript can do: check argument types, turn decoded values into JSON text (BigInts,
 // cycles), turn BigInts back, throw Error classes, and recover from traps.
 
-import init, {
-  initSync,
+import wasmInit, {
+  initSync as wasmInitSync,
   __wbg_reset_state as resetInstance,
   compile_tools as wasmCompileTools,
   error_codes as wasmErrorCodes,
@@ -38,24 +38,70 @@ import init, {
   trap_error as wasmTrapError,
 } from './beacon_wasm.js';
 
-// Loading the module. bindings-wasm/build.sh makes the package's other entries from this file by
-// replacing the block between the two `load` lines (bindings-wasm/js/entries.mjs): browser.js
-// only fetches; index.cjs (Node's `require` and, through node.mjs, `import`) reads the file
-// synchronously. This file itself (the `default` entry, e.g. a plain <script type="module">)
-// does either. The module name is not a literal, so bundlers leave the Node branch alone.
-// load: begin
-const wasmUrl = new URL('./beacon_wasm_bg.wasm', import.meta.url);
+// Loading the module: init() (asynchronous: fetches it, or takes a URL, a Response, bytes or a
+// compiled module) or initSync() (bytes or a compiled module). Every entry but one calls one of
+// them itself as it is imported; `beacon-toolcall/init` (init.js) waits for the caller, so it has
+// no top-level await (a CommonJS or classic-script bundle, as a Web Worker may need, cannot hold
+// one). Once the module is loaded both do nothing, so calling them is always safe.
+let loaded = false;
+let loading = null; // init()'s promise while it runs
 
+/**
+ * Loads the WebAssembly module. `source` (or `source.module_or_path`): a URL to fetch, a fetch
+ * `Response`, the module's bytes or a compiled `WebAssembly.Module`; by default the .wasm file
+ * next to this one.
+ */
+export function init(source) {
+  if (loaded) return Promise.resolve();
+  if (!loading) {
+    loading = (async () => {
+      const given = await (source !== null && typeof source === 'object' && 'module_or_path' in source
+        ? source.module_or_path : source);
+      await wasmInit({ module_or_path: given === undefined ? await besideThisFile() : given });
+      loaded = true;
+    })();
+    loading.catch(() => { loading = null; }); // a failed load may be retried
+  }
+  return loading;
+}
+
+/** Loads the WebAssembly module synchronously, from its bytes or a compiled `WebAssembly.Module`
+ * (`source` or `source.module`). */
+export function initSync(source) {
+  if (loaded) return;
+  const module = source !== null && typeof source === 'object' && 'module' in source ? source.module : source;
+  if (module === undefined) {
+    throw new TypeError('initSync(): pass the module, as bytes or a WebAssembly.Module: initSync({ module })');
+  }
+  wasmInitSync({ module });
+  loaded = true;
+}
+
+function notLoaded() {
+  return new Error('beacon-toolcall: the WebAssembly module is not loaded yet: `await init()` (or call '
+    + '`initSync({ module })`) before the first call; only the beacon-toolcall/init entry waits for that');
+}
+
+// bindings-wasm/build.sh makes the package's other entries from this file by replacing the block
+// between the two `load` lines (bindings-wasm/js/entries.mjs); each defines besideThisFile(), the
+// module init() loads by default: browser.js fetches it; index.cjs (Node's `require` and, through
+// node.mjs, `import`) reads the file synchronously; init.js (beacon-toolcall/init) only defines
+// it. This file itself (the `default` entry, e.g. a plain <script type="module">) does either.
+// The module name is not a literal, so bundlers leave the Node branch alone.
+// load: begin
 // Node's fetch() cannot read file: URLs, so Node reads the module from disk; browsers fetch it
 // (streaming compilation when the server sends application/wasm).
-if (typeof process === 'object' && process !== null && typeof process.versions?.node === 'string'
-    && wasmUrl.protocol === 'file:') {
-  const fsModule = 'node:fs';
-  const { readFileSync } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsModule);
-  initSync({ module: readFileSync(wasmUrl) });
-} else {
-  await init({ module_or_path: wasmUrl });
+async function besideThisFile() {
+  const wasmUrl = new URL('./beacon_wasm_bg.wasm', import.meta.url);
+  if (typeof process === 'object' && process !== null && typeof process.versions?.node === 'string'
+      && wasmUrl.protocol === 'file:') {
+    const fsModule = 'node:fs';
+    const { readFileSync } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsModule);
+    return readFileSync(wasmUrl);
+  }
+  return wasmUrl;
 }
+await init();
 // load: end
 
 /** Every error code, in the core's order (`tool_call.*`, `json.*`, then the rest). */
@@ -184,8 +230,9 @@ function recycleAfter(inputLength) {
   }
 }
 
-// Before a call: never run on an instance that trapped.
+// Before a call: never run on an instance that trapped (or on none).
 function checkInstance() {
+  if (!loaded) throw notLoaded();
   if (trappedInstance) {
     replaceInstance();
     if (trappedInstance) throw noInstanceError();

@@ -16,6 +16,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from conftest import READY
+from model_presets import MODEL_PRESETS
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 PROVIDER_FIXTURES = FIXTURES / "providers"
@@ -83,7 +86,9 @@ def test_loads_with_title_pitch_and_status(browser, base_url, playground_pkg):
     assert held, "the page never requested the .wasm"
     expect(pg.locator("#status")).to_have_text(LOADING)
     held[0].continue_()
-    expect(pg.locator("#status")).to_have_text("Idle", timeout=15_000)
+    expect(pg.locator("#status")).to_have_class(READY, timeout=15_000)
+    # The status says what the first parse did (never a constant "Idle").
+    expect(pg.locator("#status")).to_have_text(re.compile(r"^Parsed 1 call in \d+(\.\d+)? (ms|µs)$"))
     expect(pg.locator("h1")).to_have_text("beacon")
     expect(pg.locator(".pitch")).to_have_text(
         "Every vendor writes tool calls differently. One parser, documented format detection, "
@@ -102,14 +107,16 @@ def test_loads_with_title_pitch_and_status(browser, base_url, playground_pkg):
 
 def test_preset_buttons_exactly(page: Page):
     rows = page.locator("nav.presets")
-    expect(rows).to_have_count(2)
-    expect(rows.nth(0).locator(".presets-label")).to_have_text("Model output")
-    assert rows.nth(0).locator("button.preset").all_inner_texts() == [p[0] for p in PRESETS]
-    expect(rows.nth(1).locator(".presets-label")).to_have_text("Provider responses")
-    assert rows.nth(1).locator("button.preset").all_inner_texts() == [p[0] for p in PROVIDER_PRESETS]
-    # The two rows' first buttons line up.
-    first = [rows.nth(i).locator("button.preset").first.bounding_box() for i in range(2)]
-    assert first[0] and first[1] and abs(first[0]["x"] - first[1]["x"]) < 1
+    expect(rows).to_have_count(3)
+    expect(rows.nth(0).locator(".presets-label")).to_have_text("Open models")
+    assert rows.nth(0).locator("button.preset").all_inner_texts() == [p.label for p in MODEL_PRESETS]
+    expect(rows.nth(1).locator(".presets-label")).to_have_text("Model output")
+    assert rows.nth(1).locator("button.preset").all_inner_texts() == [p[0] for p in PRESETS]
+    expect(rows.nth(2).locator(".presets-label")).to_have_text("Provider responses")
+    assert rows.nth(2).locator("button.preset").all_inner_texts() == [p[0] for p in PROVIDER_PRESETS]
+    # The rows' first buttons line up.
+    first = [rows.nth(i).locator("button.preset").first.bounding_box() for i in range(3)]
+    assert all(first) and max(b["x"] for b in first) - min(b["x"] for b in first) < 1
 
 
 @pytest.mark.parametrize("label,name,fmt,count", PRESETS, ids=[p[0] for p in PRESETS])
@@ -268,7 +275,8 @@ def test_run_1000(page: Page):
     text = result.inner_text()
     assert re.search(r"1,000 calls in \d+(\.\d+)? ms", text), text
     assert re.search(r"[\d,]+ calls/s", text), text
-    expect(page.locator("#status")).to_have_text("Idle")
+    # After the run the status says again what the parse did.
+    expect(page.locator("#status")).to_have_text(re.compile(r"^Parsed 1 call in "))
 
 
 def test_formats_table_matches_readme(page: Page):

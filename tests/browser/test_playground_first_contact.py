@@ -20,24 +20,26 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import Page, expect
 
+from conftest import READY
+from model_presets import MODEL_PRESETS
 from test_playground import PRESETS, PROVIDER_PRESETS, SCREENSHOTS, output_calls
 
 PHONE = {"width": 390, "height": 844}
 ACCENT = (0xC2, 0x57, 0x0C)  # --accent: the focus ring
 CONTROLS = "button, input, textarea, select, a[href], [tabindex]"
 
-ALL_PRESETS = [p[0] for p in PRESETS] + [p[0] for p in PROVIDER_PRESETS]
+ALL_PRESETS = [p.label for p in MODEL_PRESETS] + [p[0] for p in PRESETS] + [p[0] for p in PROVIDER_PRESETS]
 
 
 def new_page(browser, base_url: str, url_suffix: str = "", **context: Any) -> Page:
-    """A fresh context and page on the playground (loaded and Idle)."""
+    """A fresh context and page on the playground (loaded, its first parse done)."""
     ctx = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **context})
     pg = ctx.new_page()
     errors: List[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     pg.on("console", lambda m: m.type == "error" and errors.append(m.text))
     pg.goto(base_url + url_suffix)
-    expect(pg.locator("#status")).to_have_text("Idle", timeout=15_000)
+    expect(pg.locator("#status")).to_have_class(READY, timeout=15_000)
     pg.errors = errors  # type: ignore[attr-defined]
     return pg
 
@@ -306,9 +308,8 @@ def test_presets_expose_aria_pressed(page: Page):
     presets = page.locator("button.preset")
     assert presets.count() == len(ALL_PRESETS)
     # The page opens on the Python preset's text.
-    assert [presets.nth(i).get_attribute("aria-pressed") for i in range(presets.count())] == (
-        ["true"] + ["false"] * (len(ALL_PRESETS) - 1)
-    )
+    pressed = [presets.nth(i).get_attribute("aria-pressed") for i in range(presets.count())]
+    assert pressed == ["true" if label == "Python call" else "false" for label in ALL_PRESETS]
     for label in ("Hermes / Qwen", "Bedrock response", "Broken"):
         page.get_by_role("button", name=label, exact=True).click()
         pressed = page.get_by_role("button", pressed=True)

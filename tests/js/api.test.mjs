@@ -17,7 +17,10 @@ test('exports exactly the documented API, and index.d.ts declares all of it', ()
       'ERROR_CODES', 'FORMATS', 'NoToolCallFoundError', 'PROVIDERS', 'ResponseStream', 'ToolCallError', 'ToolCallStream', 'Tools',
       // not part of the API: for the tests (providers.test.mjs, limits.test.mjs)
       '_memoryBytesForTesting', '_panicForTesting', '_setMemoryLimitForTesting',
-      'compileTools', 'detectProvider', 'formatCalls', 'formatResults', 'hasToolCalls', 'parseMessage', 'parseResponse', 'parseToolCall', 'parseToolCalls',
+      'compileTools', 'detectProvider', 'formatCalls', 'formatResults', 'hasToolCalls',
+      // loading the module (every entry; only beacon-toolcall/init needs them: init.test.mjs)
+      'init', 'initSync',
+      'parseMessage', 'parseResponse', 'parseToolCall', 'parseToolCalls',
       'scanStream',
     ],
   );

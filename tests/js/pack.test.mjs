@@ -30,7 +30,7 @@ test('npm pack -> npm install --offline -> import', () => {
     assert.deepEqual(
       packed[0].files.map((f) => f.path).sort(),
       ['README.md', 'beacon_wasm.js', 'beacon_wasm_bg.wasm', 'browser.js', 'index.cjs', 'index.d.cts', 'index.d.ts',
-        'index.js', 'node.mjs', 'package.json'],
+        'index.js', 'init.js', 'node.mjs', 'package.json', 'wasm.d.ts'],
     );
 
     const project = join(tmp, 'project');

@@ -3,7 +3,9 @@
 - `.github/workflows/` passes actionlint (built by scripts/setup.sh into build/tools/go/bin;
   it runs shellcheck on the `run:` scripts), and release.yml builds what the README promises.
 - pyproject.toml and bindings-wasm/js/package.json carry the metadata the registries show, and
-  agree with the workspace's Cargo.toml (version, license, repository).
+  agree with the workspace's Cargo.toml (version, license, repository). No public repository
+  exists yet, so none of them names one (no placeholder URLs), and the publishing jobs refuse to
+  run until they do: their checks are run here against the metadata as it is.
 - An sdist built here (`maturin sdist`) installs with pip into a fresh venv, offline, and works.
   pip compiles the crate for that (about a minute and a half; the Cargo target directory
   build/sdist-target is kept between runs).
@@ -36,7 +38,10 @@ MATURIN = Path(sys.executable).parent / "maturin"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 CARGO = tomllib.loads((ROOT / "Cargo.toml").read_text(encoding="utf-8"))["workspace"]["package"]
 PACKAGE_JSON = json.loads((ROOT / "bindings-wasm" / "js" / "package.json").read_text(encoding="utf-8"))
-REPOSITORY = CARGO["repository"]
+# None until a public repository exists (then Cargo.toml, pyproject.toml and package.json name it).
+REPOSITORY = CARGO.get("repository")
+# A repository the workflow could run in, for running its checks here.
+RUNNING_IN = "https://github.com/beacon-example/beacon"
 
 
 def workflow() -> Dict[str, Any]:
@@ -161,7 +166,11 @@ def test_python_metadata() -> None:
     # Every CPython the abi3 wheel serves, from requires-python on.
     versions = sorted(int(c.rsplit(".", 1)[1]) for c in classifiers if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c))
     assert versions[0] == 10 and versions == list(range(10, versions[-1] + 1))
-    urls = project["urls"]
+    urls = project.get("urls", {})
+    assert not [u for u in urls.values() if "example.invalid" in u or "example.com" in u], urls
+    if REPOSITORY is None:
+        assert urls == {}, "pyproject.toml names URLs, but Cargo.toml names no repository"
+        return
     assert set(urls) == {"Homepage", "Documentation", "Repository", "Issues"}
     assert urls["Repository"] == REPOSITORY
     assert all(u.startswith(REPOSITORY) for u in urls.values())
@@ -173,11 +182,78 @@ def test_npm_metadata() -> None:
     assert pkg["version"] == CARGO["version"]
     assert pkg["license"] == CARGO["license"]
     assert {"llm", "tool-call", "function-calling", "parser", "wasm"} <= set(pkg["keywords"])
+    # The description is the registry page's first line: it names what the package reads.
+    for word in ("Qwen3-Coder", "DeepSeek", "gpt-oss", "Kimi K2", "OpenAI", "Anthropic", "streamed", "WebAssembly"):
+        assert word in pkg["description"], word
+    if REPOSITORY is None:
+        assert not {"repository", "homepage", "bugs"} & set(pkg), "package.json names URLs, but Cargo.toml names no repository"
+        return
     assert pkg["repository"]["type"] == "git"
     # npm's provenance check compares this with the repository the workflow runs in.
     assert pkg["repository"]["url"] == f"git+{REPOSITORY}.git"
     assert pkg["homepage"].startswith(REPOSITORY)
     assert pkg["bugs"]["url"] == PYPROJECT["project"]["urls"]["Issues"]
+
+
+def check_step(job: str, name_part: str) -> Dict[str, Any]:
+    (step,) = [s for s in workflow()["jobs"][job]["steps"] if name_part in s.get("name", "")]
+    assert step["env"]["EXPECTED"] == "${{ github.server_url }}/${{ github.repository }}"
+    return step
+
+
+def run_step(step: Dict[str, Any], cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "EXPECTED": RUNNING_IN}
+    return subprocess.run(["bash", "-e", "-c", step["run"]], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+
+
+def fake_sdist(dist: Path, urls: list) -> None:
+    dist.mkdir(parents=True)
+    info = dist / "PKG-INFO"
+    head = ["Metadata-Version: 2.4", "Name: beacon-toolcall", f"Version: {CARGO['version']}"]
+    info.write_text("\n".join(head + [f"Project-URL: {u}" for u in urls]) + "\n\n# beacon\n", encoding="utf-8")
+    with tarfile.open(dist / f"beacon_toolcall-{CARGO['version']}.tar.gz", "w:gz") as tar:
+        tar.add(info, arcname=f"beacon_toolcall-{CARGO['version']}/PKG-INFO")
+    info.unlink()
+
+
+def test_pypi_publishing_refuses_metadata_without_the_repository(tmp_path: Path) -> None:
+    """The publish-pypi job's URL check, run on an sdist's metadata: it fails without a
+    Project-URL naming the repository the workflow runs in (today's metadata has none)."""
+    step = check_step("publish-pypi", "project URLs")
+    names = [s.get("name", "") for s in workflow()["jobs"]["publish-pypi"]["steps"]]
+    assert names.index(step["name"]) < next(i for i, n in enumerate(names) if n.startswith("Upload"))
+    today = [f"{k}, {v}" for k, v in PYPROJECT["project"].get("urls", {}).items()]
+    cases = {
+        "today": (today, REPOSITORY == RUNNING_IN),
+        "none": ([], False),
+        "another": (["Repository, https://github.com/someone/else"], False),
+        "this": ([f"Homepage, {RUNNING_IN}", f"Repository, {RUNNING_IN}"], True),
+    }
+    for name, (urls, ok) in cases.items():
+        fake_sdist(tmp_path / name / "dist", urls)
+        proc = run_step(step, tmp_path / name)
+        assert (proc.returncode == 0) == ok, (name, proc.stdout, proc.stderr)
+        if not ok:
+            assert "::error::the package metadata lacks Project-URL" in proc.stdout
+
+
+def test_npm_publishing_refuses_package_json_without_the_repository(tmp_path: Path) -> None:
+    """The publish-npm job's repository check, run on package.json as it is (it fails: no
+    repository) and on variants."""
+    step = check_step("publish-npm", "repository")
+    bare = {k: v for k, v in PACKAGE_JSON.items() if k not in ("repository", "homepage", "bugs")}
+    cases = {
+        "today": (PACKAGE_JSON, REPOSITORY == RUNNING_IN, "no repository URL" if REPOSITORY is None else "repository is"),
+        "none": (bare, False, "no repository URL"),
+        "another": ({**bare, "repository": {"type": "git", "url": "git+https://github.com/someone/else.git"}}, False, "repository is"),
+        "this": ({**bare, "repository": {"type": "git", "url": f"git+{RUNNING_IN}.git"}}, True, ""),
+    }
+    for name, (pkg, ok, says) in cases.items():
+        (tmp_path / name / "pkg").mkdir(parents=True)
+        (tmp_path / name / "pkg" / "package.json").write_text(json.dumps(pkg), encoding="utf-8")
+        proc = run_step(step, tmp_path / name)
+        assert (proc.returncode == 0) == ok, (name, proc.stdout, proc.stderr)
+        assert says in proc.stdout
 
 
 # --------------------------------------------------------------------------- the sdist
@@ -247,7 +323,10 @@ print(json.dumps({
     assert got["file"].startswith(str(venv)), "the venv's own install, not this checkout"
     assert got["version"] == CARGO["version"]
     assert got["license"] == "MIT"
-    assert f"Repository, {REPOSITORY}" in got["urls"]
+    if REPOSITORY is None:
+        assert not got["urls"], got["urls"]
+    else:
+        assert f"Repository, {REPOSITORY}" in got["urls"]
     assert "tool-calling" in got["keywords"]
     assert got["content_type"].startswith("text/markdown")
     assert got["description"].startswith("# beacon\n")
