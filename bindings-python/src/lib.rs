@@ -1,13 +1,13 @@
 //! `beacon._core`: the `PyO3` binding of `beacon-core`.
 //!
-//! This crate reads Python arguments ([`args`]), hands them to the core's host boundary
+//! This crate reads Python arguments (`args`), hands them to the core's host boundary
 //! (`beacon_core::host`: the options, the operation, the error text and positions, the shape of
-//! every answer), and builds Python objects through its [`sink::PySink`]. The public API, its
+//! every answer), and builds Python objects through its `sink::PySink`. The public API, its
 //! docstrings, type hints and the exception classes live in the pure-Python package
 //! `python/beacon/`; this module is private.
 //!
 //! - The core runs detached from the interpreter (`Python::detach`) for inputs of
-//!   [`DETACH_FROM`] bytes or more, so other Python threads run meanwhile; objects are built after.
+//!   `DETACH_FROM` bytes or more, so other Python threads run meanwhile; objects are built after.
 //! - A panic in the core is `ToolCallError` with code `internal` (the host boundary catches it).
 //!
 //! Gated off on wasm so `cargo build --workspace --target wasm32-unknown-unknown` compiles this

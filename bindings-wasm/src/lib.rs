@@ -2,7 +2,7 @@
 //!
 //! This module hands its arguments to the core's host boundary (`beacon_core::host`: the
 //! options, the operation, the error text and positions, the shape of every answer) and writes
-//! the answer through its [`sink::JsonSink`]. The public JavaScript API lives in the hand-written
+//! the answer through its `sink::JsonSink`. The public JavaScript API lives in the hand-written
 //! `js/index.js`, which keeps only what JavaScript itself needs: argument types, decoded values
 //! as JSON text (`BigInt`s, cycles), `BigInt`s back, the `Error` classes, trap recovery.
 //!
@@ -28,8 +28,8 @@
 //!
 //! # Wire format (private to this package)
 //!
-//! Every export but the [memory](#memory) ones, [`formats`], [`providers`] and
-//! [`panic_for_testing`] answers with a string whose first character says what follows:
+//! Every export but the [memory](#memory) ones, `formats`, `providers` and
+//! `panic_for_testing` answers with a string whose first character says what follows:
 //!
 //! - `o` + JSON: the result (an object, an array, a string, `null` or a boolean), plain JSON;
 //! - `b` + JSON: the same, but some values need a reviver: a string value that starts with
@@ -47,7 +47,7 @@
 //!
 //! # Tools
 //!
-//! A tool list is compiled once ([`compile_tools`]) and kept here under a handle that
+//! A tool list is compiled once (`compile_tools`) and kept here under a handle that
 //! `index.js`'s `Tools` object holds; the parse functions take the handle. `index.js` frees it
 //! when the object is collected, and compiles again on a fresh instance (after a trap or a
 //! memory recycle, when this table starts empty).
@@ -56,11 +56,11 @@
 //!
 //! The module's linear memory grows as an input needs it (at most 4 GiB) and never shrinks. An
 //! allocation that cannot be satisfied aborts, which traps like a panic; the allocator here
-//! ([`memory::Watched`]) first records that it failed, so `index.js` can tell the trap apart
-//! from a bug ([`out_of_memory`]) and report `input.too_large` instead of `internal`. It also
-//! reads [`memory_bytes`] after large inputs, to replace an instance whose memory grew large
+//! (`memory::Watched`) first records that it failed, so `index.js` can tell the trap apart
+//! from a bug (`out_of_memory`) and report `input.too_large` instead of `internal`. It also
+//! reads `memory_bytes` after large inputs, to replace an instance whose memory grew large
 //! (a fresh instance starts small again), and the tests force a low limit with
-//! [`set_memory_limit_for_testing`].
+//! `set_memory_limit_for_testing`.
 #![cfg(target_family = "wasm")]
 
 mod memory;
@@ -109,7 +109,7 @@ pub fn free_tools(handle: u32) {
     TOOLS.with_borrow_mut(|slots| slots.remove(handle));
 }
 
-/// The tools options: `tools` is a handle from [`compile_tools`] (none: no tools), `unknown`
+/// The tools options: `tools` is a handle from `compile_tools` (none: no tools), `unknown`
 /// `"error"`, `"keep"` or `"drop"` (none: `"error"`).
 pub(crate) fn tool_options(
     func: &str,
