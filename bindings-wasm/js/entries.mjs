@@ -5,7 +5,7 @@
 //   browser.js   ESM, fetches the .wasm next to it (no Node code: bundlers need no `node:fs`)
 //   init.js      ESM without top-level await (`beacon-toolcall/init`): loads nothing until the
 //                caller's init() / initSync(), so it bundles to CommonJS or a classic script (a
-//                Web Worker); FORMATS and PROVIDERS are written in as literals (from index.cjs)
+//                Web Worker); FORMATS, PROVIDERS and ERROR_CODES are written in as literals (from index.cjs)
 //   index.cjs    CommonJS for Node, one file (esbuild bundles the glue in), reads the .wasm
 //                synchronously, so `require('beacon-toolcall')` works
 //   node.mjs     ESM for Node: re-exports index.cjs, so `import` and `require` share one
@@ -84,7 +84,7 @@ function besideThisFile() {
   }
 }
 `);
-for (const name of ['FORMATS', 'PROVIDERS']) {
+for (const name of ['FORMATS', 'PROVIDERS', 'ERROR_CODES']) {
   const line = new RegExp(`^export const ${name} = .*;$`, 'm');
   if (!line.test(initSource)) throw new Error(`index.js has no one-line \`export const ${name} = ...;\``);
   initSource = initSource.replace(line, `export const ${name} = Object.freeze(${JSON.stringify(lists[name])});`);

@@ -39,11 +39,15 @@ test('every entry exports init and initSync; where the module is loaded, they do
   assert.deepEqual(beacon.parseToolCall('f(a=1)'), { name: 'f', arguments: { a: 1 } });
 });
 
-test('init.js loads nothing until initSync() or init(); FORMATS and PROVIDERS are there before', async () => {
+test('init.js loads nothing until initSync() or init(); the lists are there before', async () => {
+  // Written in as literals: a list read from the module at import would need the instance first.
+  const source = readFileSync(join(PKG_DIR, 'init.js'), 'utf8');
+  assert.doesNotMatch(source, /^export const \w+ = Object\.freeze\(wasm/m, 'init.js reads a list from the module at import');
   const lazy = await import(`${pathToFileURL(join(PKG_DIR, 'init.js')).href}?fresh=${Date.now()}`);
-  assert.deepEqual(lazy.FORMATS, beacon.FORMATS);
-  assert.deepEqual(lazy.PROVIDERS, beacon.PROVIDERS);
-  assert.ok(Object.isFrozen(lazy.FORMATS) && Object.isFrozen(lazy.PROVIDERS));
+  for (const list of ['FORMATS', 'PROVIDERS', 'ERROR_CODES']) {
+    assert.deepEqual(lazy[list], beacon[list], list);
+    assert.ok(Object.isFrozen(lazy[list]), list);
+  }
   assert.throws(() => lazy.parseToolCalls('f()'), (e) => e instanceof Error && /await init\(\)/.test(e.message));
   assert.throws(() => lazy.initSync(), TypeError);
   lazy.initSync(readFileSync(join(PKG_DIR, 'beacon_wasm_bg.wasm'))); // bytes alone, or { module }
