@@ -4,12 +4,14 @@ into a fresh project and bundles a tiny app with the pinned esbuild (`platform=b
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
 import re
 import subprocess
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -19,9 +21,11 @@ from conftest import ROOT, _Handler
 BUNDLE_APP = ROOT / "tests" / "js" / "bundle-app.mjs"
 
 
-def test_esbuild_bundle_runs_in_chromium(browser, playground_pkg: Path, tmp_path: Path) -> None:
-    out = tmp_path / "site"
-    subprocess.run(["node", str(BUNDLE_APP), str(out)], check=True, cwd=ROOT, timeout=300)
+@contextlib.contextmanager
+def bundled_page(browser, script: Path, out: Path) -> Iterator:
+    """The site `script` builds into `out`, served on a free port and opened in a fresh context:
+    yields the page; afterwards, any page error or console error fails the test."""
+    subprocess.run(["node", str(script), str(out)], check=True, cwd=ROOT, timeout=300)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(out)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     context = browser.new_context()
@@ -31,6 +35,16 @@ def test_esbuild_bundle_runs_in_chromium(browser, playground_pkg: Path, tmp_path
         page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
         page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
         page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html")
+        yield page
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
+    assert not errors, "\n".join(errors)
+
+
+def test_esbuild_bundle_runs_in_chromium(browser, playground_pkg: Path, tmp_path: Path) -> None:
+    with bundled_page(browser, BUNDLE_APP, tmp_path / "site") as page:
         expect(page.locator("#result")).not_to_be_empty(timeout=15_000)
         assert page.locator("#error").text_content() == ""
         assert json.loads(page.locator("#result").text_content() or "") == {
@@ -39,11 +53,6 @@ def test_esbuild_bundle_runs_in_chromium(browser, playground_pkg: Path, tmp_path
             "typeError": True,
             "formats": True,
         }
-    finally:
-        context.close()
-        server.shutdown()
-        server.server_close()
-    assert not errors, "\n".join(errors)
 
 
 BUNDLE_WORKERS = ROOT / "tests" / "js" / "bundle-workers.mjs"
@@ -53,17 +62,7 @@ def test_init_entry_bundles_for_the_page_and_both_kinds_of_worker(browser, playg
     """`beacon-toolcall/init` (no top-level await) with the asset `beacon-toolcall/wasm`, bundled by
     esbuild (`--loader:.wasm=file`, nothing copied by hand) into the page's ESM script, a module
     Web Worker (ESM) and a classic Web Worker (CommonJS): all three load the module and parse."""
-    out = tmp_path / "site"
-    subprocess.run(["node", str(BUNDLE_WORKERS), str(out)], check=True, cwd=ROOT, timeout=300)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(out)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    context = browser.new_context()
-    errors: list[str] = []
-    try:
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-        page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html")
+    with bundled_page(browser, BUNDLE_WORKERS, tmp_path / "site") as page:
         expect(page.locator("#result, #error").filter(has_text=re.compile("."))).to_have_count(1, timeout=20_000)
         assert page.locator("#error").text_content() == ""
         got = json.loads(page.locator("#result").text_content() or "")
@@ -74,8 +73,3 @@ def test_init_entry_bundles_for_the_page_and_both_kinds_of_worker(browser, playg
         assert got["cjs"] == {**want, "early": True, "wasm": "string"}
         # In the CommonJS worker (no import.meta.url) init() without a source says what to pass.
         assert "has no URL to fetch the .wasm from" in bare and "init({ module_or_path })" in bare, bare
-    finally:
-        context.close()
-        server.shutdown()
-        server.server_close()
-    assert not errors, "\n".join(errors)
