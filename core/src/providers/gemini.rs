@@ -4,7 +4,7 @@
 //! type `function_call` with `id`, `name`, `arguments`; or the steps as a bare list, as given
 //! back as input).
 
-use crate::error::ParseError;
+use crate::error::{ErrorCode, ParseError};
 use crate::value::{get, Object, Value};
 
 use super::walk::{self, At, Found, Source, ROOT};
@@ -33,8 +33,32 @@ pub(super) fn generate_content_at(
         if let Some(content) = walk::object_at(ctx, c, "content", &candidate_at)? {
             parts(ctx, content, &candidate_at.key("content"), found)?;
         }
+        broken_call(ctx, c, &candidate_at)?;
     }
     Ok(())
+}
+
+/// Gemini's own word that the model's call could not be read: `finishReason`
+/// `MALFORMED_FUNCTION_CALL` is `tool_call.syntax` and `UNEXPECTED_TOOL_CALL` (a call where the
+/// request enabled no tools) is `tool_call.unknown_tool`, at the reason, with `finishMessage`
+/// (which quotes what the model wrote) in the message. Never `[]`: that is the answer for text.
+fn broken_call(ctx: &Source<'_>, candidate: &Object, at: &At<'_>) -> Result<(), ParseError> {
+    let (code, what) = match walk::string(candidate, "finishReason") {
+        Some("MALFORMED_FUNCTION_CALL") => (ErrorCode::Syntax, "the model's function call was malformed"),
+        Some("UNEXPECTED_TOOL_CALL") => (
+            ErrorCode::UnknownTool,
+            "the model called a tool the request did not enable",
+        ),
+        _ => return Ok(()),
+    };
+    let reason = walk::string(candidate, "finishReason").unwrap_or_default();
+    let mut message = format!("{}.finishReason is {reason}: {what}", at.show());
+    if let Some(detail) = walk::string(candidate, "finishMessage") {
+        message.push_str(" (finishMessage: ");
+        message.push_str(&crate::lex::quote(detail));
+        message.push(')');
+    }
+    Err(ctx.error(code, &at.key("finishReason"), message))
 }
 
 /// The `parts` of the content `content` at `at`: `functionCall` parts are calls, `text` parts
