@@ -17,6 +17,18 @@ fn failure(err: Failure) -> PyErr {
     }
 }
 
+/// The text argument `name` of a stream's `func`; a lone surrogate in it is the stream's own
+/// error, positioned in everything fed, and the stream is then over.
+fn piece<'a>(stream: &mut Stream, func: &str, name: &str, arg: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
+    let Ok(s) = arg.cast::<PyString>() else {
+        return args::str_arg(func, name, arg);
+    };
+    args::utf8(s).map_err(|(index, unit)| {
+        let before: String = s.to_string_lossy().chars().take(index).collect();
+        failure(stream.lone_surrogate(&before, unit, index))
+    })
+}
+
 fn events<'py>(py: Python<'py>, output: Result<Output, Failure>) -> PyResult<Bound<'py, PyAny>> {
     host::emit(&mut crate::sink::PySink { py }, output.map_err(failure)?)
 }
@@ -53,7 +65,7 @@ impl PyToolCallStream {
     }
 
     fn feed<'py>(&mut self, py: Python<'py>, delta: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let text = args::str_arg("ToolCallStream.feed", "delta", delta)?;
+        let text = piece(&mut self.stream, "ToolCallStream.feed", "delta", delta)?;
         events(py, self.stream.feed(text))
     }
 
@@ -99,7 +111,8 @@ impl PyResponseStream {
     fn feed<'py>(&mut self, py: Python<'py>, chunk: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         const FUNC: &str = "ResponseStream.feed";
         if chunk.is_instance_of::<PyString>() {
-            return events(py, self.stream.feed(args::str_arg(FUNC, "chunk", chunk)?));
+            let text = piece(&mut self.stream, FUNC, "chunk", chunk)?;
+            return events(py, self.stream.feed(text));
         }
         if let Ok(b) = chunk.cast::<PyBytes>() {
             return events(py, self.stream.feed_bytes(b.as_bytes()));

@@ -8,7 +8,7 @@
 use std::cell::RefCell;
 
 use beacon_core::host::{self, ArgError, Failure, Output, Stream};
-use beacon_core::{Number, Unit, Value};
+use beacon_core::{Number, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 use crate::slots::Slots;
@@ -87,16 +87,14 @@ pub fn stream_finish(handle: u32) -> String {
 }
 
 /// `json.invalid_unicode` for a lone surrogate (`unit`) at UTF-16 `index` of the piece of text
-/// about to be fed; `before` is the piece before it. Located in the whole text.
+/// about to be fed; `before` is the piece before it. Located in the whole text; the stream is
+/// then over (`host::Stream::lone_surrogate`).
 #[wasm_bindgen]
 #[must_use]
 pub fn stream_lone_surrogate(handle: u32, before: &str, unit: u32, index: u32) -> String {
-    let err = STREAMS.with_borrow(|slots| {
-        let fed = slots.get(handle).map(Stream::text_fed).unwrap_or_default();
-        let index = fed.encode_utf16().count() + index as usize;
-        host::lone_surrogate_in_text(&format!("{fed}{before}"), unit, index, Unit::Utf16)
-    });
-    answer(0, Err(Failure::Parse(err)))
+    step(handle, 0, |stream| {
+        Err(stream.lone_surrogate(before, unit, index as usize))
+    })
 }
 
 /// Frees the stream of `handle` (finished, failed, or its object collected).

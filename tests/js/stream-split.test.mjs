@@ -215,6 +215,14 @@ test('a surrogate pair split between two pieces is one character; a lone one is 
   lone.feed('x\ny');
   const e = thrown(() => lone.feed('z\udc00'));
   assert.deepEqual([e.code, e.position, e.line, e.column], ['json.invalid_unicode', 4, 2, 3]);
+  // The stream is over after it, as after any error; positions count everything fed.
+  for (const stream of [new ToolCallStream({ start: 'content' }), new ResponseStream()]) {
+    stream.feed('Hello there. ');
+    const bad = thrown(() => stream.feed('bad \ud800 x'));
+    assert.deepEqual([bad.code, bad.position, bad.line, bad.column], ['json.invalid_unicode', 17, 1, 18]);
+    assert.throws(() => stream.feed(' world'));
+    assert.throws(() => stream.finish());
+  }
   const last = new ToolCallStream();
   last.feed('ab\ud83d');
   const end = thrown(() => last.finish());

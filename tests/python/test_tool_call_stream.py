@@ -181,6 +181,21 @@ def test_error_position_counts_code_points_of_everything_fed() -> None:
     assert stream.finished
 
 
+@pytest.mark.parametrize("make", [lambda: ToolCallStream(start="content"), lambda: beacon.ResponseStream()])
+def test_a_lone_surrogate_is_positioned_in_everything_fed_and_ends_the_stream(make: Any) -> None:
+    stream = make()
+    stream.feed("Hello there. ")
+    with pytest.raises(ToolCallError) as err:
+        stream.feed("bad \ud800 x")
+    assert (err.value.code, err.value.position, err.value.line, err.value.column) == ("json.invalid_unicode", 17, 1, 18)
+    assert "index 17" in str(err.value)
+    assert stream.finished
+    with pytest.raises(ValueError, match="finished"):
+        stream.feed(" world")
+    with pytest.raises(ValueError, match="finished"):
+        stream.finish()
+
+
 def test_tools_option_accepts_definitions_and_raises_unknown_tool() -> None:
     tools = [{"name": "get_weather", "input_schema": {"properties": {"city": {"type": "string"}}}}]
     text = '<tool_call>{"name": "get_time", "arguments": {}}</tool_call>'

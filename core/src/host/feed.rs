@@ -109,6 +109,23 @@ impl Stream {
         })
     }
 
+    /// `json.invalid_unicode` for a lone `surrogate` at `index` (in the host's units) of the text
+    /// the caller was about to feed, `before` being that text up to it: positioned in everything
+    /// fed, as the one-shot reading of the whole text would be. The stream is then over, as after
+    /// any error: every later `feed` or `finish` is refused.
+    pub fn lone_surrogate(&mut self, before: &str, surrogate: u32, index: usize) -> Failure {
+        let fed = self.text_fed();
+        let unit = self.host.unit();
+        let fed_len = match unit {
+            Unit::Bytes => fed.len(),
+            Unit::CodePoints => fed.chars().count(),
+            Unit::Utf16 => fed.encode_utf16().count(),
+        };
+        let err = super::lone_surrogate_in_text(&format!("{fed}{before}"), surrogate, fed_len + index, unit);
+        self.finished = true;
+        err.into()
+    }
+
     /// Feeds bytes of a response stream (UTF-8; a character may be cut between two pieces).
     /// Positions are then in bytes.
     pub fn feed_bytes(&mut self, bytes: &[u8]) -> Result<Output<'static>, Failure> {
