@@ -37,8 +37,8 @@ pub(crate) const CONTENT_HEADERS: &[&str] = &[
 ];
 
 /// Wrapper tags that some families put around their calls without the call parser consuming
-/// them (it starts at the inner marker). They are taken out of the content when the message has
-/// calls.
+/// them (it starts at the inner marker). They are taken out of the content when the text has calls
+/// (also when `unknown = drop` then drops them all).
 pub(crate) const WRAPPERS: &[&str] = &[
     "<function_calls>",
     "</function_calls>",

@@ -93,6 +93,9 @@ pub fn parse_message(text: &str, options: MessageOptions<'_>) -> Result<Message,
 pub(crate) fn message_with(text: &str, options: MessageOptions<'_>, defer: Defer) -> Result<Message, ParseError> {
     let defer = if options.tools.is_some() { Defer::Never } else { defer };
     let (calls, (found, tagged)) = detect(text, options.formats, options.start, options.names(), defer)?;
+    // Wrappers around calls leave the content when calls were found, even if the tools drop
+    // them all (a stream decides it before the tools have seen the calls).
+    let found_calls = !calls.is_empty();
     // Where each call's region starts, taken before tools may drop calls.
     let calls: Vec<(ToolCall, usize)> = calls
         .into_iter()
@@ -110,18 +113,25 @@ pub(crate) fn message_with(text: &str, options: MessageOptions<'_>, defer: Defer
         }
         None => calls,
     };
-    Ok(assemble(text, calls, &tagged, options.ids))
+    Ok(assemble(text, calls, found_calls, &tagged, options.ids))
 }
 
-/// The message of `text` from what detection found.
-/// Each call comes with where its region starts (see [`region_start`]).
-pub(crate) fn assemble(text: &str, calls: Vec<(ToolCall, usize)>, tagged: &Tagged, ids: Ids) -> Message {
+/// The message of `text` from what detection found: `calls` (each with where its region starts,
+/// see [`region_start`]), and whether detection found any (`found_calls`), which decides the
+/// wrappers.
+pub(crate) fn assemble(
+    text: &str,
+    calls: Vec<(ToolCall, usize)>,
+    found_calls: bool,
+    tagged: &Tagged,
+    ids: Ids,
+) -> Message {
     let reasoning = tagged
         .reasoning()
         .next()
         .is_some()
         .then(|| tagged.reasoning().map(|r| &text[r.inner.clone()]).collect::<String>());
-    let content = content(text, tagged, !calls.is_empty());
+    let content = content(text, tagged, found_calls);
     let mut hasher = IdHasher::default();
     let calls = calls
         .into_iter()
