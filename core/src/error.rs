@@ -206,6 +206,22 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+/// `result` as an entry point returns it for `input`: in debug builds (and so in every test and
+/// fuzz run) an error's offset must be a character boundary inside `input`, its end included.
+/// Every entry point that parses a caller's text passes its answer through here, so an offset
+/// that strays is a failed assertion where it is made, never a position a binding has to clamp.
+pub(crate) fn within<T>(input: &str, result: Result<T, ParseError>) -> Result<T, ParseError> {
+    if let Err(e) = &result {
+        debug_assert!(
+            e.offset <= input.len() && input.is_char_boundary(e.offset),
+            "error offset {} is not a character boundary of the {}-byte input: {e}",
+            e.offset,
+            input.len()
+        );
+    }
+    result
+}
+
 /// The unit a caller counts string positions in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unit {

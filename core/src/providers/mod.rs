@@ -312,11 +312,12 @@ fn has_key(o: &Object, key: &str) -> bool {
 /// Which API the response text came from. Plain text (not starting with `{` or `[`) is
 /// `Ok(None)`; malformed JSON is its `json.*` error.
 pub fn detect_provider(text: &str) -> Result<Option<Provider>, ParseError> {
-    match body_of(text)? {
+    let detected = body_of(text).and_then(|body| match body {
         Body::Value(value, _) => Ok(detect_provider_value(&value)),
         Body::Stream => Ok(response_stream::detect_text(text)?.flatten()),
         Body::Text => Ok(None),
-    }
+    });
+    crate::error::within(text, detected)
 }
 
 /// How [`parse_response_with`] reads a response.
@@ -381,11 +382,12 @@ pub fn parse_response(
 /// the list is `tool_call.unknown_tool` at its name, and arguments that break the tool's schema
 /// are `tool_call.schema` at the offending value (also inside an arguments string).
 pub fn parse_response_with(text: &str, options: &ResponseOptions<'_>) -> Result<Vec<ProviderCall>, ParseError> {
-    match body_of(text)? {
+    let calls = body_of(text).and_then(|body| match body {
         Body::Value(value, start) => read(&Source::text(text, start), &value, options),
         Body::Stream => Ok(response_stream::read_text(text, options)?.unwrap_or_default()),
         Body::Text => Ok(Vec::new()),
-    }
+    });
+    crate::error::within(text, calls)
 }
 
 /// [`parse_response`] for a response already decoded. Errors carry offset 0 (there is no text);

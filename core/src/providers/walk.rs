@@ -184,6 +184,19 @@ impl<'s> Source<'s> {
         ParseError::new(code, self.locate(&at.path(), Some(key)), message)
     }
 
+    /// `tool_call.unrecognized` for the member `key` of the object at `at`, which must be `what`:
+    /// at the member's value when it is there, at the object when it is missing.
+    pub(super) fn required(&self, at: &At<'_>, key: &'static str, what: &str, found: Option<&Value>) -> ParseError {
+        match found {
+            Some(value) => self.unrecognized(&at.key(key), what, value),
+            None => self.error(
+                ErrorCode::Unrecognized,
+                at,
+                format!("{} is missing: it must be {what}", at.key(key).show()),
+            ),
+        }
+    }
+
     /// `tool_call.unrecognized` at `at`: a value that claims to hold calls but has the wrong shape.
     pub(super) fn unrecognized(&self, at: &At<'_>, what: &str, found: &Value) -> ParseError {
         self.error(

@@ -177,7 +177,7 @@ pub(crate) fn probe_complete(src: &str) -> Option<Value> {
 /// [`MAX_DEPTH`], lone surrogates and numbers beyond `f64` are errors), as beacon reads
 /// arguments.
 pub fn parse_json(text: &str) -> Result<Value, ParseError> {
-    parse_complete(text)
+    crate::error::within(text, parse_complete(text))
 }
 
 /// A value written as text between tags: the text trimmed of whitespace (`str::trim`) as strict
@@ -809,36 +809,59 @@ fn locate(src: &str, start: usize, path: &[Step<&str>], key: Option<&str>) -> us
                 Err(at) => return at,
             },
             Step::Index(n) => {
+                if bytes.get(pos) != Some(&b'[') {
+                    return pos.min(src.len());
+                }
+                let array_at = pos;
                 pos = skip_ws(bytes, pos + 1);
                 for _ in 0..n {
-                    pos = skip_value(src, pos);
-                    pos = skip_ws(bytes, skip_ws(bytes, pos) + 1);
+                    pos = skip_ws(bytes, skip_value(src, pos));
+                    if bytes.get(pos) != Some(&b',') {
+                        return array_at;
+                    }
+                    pos = skip_ws(bytes, pos + 1);
                 }
             }
         }
     }
     match key {
         Some(want) => member(src, pos, want).map_or_else(|at| at, |(key_at, _)| key_at),
-        None => pos,
+        None => pos.min(src.len()),
     }
 }
 
 /// In the object whose `{` is at `pos`: the offsets of `want`'s opening quote and of its value,
-/// or `Err` with where the object stops being readable.
+/// or `Err` with where to point instead: the object's `{` when it has no such member (or is not
+/// an object), the first byte that stops it being readable otherwise. Never past the text.
 fn member(src: &str, pos: usize, want: &str) -> Result<(usize, usize), usize> {
     // `{` ws "key" ws : ws value ws (, ws "key" ...)
     let bytes = src.as_bytes();
+    if bytes.get(pos) != Some(&b'{') {
+        return Err(pos.min(src.len()));
+    }
+    let object_at = pos;
     let mut pos = skip_ws(bytes, pos + 1);
     loop {
         let key_at = pos;
+        if bytes.get(pos) == Some(&b'}') {
+            return Err(object_at);
+        }
         let mut p = Parser::new(src, pos);
         let Ok(key) = p.string(true) else { return Err(key_at) };
-        pos = skip_ws(bytes, skip_ws(bytes, p.pos) + 1); // past ws `:` ws
+        pos = skip_ws(bytes, p.pos);
+        if bytes.get(pos) != Some(&b':') {
+            return Err(pos.min(src.len()));
+        }
+        pos = skip_ws(bytes, pos + 1);
         if key == want {
             return Ok((key_at, pos));
         }
-        pos = skip_value(src, pos);
-        pos = skip_ws(bytes, skip_ws(bytes, pos) + 1); // past `,`
+        pos = skip_ws(bytes, skip_value(src, pos));
+        match bytes.get(pos) {
+            Some(b',') => pos = skip_ws(bytes, pos + 1),
+            Some(b'}') => return Err(object_at),
+            _ => return Err(pos.min(src.len())),
+        }
     }
 }
 
@@ -952,7 +975,29 @@ fn show_byte(b: u8) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{plain_run_end, STRING_STOP};
+    use super::{locate_key, locate_path, plain_run_end, STRING_STOP};
+    use crate::syntax::path::Step;
+
+    /// A path that is not in the text points at the object or array that lacks it, never past
+    /// the text (a missing last key once ran on into whatever followed the object).
+    #[test]
+    fn locating_a_missing_member_stays_at_its_container() {
+        let src = r#"[{"a": {"x": 1}}, {"b": 2}]"#;
+        let second = src.find(r#"{"b""#).unwrap();
+        assert_eq!(locate_path(src, 0, &[Step::Index(1), Step::Key("b")]), second + 6);
+        assert_eq!(locate_path(src, 0, &[Step::Index(1), Step::Key("c")]), second);
+        assert_eq!(
+            locate_path(src, 0, &[Step::Index(0), Step::Key("a"), Step::Key("y")]),
+            7
+        );
+        assert_eq!(locate_key(src, 0, &[Step::Index(1)], "zz"), second);
+        assert_eq!(locate_path(src, 0, &[Step::Index(5)]), 0);
+        assert_eq!(locate_path(src, 0, &[Step::Index(1), Step::Index(0)]), second);
+        for cut in 0..src.len() {
+            let at = locate_path(&src[..cut], 0, &[Step::Index(1), Step::Key("b")]);
+            assert!(at <= cut, "{cut}: {at}");
+        }
+    }
 
     /// The word-at-a-time run agrees with the byte table for every stop byte at every offset of
     /// a word, after plain ASCII and after multi-byte characters.

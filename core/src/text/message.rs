@@ -91,6 +91,10 @@ pub fn parse_message(text: &str, options: MessageOptions<'_>) -> Result<Message,
 /// [`parse_message`], building the arguments as `defer` says when no tools are given (typing
 /// and validation read built arguments).
 pub(crate) fn message_with(text: &str, options: MessageOptions<'_>, defer: Defer) -> Result<Message, ParseError> {
+    crate::error::within(text, message_in(text, options, defer))
+}
+
+fn message_in(text: &str, options: MessageOptions<'_>, defer: Defer) -> Result<Message, ParseError> {
     let defer = if options.tools.is_some() { Defer::Never } else { defer };
     let (calls, (found, tagged)) = detect(text, options.formats, options.start, options.names(), defer)?;
     // Wrappers around calls leave the content when calls were found, even if the tools drop

@@ -51,8 +51,8 @@ pub fn parse_tool_calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
 /// [`parse_tool_calls`] recognising only `formats`: every other format's text is prose.
 pub fn parse_tool_calls_in(text: &str, formats: FormatSet) -> Result<Vec<ToolCall>, ParseError> {
     // Not through `parse_tool_calls_with`: a defer that never passes tools links no schema code.
-    let (calls, _) = tiers::detect(text, formats, crate::text::reasoning::Start::Detect, None, Defer::Never)?;
-    found(calls)
+    let detected = tiers::detect(text, formats, crate::text::reasoning::Start::Detect, None, Defer::Never);
+    crate::error::within(text, detected.and_then(|(calls, _)| found(calls)))
 }
 
 /// [`parse_tool_calls`] with `options`: the formats recognised, and the caller's tools.
@@ -63,6 +63,10 @@ pub fn parse_tool_calls_with(text: &str, options: &ParseOptions<'_>) -> Result<V
 /// [`parse_tool_calls_with`], building the arguments as `defer` says when no tools are given
 /// (typing and validation read built arguments).
 pub(crate) fn calls_with(text: &str, options: &ParseOptions<'_>, defer: Defer) -> Result<Vec<ToolCall>, ParseError> {
+    crate::error::within(text, calls_in(text, options, defer))
+}
+
+fn calls_in(text: &str, options: &ParseOptions<'_>, defer: Defer) -> Result<Vec<ToolCall>, ParseError> {
     let defer = if options.tools.is_some() { Defer::Never } else { defer };
     let (calls, _) = tiers::detect(
         text,

@@ -58,7 +58,7 @@ impl Anthropic {
         let index = index(ctx, o, at)?;
         let block_at = at.key("content_block");
         let Some(b) = walk::object_at(ctx, o, "content_block", at)? else {
-            return Err(ctx.unrecognized(&block_at, "a content block object", &Value::Null));
+            return Err(ctx.required(at, "content_block", "a content block object", None));
         };
         let block = match walk::string(b, "type") {
             Some("tool_use") => {
@@ -118,13 +118,7 @@ impl Anthropic {
                     .1
                     .json
                     .push("", s, delta_at.key("partial_json").path()),
-                other => {
-                    return Err(ctx.unrecognized(
-                        &delta_at.key("partial_json"),
-                        "a string",
-                        other.unwrap_or(&Value::Null),
-                    ))
-                }
+                other => return Err(ctx.required(&delta_at, "partial_json", "a string", other)),
             },
             (Some("input_json_delta"), Block::Other) => {}
             (Some("input_json_delta"), _) => {
@@ -154,11 +148,7 @@ impl Anthropic {
 fn index(ctx: &Source<'_>, o: &Object, at: &At<'_>) -> Result<u64, ParseError> {
     match get(o, "index") {
         Some(Value::Number(crate::value::Number::Int(i))) if *i >= 0 => Ok(i.unsigned_abs()),
-        other => Err(ctx.unrecognized(
-            &at.key("index"),
-            "a non-negative integer",
-            other.unwrap_or(&Value::Null),
-        )),
+        other => Err(ctx.required(at, "index", "a non-negative integer", other)),
     }
 }
 

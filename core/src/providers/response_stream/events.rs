@@ -177,7 +177,11 @@ impl Events {
             let e_at = at.key("contentBlockDelta");
             let delta_at = e_at.key("delta");
             let key = Key::Index(index(e, &e_at)?);
-            if let Some(d) = walk::object_at(ctx, e, "delta", &e_at)? {
+            let d = walk::object_at(ctx, e, "delta", &e_at)?;
+            if d.is_none() {
+                return Err(ctx.required(&e_at, "delta", "an object", None));
+            }
+            if let Some(d) = d {
                 if let Some(Value::String(s)) = get(d, "text") {
                     out.content(s, &delta_at.key("text"));
                 }
@@ -251,7 +255,7 @@ impl Events {
                     let id = walk::id(ctx, tc, "id", &calls_at)?;
                     let name = match function {
                         Some(f) => walk::name(ctx, f, &function_at)?,
-                        None => return Err(ctx.unrecognized(&function_at, "an object with `name`", &Value::Null)),
+                        None => return Err(ctx.required(&calls_at, "function", "an object with `name`", None)),
                     };
                     self.calls.start(key.clone(), head(&calls_at, &function_at, id, name));
                 }
@@ -346,7 +350,7 @@ fn ollama_chunk(ctx: &Source<'_>, o: &Object, at: &At<'_>, out: &mut Emit) -> Re
 fn block_index(ctx: &Source<'_>, o: &Object, key: &'static str, at: &At<'_>) -> Result<i64, ParseError> {
     match get(o, key) {
         Some(Value::Number(Number::Int(i))) if *i >= 0 => Ok(*i),
-        other => Err(ctx.unrecognized(&at.key(key), "a non-negative integer", other.unwrap_or(&Value::Null))),
+        other => Err(ctx.required(at, key, "a non-negative integer", other)),
     }
 }
 

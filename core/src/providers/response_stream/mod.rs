@@ -593,7 +593,7 @@ impl ResponseStream {
     }
 
     fn settle(&mut self, result: Result<(), ParseError>) -> Result<Vec<Event>, ParseError> {
-        match result {
+        match crate::error::within(&self.text, result) {
             Ok(()) => Ok(self.emit.take()),
             Err(e) => {
                 self.state = Some(Err(e.clone()));

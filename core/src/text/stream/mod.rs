@@ -268,7 +268,8 @@ impl ToolCallStream {
     pub fn finish(&mut self) -> Result<Vec<Event>, ParseError> {
         self.check_open()?;
         let mut out = Vec::new();
-        match self.finish_into(&mut out) {
+        let finished = self.finish_into(&mut out);
+        match crate::error::within(&self.text, finished) {
             Ok(()) => {
                 self.state = State::Finished;
                 Ok(out)
