@@ -6,7 +6,7 @@
 //! | ---------------- | ------------------------------------------- | ------------------------- | ------------ |
 //! | text formats     | `tests/fixtures/*.json`                     | `tests/fixtures.rs`       | `id`         |
 //! | providers        | `tests/fixtures/providers/*.json`           | `tests/providers.rs`      | `FILE/id`    |
-//! | recorded streams | the same, the cases with `"stream": true`   | `tests/response_stream.rs`| `FILE/id`    |
+//! | response streams | the same, every response read as a stream    | `tests/response_stream.rs`| `FILE/id`    |
 //! | stream scan      | `tests/fixtures/stream/*.json`              | `tests/stream.rs`         | `id`         |
 //! | conformance      | `tests/conformance/*.jsonl` (a case a line) | `tests/conformance.rs`    | `format/test`|
 //!
@@ -39,7 +39,10 @@ fn main() {
     for (file, case) in cases_of(&providers, "json") {
         let Some(id) = field(&case, "id") else { continue };
         let id = format!("{file}/{id}");
-        if matches!(case.get("stream"), Some(Json::Bool(true))) {
+        // Every response (not a `format_*` case), except those read with the text fallback,
+        // which a stream does not look for.
+        let response = case.get("response").is_some() || case.get("response_text").is_some();
+        if response && !matches!(case.get("text_fallback"), Some(Json::Bool(true))) {
             stream_ids.push(id.clone());
         }
         provider_ids.push(id);

@@ -203,19 +203,10 @@ pub fn utf8_text(bytes: &[u8]) -> Result<&str, ParseError> {
 /// Which API `response` came from, judged from its keys alone (`docs/providers.md`).
 pub fn detect_provider_value(response: &Value) -> Option<Provider> {
     match response {
-        Value::Array(items) if is_chunk_list(items) => Some(Provider::OpenaiChat),
         Value::Array(items) => response_stream::detect_list(items).or_else(|| item_list(items)),
         Value::Object(o) => detect_object(o),
         _ => None,
     }
-}
-
-/// Streamed chat chunks: a non-empty array of objects that have `choices`, or are an error the
-/// stream ended with, at least one of them a chunk.
-fn is_chunk_list(items: &[Value]) -> bool {
-    let chunk = |i: &Value| matches!(i, Value::Object(o) if get(o, "choices").is_some());
-    let chunk_or_error = |i: &Value| chunk(i) || matches!(i, Value::Object(o) if walk::api_error(o).is_some());
-    items.iter().any(chunk) && items.iter().all(chunk_or_error)
 }
 
 /// A list of input items as given back to an API (what [`format_calls`] writes for
@@ -424,6 +415,14 @@ pub fn has_tool_calls_value(
 }
 
 fn read(ctx: &Source<'_>, value: &Value, options: &ResponseOptions<'_>) -> Result<Vec<ProviderCall>, ParseError> {
+    // A list that holds an event of a known API is a recorded stream, read event by event as a
+    // stream reads it (an error event raises where it stands among them).
+    if let Value::Array(items) = value {
+        if let Some(detected) = response_stream::detect_list(items) {
+            let provider = options.provider.unwrap_or(detected);
+            return response_stream::read_list(ctx, value, items, provider, options);
+        }
+    }
     api_errors(ctx, value)?;
     let Some(provider) = options.provider.or_else(|| detect_provider_value(value)) else {
         return Ok(Vec::new());

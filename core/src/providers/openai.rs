@@ -23,12 +23,12 @@ pub(super) fn chat(ctx: &Source<'_>, value: &Value, found: &mut Found) -> Result
                 let o = walk::item(ctx, chunk, &at, "a streamed chunk object")?;
                 stream.chunk(ctx, o, &at, found.want_text)?;
             }
-            stream.finish(ctx, found)
+            stream.finish(ctx, found, Ending::Recording)
         }
         Value::Object(o) if get(o, "choices").is_some() => {
             let mut stream = Stream::default();
             stream.chunk(ctx, o, &ROOT, found.want_text)?;
-            stream.finish(ctx, found)
+            stream.finish(ctx, found, Ending::Chunk)
         }
         Value::Object(o) => message(ctx, o, &ROOT, found),
         _ => Ok(()),
@@ -79,46 +79,96 @@ fn content(o: &Object, at: &At<'_>, found: &mut Found) {
     }
 }
 
-/// A streamed call as far as its fragments go, for a reader that reports calls while they
-/// arrive.
+/// A call of the chunks so far, for a reader that reports calls while they arrive.
+pub(super) enum Entry<'a> {
+    /// A call of a whole message (a response's `message`, not a `delta`).
+    Whole(&'a FoundCall),
+    /// A call streamed in fragments.
+    Streamed(&'a Partial),
+}
+
+/// A call as far as the chunks go, in the order [`Stream::finish`] reports them.
 pub(super) struct Progress<'a> {
-    pub id: Option<&'a str>,
-    pub name: Option<&'a str>,
-    /// Where the name was taken from.
-    pub name_at: &'a [Step<&'static str>],
-    /// Its argument fragments joined so far.
-    pub arguments: &'a Joined,
-    /// Not a function call (skipped).
-    pub skip: bool,
+    pub entry: Entry<'a>,
     /// Its choice has finished, or another call of the choice has begun after it: no fragment
-    /// of an orderly stream comes for it any more.
+    /// comes for it any more (one that did would be an error), so it is complete or broken.
     pub closed: bool,
 }
 
+impl Progress<'_> {
+    /// The call, once closed: complete, or its error.
+    pub(super) fn complete(&self, ctx: &Source<'_>) -> Result<Option<FoundCall>, ParseError> {
+        match self.entry {
+            Entry::Whole(call) => Ok(Some(call.clone())),
+            Entry::Streamed(p) => complete(ctx, p, Close::Closed),
+        }
+    }
+}
+
+impl Partial {
+    pub(super) fn id(&self) -> Option<&str> {
+        self.id.as_deref()
+    }
+
+    pub(super) fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// Its argument fragments joined so far.
+    pub(super) fn arguments(&self) -> &str {
+        &self.arguments.text
+    }
+
+    /// Not a function call (skipped).
+    pub(super) fn skip(&self) -> bool {
+        self.skip
+    }
+}
+
 impl Stream {
-    /// The streamed calls so far, in the order [`Stream::finish`] reports them (whole messages'
-    /// calls are not among them).
+    /// The calls so far, in the order [`Stream::finish`] reports them: each choice's whole calls,
+    /// then its streamed ones; choices in order, up to the first that has not finished (a later
+    /// choice's calls wait, as the joined answer lists them after it).
     pub(super) fn progress(&self) -> Vec<Progress<'_>> {
         let mut out = Vec::new();
         for c in &self.choices {
+            out.extend(c.found.calls.iter().map(|call| Progress {
+                entry: Entry::Whole(call),
+                closed: true,
+            }));
             for (i, p) in c.partials.iter().enumerate() {
                 out.push(Progress {
-                    id: p.id.as_deref(),
-                    name: p.name.as_deref(),
-                    name_at: &p.name_at,
-                    arguments: &p.arguments,
-                    skip: p.skip,
+                    entry: Entry::Streamed(p),
                     closed: c.finished || i + 1 < c.partials.len(),
                 });
+            }
+            if !c.finished {
+                break;
             }
         }
         out
     }
+}
 
-    /// Whether a choice holds calls of whole messages (not streamed fragments).
-    pub(super) fn has_message_calls(&self) -> bool {
-        self.choices.iter().any(|c| !c.found.calls.is_empty())
-    }
+/// How a recording ends for the last streamed call of a choice that did not finish.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ending {
+    /// A recorded stream (a list of chunks, or a stream read as it arrives): a call it holds is
+    /// whole or an error, and one it visibly cuts is `tool_call.unclosed`.
+    Recording,
+    /// One chunk on its own: only the calls complete within it count.
+    Chunk,
+}
+
+/// What the chunks say about a call's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Close {
+    /// Its choice finished, or a later call of the choice began.
+    Closed,
+    /// The last call of a recording whose choice did not finish.
+    Cut,
+    /// A call of a single chunk whose choice did not finish.
+    Open,
 }
 
 /// Whether a `type` field allows a function call: missing, null or `"function"`. A call of another
@@ -167,6 +217,8 @@ pub(super) struct Stream {
 #[derive(Default)]
 struct Choice {
     finished: bool,
+    /// It finished in an earlier chunk than the one being read: no call may follow.
+    finished_before: bool,
     /// Calls and text of complete messages, then streamed text.
     found: Found,
     partials: Vec<Partial>,
@@ -176,7 +228,7 @@ struct Choice {
 }
 
 /// The fragments of one streamed call seen so far.
-struct Partial {
+pub(super) struct Partial {
     /// Where the first fragment stands.
     at: Vec<Step<&'static str>>,
     skip: bool,
@@ -251,11 +303,26 @@ impl Stream {
             let Some(slot) = self.choices.get_mut(slot) else {
                 continue;
             };
+            slot.finished_before = slot.finished;
             if !matches!(get(c, "finish_reason"), None | Some(Value::Null)) {
                 slot.finished = true;
             }
             if let Some(m) = walk::object_at(ctx, c, "message", &choice_at)? {
-                message(ctx, m, &choice_at.key("message"), &mut slot.found)?;
+                let message_at = choice_at.key("message");
+                let before = slot.found.calls.len();
+                message(ctx, m, &message_at, &mut slot.found)?;
+                if slot.found.calls.len() > before && (slot.finished_before || !slot.partials.is_empty()) {
+                    let why = if slot.finished_before {
+                        "its choice finished in an earlier chunk"
+                    } else {
+                        "its choice streams its calls in deltas"
+                    };
+                    return Err(ctx.error(
+                        ErrorCode::Unrecognized,
+                        &message_at,
+                        format!("{} brings tool calls, but {why}", message_at.show()),
+                    ));
+                }
             }
             if let Some(d) = walk::object_at(ctx, c, "delta", &choice_at)? {
                 slot.delta(ctx, d, &choice_at.key("delta"))?;
@@ -264,12 +331,21 @@ impl Stream {
         Ok(())
     }
 
-    /// The complete calls of every choice, in order of first appearance.
-    pub(super) fn finish(self, ctx: &Source<'_>, found: &mut Found) -> Result<(), ParseError> {
+    /// The calls of every choice, in order of first appearance: each choice's whole calls, then
+    /// its streamed ones, each complete or its error (the last one of a choice that did not
+    /// finish as `ending` says).
+    pub(super) fn finish(self, ctx: &Source<'_>, found: &mut Found, ending: Ending) -> Result<(), ParseError> {
         for choice in self.choices {
             found.calls.extend(choice.found.calls);
-            for p in choice.partials {
-                if let Some(call) = complete(ctx, p, choice.finished)? {
+            let last = choice.partials.len().saturating_sub(1);
+            for (i, p) in choice.partials.iter().enumerate() {
+                let close = match (choice.finished, ending) {
+                    (true, _) => Close::Closed,
+                    (false, Ending::Chunk) => Close::Open,
+                    (false, Ending::Recording) if i < last => Close::Closed,
+                    (false, Ending::Recording) => Close::Cut,
+                };
+                if let Some(call) = complete(ctx, p, close)? {
                     found.calls.push(call);
                 }
             }
@@ -310,6 +386,13 @@ impl Choice {
         let Value::Object(fo) = item else {
             return Err(ctx.unrecognized(at, "a tool call fragment object", item));
         };
+        if self.finished_before {
+            return Err(ctx.error(
+                ErrorCode::Unrecognized,
+                at,
+                format!("{} continues a choice that finished in an earlier chunk", at.show()),
+            ));
+        }
         let (id, function, function_at) = if legacy {
             (None, Some(fo), *at)
         } else {
@@ -336,6 +419,17 @@ impl Choice {
         };
         let continued = candidate.filter(|&c| self.partials.get(c).is_some_and(|p| p.continues(id.as_deref(), name)));
         let pos = if let Some(p) = continued {
+            if p + 1 < self.partials.len() {
+                return Err(ctx.error(
+                    ErrorCode::Unrecognized,
+                    at,
+                    format!(
+                        "{} continues the tool call that began at {}, after a later call of its choice began",
+                        at.show(),
+                        walk::show(&self.partials[p].at)
+                    ),
+                ));
+            }
             p
         } else {
             self.partials.push(Partial::new(at));
@@ -353,6 +447,16 @@ impl Choice {
             return Ok(());
         };
         if !legacy && !is_function(ctx, fo, at)? {
+            if continued.is_some() && !partial.skip {
+                return Err(ctx.error(
+                    ErrorCode::Unrecognized,
+                    &at.key("type"),
+                    format!(
+                        "{} changes the type of a function call fragment by fragment",
+                        at.key("type").show()
+                    ),
+                ));
+            }
             partial.skip = true;
         }
         if partial.id.is_none() {
@@ -362,15 +466,40 @@ impl Choice {
             partial.name = name.cloned();
             partial.name_at = name_at.path();
         }
+        partial.add_arguments(ctx, function, &function_at)
+    }
+}
+
+impl Partial {
+    /// The arguments a fragment's `function` carries: a string fragment, or an object (once).
+    fn add_arguments(
+        &mut self,
+        ctx: &Source<'_>,
+        function: Option<&Object>,
+        function_at: &At<'_>,
+    ) -> Result<(), ParseError> {
         let (key, arguments) = match function {
-            Some(f) => walk::arguments_key(ctx, f, &function_at, "arguments")?,
+            Some(f) => walk::arguments_key(ctx, f, function_at, "arguments")?,
             None => ("arguments", None),
         };
         let args_at = function_at.key(key);
         match arguments {
             None | Some(Value::Null) => {}
-            Some(Value::String(s)) => partial.arguments.push("", s, args_at.path()),
-            Some(Value::Object(o)) => partial.object = Some((o.clone(), args_at.path())),
+            Some(Value::String(s)) => self.arguments.push("", s, args_at.path()),
+            Some(Value::Object(o)) => {
+                if let Some((_, first)) = &self.object {
+                    return Err(ctx.error(
+                        ErrorCode::InvalidArguments,
+                        &args_at,
+                        format!(
+                            "the streamed arguments at {} are a second object (the first is at {})",
+                            args_at.show(),
+                            walk::show(first)
+                        ),
+                    ));
+                }
+                self.object = Some((o.clone(), args_at.path()));
+            }
             Some(other) => {
                 return Err(ctx.error(
                     ErrorCode::InvalidArguments,
@@ -387,44 +516,58 @@ impl Choice {
     }
 }
 
-/// A streamed call if it is complete: its joined arguments parse as a JSON object. When the
-/// choice has finished (`finish_reason` seen), an incomplete call is an error, and `""` is `{}`.
-fn complete(ctx: &Source<'_>, p: Partial, finished: bool) -> Result<Option<FoundCall>, ParseError> {
+/// A streamed call as `close` says its chunks end: when closed, complete or an error; when a
+/// recording cuts it, complete, `tool_call.unclosed` (no name yet, no arguments, or JSON that
+/// stops early) or an error; when one chunk leaves it open, complete or nothing.
+fn complete(ctx: &Source<'_>, p: &Partial, close: Close) -> Result<Option<FoundCall>, ParseError> {
     if p.skip {
         return Ok(None);
     }
-    let Some(name) = p.name else {
-        if !finished {
-            return Ok(None);
-        }
-        return Err(ParseError::new(
-            ErrorCode::InvalidName,
+    let unclosed = |what: &str| {
+        Err(ParseError::new(
+            ErrorCode::Unclosed,
             ctx.offset(&p.at),
-            format!("the streamed tool call starting at {} has no name", walk::show(&p.at)),
-        ));
+            format!(
+                "the stream ends inside the tool call starting at {} ({what})",
+                walk::show(&p.at)
+            ),
+        ))
     };
-    let (arguments, args) = match p.object {
-        Some((o, path)) if p.arguments.text.is_empty() => (o, ArgsAt::Value(path)),
+    let Some(name) = p.name.clone() else {
+        return match close {
+            Close::Open => Ok(None),
+            Close::Cut => unclosed("it has no name yet"),
+            Close::Closed => Err(ParseError::new(
+                ErrorCode::InvalidName,
+                ctx.offset(&p.at),
+                format!("the streamed tool call starting at {} has no name", walk::show(&p.at)),
+            )),
+        };
+    };
+    let (arguments, args) = match &p.object {
+        Some((o, path)) if p.arguments.text.is_empty() => (o.clone(), ArgsAt::Value(path.clone())),
         Some((_, path)) => {
             return Err(ParseError::new(
                 ErrorCode::InvalidArguments,
-                ctx.offset(&path),
+                ctx.offset(path),
                 format!(
                     "the streamed arguments of {} mix an object (at {}) with text fragments",
                     quote(&name),
-                    walk::show(&path)
+                    walk::show(path)
                 ),
             ))
         }
-        None if p.arguments.text.is_empty() => {
-            if !finished {
-                return Ok(None);
-            }
-            (Object::new(), ArgsAt::None)
-        }
+        None if p.arguments.text.is_empty() => match close {
+            Close::Open => return Ok(None),
+            Close::Cut => return unclosed("no arguments were streamed"),
+            Close::Closed => (Object::new(), ArgsAt::None),
+        },
         None => match json::parse_complete(&p.arguments.text) {
-            Ok(Value::Object(o)) => (o, ArgsAt::Joined(p.arguments)),
-            _ if !finished => return Ok(None),
+            Ok(Value::Object(o)) => (o, ArgsAt::Joined(p.arguments.clone())),
+            _ if close == Close::Open => return Ok(None),
+            Err(e) if close == Close::Cut && e.code == ErrorCode::JsonUnexpectedEnd => {
+                return unclosed("its arguments stop before their JSON ends")
+            }
             Ok(other) => {
                 let (offset, path) = p.arguments.locate(ctx, 0);
                 return Err(ParseError::new(
@@ -460,11 +603,11 @@ fn complete(ctx: &Source<'_>, p: Partial, finished: bool) -> Result<Option<Found
     };
     Ok(Some(FoundCall {
         call: ProviderCall {
-            id: p.id,
+            id: p.id.clone(),
             name,
             arguments,
         },
-        name_at: p.name_at,
+        name_at: p.name_at.clone(),
         args,
     }))
 }

@@ -277,7 +277,7 @@ impl Joined {
 
 /// A call a reader found, with where its name and arguments stand in the response (for the
 /// positions of the tools checks, [`super::tools`]).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct FoundCall {
     pub(super) call: ProviderCall,
     /// The path of the name's value.
@@ -286,7 +286,7 @@ pub(super) struct FoundCall {
 }
 
 /// Where a call's arguments are written.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) enum ArgsAt {
     /// Nowhere (no arguments key, no fragment streamed): positions are the name's.
     None,

@@ -1,14 +1,14 @@
 //! OpenAI Chat Completions streams: `chat.completion.chunk` objects, joined as a chunk list is
 //! ([`crate::providers::openai`]); a call is reported once its name (and id) came, its arguments
 //! as their fragments come, and it ends when the next call of its choice begins or the choice
-//! finishes (or at the end, from the joined chunks).
+//! finishes (or at the end, from the joined chunks). A call whose arguments do not parse raises
+//! when it ends; a stream that ends inside one raises `tool_call.unclosed`.
 
 use crate::error::{ErrorCode, ParseError};
 use crate::value::{get, Value};
 
-use super::super::openai::{Progress, Stream};
-use super::super::walk::{self, ArgsAt, At, Found, FoundCall, Source};
-use super::super::ProviderCall;
+use super::super::openai::{Ending, Entry, Stream};
+use super::super::walk::{self, At, Found, FoundCall, Source};
 use super::Emit;
 
 #[derive(Default)]
@@ -41,56 +41,73 @@ impl Chat {
                 }
             }
         }
-        self.report(ctx, out);
-        Ok(())
+        self.report(ctx, out)
     }
 
-    /// Reports what the chunks so far add to the calls.
-    fn report(&mut self, ctx: &Source<'_>, out: &mut Emit) {
+    /// Reports what the chunks so far add to the calls: a streamed call starts once its name (and
+    /// id) came, its fragments follow, and it ends once closed, complete or raising its error; a
+    /// whole message's call is reported whole.
+    fn report(&mut self, ctx: &Source<'_>, out: &mut Emit) -> Result<(), ParseError> {
         let progress = self.stream.progress();
         loop {
             if out.is_open() {
                 let p = &progress[self.started - 1];
-                out.arguments(&p.arguments.text[self.sent..]);
-                self.sent = p.arguments.text.len();
+                if let Entry::Streamed(partial) = p.entry {
+                    out.arguments(&partial.arguments()[self.sent..]);
+                    self.sent = partial.arguments().len();
+                }
                 if !p.closed {
-                    return;
+                    return Ok(());
                 }
-                match complete(p) {
-                    Some(call) => out.end(ctx, call, !p.arguments.text.is_empty()),
-                    None => return,
+                if let Some(call) = p.complete(ctx)? {
+                    out.end(ctx, call, self.sent > 0);
                 }
             }
-            let Some(p) = progress.get(self.started) else { return };
-            if p.skip {
-                self.started += 1;
-                continue;
-            }
-            let Some(name) = p.name.filter(|_| p.id.is_some() || p.closed) else {
-                return;
+            let Some(p) = progress.get(self.started) else {
+                return Ok(());
             };
-            out.start(p.id.map(str::to_string), name.to_string());
-            self.started += 1;
-            self.sent = 0;
+            match p.entry {
+                Entry::Whole(call) => {
+                    out.call(ctx, call.clone());
+                    self.started += 1;
+                }
+                Entry::Streamed(partial) if partial.skip() => self.started += 1,
+                Entry::Streamed(partial) => {
+                    let name = match partial.name() {
+                        Some(name) if partial.id().is_some() || p.closed => name,
+                        // A closed call without a name raises its error here.
+                        None if p.closed => {
+                            p.complete(ctx)?;
+                            return Ok(());
+                        }
+                        _ => return Ok(()),
+                    };
+                    out.start(partial.id().map(str::to_string), name.to_string());
+                    self.started += 1;
+                    self.sent = 0;
+                }
+            }
         }
     }
 
     pub(super) fn finish(&mut self, ctx: &Source<'_>, out: &mut Emit) -> Result<(), ParseError> {
         let rest = out
             .is_open()
-            .then(|| self.stream.progress()[self.started - 1].arguments.text[self.sent..].to_string());
+            .then(|| match self.stream.progress()[self.started - 1].entry {
+                Entry::Streamed(partial) => partial.arguments()[self.sent..].to_string(),
+                Entry::Whole(_) => String::new(),
+            });
         let streamed = self.sent > 0 || rest.as_ref().is_some_and(|r| !r.is_empty());
-        let whole = self.stream.has_message_calls();
         let mut found = Found::new(out.found.want_text);
-        std::mem::take(&mut self.stream).finish(ctx, &mut found)?;
+        std::mem::take(&mut self.stream).finish(ctx, &mut found, Ending::Recording)?;
         let done = out.found.calls.len();
         let same =
             |a: &[FoundCall], b: &[FoundCall]| a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a.call == b.call);
-        if whole || !found.calls.get(..done).is_some_and(|head| same(head, &out.found.calls)) {
+        if !found.calls.get(..done).is_some_and(|head| same(head, &out.found.calls)) {
             return Err(ParseError::new(
                 ErrorCode::Internal,
                 0,
-                "the streamed calls differ from the joined chunks (interleaved fragments)",
+                "the streamed calls differ from the joined chunks",
             ));
         }
         // The same calls, now with where they stand in the chunks (for the tools' positions).
@@ -99,9 +116,9 @@ impl Chat {
         if let Some(rest) = rest {
             let Some(call) = calls.next() else {
                 return Err(ParseError::new(
-                    ErrorCode::Unclosed,
-                    ctx.offset(&[]),
-                    "the stream ends inside a tool call whose arguments are not complete",
+                    ErrorCode::Internal,
+                    0,
+                    "the stream ends inside a tool call the joined chunks do not hold",
                 ));
             };
             out.arguments(&rest);
@@ -121,26 +138,4 @@ fn choice_delta(choice: &Value) -> Option<&crate::value::Object> {
         Value::Object(c) => walk::object(c, "delta"),
         _ => None,
     }
-}
-
-/// A call whose joined arguments are a JSON object (`""` is `{}`, no arguments written), placed
-/// where its name and fragments stand.
-fn complete(p: &Progress<'_>) -> Option<FoundCall> {
-    let (arguments, args) = if p.arguments.text.is_empty() {
-        (crate::value::Object::new(), ArgsAt::None)
-    } else {
-        match crate::syntax::json::parse_complete(&p.arguments.text) {
-            Ok(Value::Object(o)) => (o, ArgsAt::Joined(p.arguments.clone())),
-            _ => return None,
-        }
-    };
-    Some(FoundCall {
-        call: ProviderCall {
-            id: p.id.map(str::to_string),
-            name: p.name?.to_string(),
-            arguments,
-        },
-        name_at: p.name_at.to_vec(),
-        args,
-    })
 }

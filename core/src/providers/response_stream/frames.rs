@@ -10,7 +10,8 @@
 //!   recorded events), read element by element while it arrives.
 //!
 //! The framing is told by the first character that is not whitespace (after a byte-order
-//! mark): `[` an array, `{` NDJSON, anything else SSE. Every event keeps the offset where its JSON
+//! mark): `[` an array, `{` NDJSON, an SSE field name (or `:`) SSE, anything else plain text,
+//! which holds no events (as [`crate::parse_response`] reads no calls in it). Every event keeps the offset where its JSON
 //! starts, so errors point into the caller's text.
 
 use crate::error::{ErrorCode, ParseError};
@@ -27,12 +28,17 @@ pub(crate) struct Frame {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Framing {
+pub(crate) enum Framing {
     Sse,
     /// JSON values one after another (NDJSON, or one response).
     Values,
     Array,
+    /// Neither JSON nor SSE: plain text, which holds no events.
+    Text,
 }
+
+/// The SSE fields (and the comment mark) a stream's first line starts with.
+const SSE_FIELDS: [&str; 5] = ["data:", "event:", "id:", "retry:", ":"];
 
 /// The framing state over a growing text.
 #[derive(Debug, Default)]
@@ -44,6 +50,8 @@ pub(crate) struct Frames {
     /// name.
     data: Option<(usize, String)>,
     name: Option<String>,
+    /// Array: where its `[` stands.
+    array_at: usize,
     /// Array: where the element being read starts, and the nesting inside it.
     element: Option<usize>,
     nesting: Nesting,
@@ -60,9 +68,9 @@ impl Frames {
         let bytes = text.as_bytes();
         let first = skip_ws(bytes, bom(text));
         match bytes.get(first) {
-            Some(b'd' | b'e' | b'i' | b'r' | b':') => ["data:", "event:", "id:", "retry:", ":"]
-                .iter()
-                .any(|f| bytes[first..].starts_with(f.as_bytes())),
+            Some(b'd' | b'e' | b'i' | b'r' | b':') => {
+                SSE_FIELDS.iter().any(|f| bytes[first..].starts_with(f.as_bytes()))
+            }
             // Checked, not built: a single response is read again by the caller.
             Some(b'{') => crate::syntax::json::check_nested_at(text, first, 0)
                 .is_some_and(|end| bytes.get(skip_ws(bytes, end)) == Some(&b'{')),
@@ -79,22 +87,32 @@ impl Frames {
             let Some(&b) = bytes.get(first) else {
                 return Ok(());
             };
+            let rest = &bytes[first..];
             self.framing = Some(match b {
                 b'[' => Framing::Array,
                 b'{' => Framing::Values,
-                _ => Framing::Sse,
+                _ if SSE_FIELDS.iter().any(|f| rest.starts_with(f.as_bytes())) => Framing::Sse,
+                // Too little text yet to tell SSE from plain text.
+                _ if !end && SSE_FIELDS.iter().any(|f| f.as_bytes().starts_with(rest)) => return Ok(()),
+                _ => Framing::Text,
             });
             self.pos = if b == b'[' { first + 1 } else { bom(text) };
             if b == b'[' {
                 self.nesting = Nesting::at_depth(1);
+                self.array_at = first;
             }
         }
         match self.framing {
             Some(Framing::Sse) => self.sse(text, end, out),
             Some(Framing::Values) => self.values(text, end, false, out),
             Some(Framing::Array) => self.values(text, end, true, out),
-            None => Ok(()),
+            Some(Framing::Text) | None => Ok(()),
         }
+    }
+
+    /// How the text frames its events, once its first characters tell.
+    pub(crate) fn framing(&self) -> Option<Framing> {
+        self.framing
     }
 
     /// The complete lines from `pos`: (start, end without the line break).
@@ -208,12 +226,10 @@ impl Frames {
                     self.pos += 1;
                     self.done = true;
                 }
-                b'{' | b'[' if !self.after_element || !list => {
-                    self.element = Some(self.pos);
-                    self.nesting = Nesting::default();
-                    self.nesting.byte(b);
-                    self.pos += 1;
-                }
+                // NDJSON holds objects only (a response text of one object and then an array is
+                // malformed, as one-shot reading says); a list holds any values.
+                b'{' if !list || !self.after_element => self.start_element(b),
+                b'[' if list && !self.after_element => self.start_element(b),
                 _ if list && !self.after_element => {
                     // A string or scalar element (not an event, but read as JSON all the same).
                     let stop = match b {
@@ -244,6 +260,14 @@ impl Frames {
             }
         }
         if end && (self.element.is_some() || (list && !self.done)) {
+            // The error one-shot reading gives: the JSON parser's, over the list, or over the
+            // value that is not complete.
+            let from = if list {
+                self.array_at
+            } else {
+                self.element.unwrap_or(self.pos)
+            };
+            crate::syntax::json::parse_complete_at(text, from)?;
             return Err(ParseError::new(
                 ErrorCode::JsonUnexpectedEnd,
                 bytes.len(),
@@ -255,6 +279,14 @@ impl Frames {
             ));
         }
         Ok(())
+    }
+
+    /// An object or array element begins at `pos` with `b`.
+    fn start_element(&mut self, b: u8) {
+        self.element = Some(self.pos);
+        self.nesting = Nesting::default();
+        self.nesting.byte(b);
+        self.pos += 1;
     }
 
     /// Parses the element `text[start..pos]` and adds it.
@@ -271,7 +303,7 @@ impl Frames {
 }
 
 /// The length of a UTF-8 byte-order mark at the start of `text` (0 when there is none).
-fn bom(text: &str) -> usize {
+pub(crate) fn bom(text: &str) -> usize {
     if text.starts_with('\u{feff}') {
         '\u{feff}'.len_utf8()
     } else {

@@ -37,8 +37,8 @@ use crate::value::{Object, Value};
 use super::walk::{self, ArgsAt, At, Found, FoundCall, Joined, Source, ROOT};
 use super::{Provider, ProviderCall, ResponseOptions};
 use crate::syntax::path::Step;
-use frames::Frame;
 pub(super) use frames::Frames;
+use frames::{Frame, Framing};
 
 /// Where events go: the stream's [`Event`]s, and the calls and text of the whole response.
 pub(super) struct Emit {
@@ -214,6 +214,26 @@ impl Emit {
         self.calls += 1;
     }
 
+    /// A call already read and checked (a response read whole).
+    fn whole(&mut self, call: ProviderCall) {
+        let index = self.calls;
+        self.calls += 1;
+        self.events.push(Event::CallStart {
+            index,
+            id: call.id,
+            name: call.name,
+            format: Format::Json,
+        });
+        self.events.push(Event::Arguments {
+            index,
+            delta: crate::value::object_json(&call.arguments),
+        });
+        self.events.push(Event::CallEnd {
+            index,
+            arguments: call.arguments,
+        });
+    }
+
     /// A whole call.
     pub(super) fn call(&mut self, ctx: &Source<'_>, found: FoundCall) {
         self.start(found.call.id.clone(), found.call.name.clone());
@@ -349,25 +369,10 @@ fn detect_event(value: &Value) -> Option<Provider> {
     None
 }
 
-/// Whether a decoded value is a list of streamed events of an API other than OpenAI chat (whose
-/// chunk lists [`super::detect_provider_value`] knows): every item an event of that API, or an
-/// error.
-#[allow(
-    clippy::match_same_arms,
-    reason = "the arms say different things that happen to be handled alike"
-)]
+/// The API of a decoded list of streamed events: that of the first item that is an event of a
+/// known API, whatever the other items are (the reader raises at an item it cannot read).
 pub(super) fn detect_list(items: &[Value]) -> Option<Provider> {
-    let mut provider = None;
-    for item in items {
-        match detect_event(item) {
-            Some(p) if provider.is_none_or(|q| q == p) => provider = Some(p),
-            Some(_) => return None,
-            None if matches!(item, Value::Object(o) if walk::api_error(o).is_some() || walk::string(o, "type") == Some("error")) =>
-                {}
-            None => return None,
-        }
-    }
-    provider.filter(|&p| p != Provider::OpenaiChat)
+    items.iter().find_map(detect_event)
 }
 
 /// The provider of a list of events: the given one, or the first event's that shows one.
@@ -448,7 +453,15 @@ fn read_all(
 /// of any size) or decoded events, reporting [`Event`]s as they come: `Content` for assistant
 /// text, `Reasoning` where the API marks it (Anthropic thinking, Gemini thoughts, Cohere's tool
 /// plan, `reasoning_content` deltas), and the calls (`CallStart`, `Arguments`, `CallEnd`; their
-/// format is `json`). The calls add up to [`crate::parse_response`] of the whole recording.
+/// format is `json`). The events add up to [`crate::parse_response`] of the whole recording: the
+/// same calls, or the same error at the same position.
+///
+/// Events wait until the stream shows what it is, as the one-shot reading decides it: until an
+/// event of a known API arrives (events before it are then read by that API's reader, in order);
+/// for NDJSON text and decoded events, also until a second event arrives, since one value alone
+/// is a response, read whole at the end as `parse_response` reads it; for a JSON list, until an
+/// event arrives, since a list of other items is read whole at the end. Plain text holds no
+/// events. An error event that comes first raises at once.
 pub struct ResponseStream {
     given: Option<Provider>,
     reader: Option<Reader>,
@@ -458,8 +471,13 @@ pub struct ResponseStream {
     starts: Vec<usize>,
     /// Events decoded by the caller, counted (their errors have offset 0).
     values: usize,
+    /// Events that arrived before the stream showed what it is, with their index and name.
+    held: Vec<(Value, usize, Option<String>)>,
     pending: Vec<Frame>,
     emit: Emit,
+    /// The options a value read whole at the end is read with.
+    validate: bool,
+    unknown: UnknownTools,
     state: Option<Result<(), ParseError>>,
 }
 
@@ -509,8 +527,11 @@ impl ResponseStream {
             frames: Frames::default(),
             starts: Vec::new(),
             values: 0,
+            held: Vec::new(),
             pending: Vec::new(),
             emit,
+            validate: options.validate,
+            unknown: options.unknown,
             state: None,
         }
     }
@@ -545,8 +566,9 @@ impl ResponseStream {
     /// Adds one event already decoded (an SDK's event object as JSON).
     pub fn feed_value(&mut self, event: &Value) -> Result<Vec<Event>, ParseError> {
         self.check()?;
-        let result = self.event(&Source::event(self.values, event), event, self.values, None);
+        let index = self.values;
         self.values += 1;
+        let result = self.arrive(event.clone(), index, None);
         self.settle(result)
     }
 
@@ -559,18 +581,7 @@ impl ResponseStream {
             .read(&self.text, true, &mut frames)
             .and_then(|()| self.take(frames));
         if result.is_ok() {
-            if let Some(mut reader) = self.reader.take() {
-                let starts = std::mem::take(&mut self.starts);
-                let text = std::mem::take(&mut self.text);
-                let ctx = if self.values > 0 {
-                    Source::value()
-                } else {
-                    Source::events(&text, &starts)
-                };
-                result = reader.finish(&ctx, &mut self.emit);
-                self.starts = starts;
-                self.text = text;
-            }
+            result = self.end();
         }
         if let (Ok(()), Some(e)) = (&result, self.emit.failure()) {
             result = Err(e.clone());
@@ -578,6 +589,72 @@ impl ResponseStream {
         let events = self.settle(result)?;
         self.state = Some(Ok(()));
         Ok(events)
+    }
+
+    /// The end of the events: the reader's end, or, when no reader began, the events held read as
+    /// one-shot reading reads them.
+    fn end(&mut self) -> Result<(), ParseError> {
+        let starts = std::mem::take(&mut self.starts);
+        let text = std::mem::take(&mut self.text);
+        let result = self.end_with(&text, &starts);
+        self.starts = starts;
+        self.text = text;
+        result
+    }
+
+    fn end_with(&mut self, text: &str, starts: &[usize]) -> Result<(), ParseError> {
+        let fed = self.values > 0;
+        if let Some(mut reader) = self.reader.take() {
+            let ctx = if fed {
+                Source::value()
+            } else {
+                Source::events(text, starts)
+            };
+            return reader.finish(&ctx, &mut self.emit);
+        }
+        let held = std::mem::take(&mut self.held);
+        let options = ResponseOptions {
+            provider: self.given,
+            text_fallback: false,
+            tools: self.emit.check.as_ref().map(|c| &c.tools),
+            validate: self.validate,
+            unknown: self.unknown,
+        };
+        let calls = match (fed, self.frames.framing()) {
+            // One value alone is a response.
+            (true, _) | (false, Some(Framing::Values)) if held.len() == 1 => {
+                let (value, index, _) = &held[0];
+                let ctx = if fed {
+                    Source::value()
+                } else {
+                    Source::text(text, starts[*index])
+                };
+                super::read(&ctx, value, &options)?
+            }
+            // A list whose items are not events: read whole.
+            (false, Some(Framing::Array)) => {
+                let list = Value::Array(held.into_iter().map(|(v, _, _)| v).collect());
+                super::read(&Source::text(text, frames::bom(text)), &list, &options)?
+            }
+            // Events of no known API: an error event among them still raises.
+            _ => {
+                for (value, index, name) in &held {
+                    if let Value::Object(o) = value {
+                        let ctx = if fed {
+                            Source::event(*index, value)
+                        } else {
+                            Source::events(text, starts)
+                        };
+                        stream_error(&ctx, o, &ROOT.index(*index), name.as_deref())?;
+                    }
+                }
+                Vec::new()
+            }
+        };
+        for call in calls {
+            self.emit.whole(call);
+        }
+        Ok(())
     }
 
     fn check(&self) -> Result<(), ParseError> {
@@ -607,41 +684,69 @@ impl ResponseStream {
         for frame in frames {
             self.starts.push(frame.start);
             let index = self.starts.len() - 1;
-            let starts = std::mem::take(&mut self.starts);
-            let text = std::mem::take(&mut self.text);
-            let result = self.event(
-                &Source::events(&text, &starts),
-                &frame.value,
-                index,
-                frame.name.as_deref(),
-            );
-            self.text = text;
-            self.starts = starts;
-            result?;
+            self.arrive(frame.value, index, frame.name)?;
         }
         Ok(())
     }
 
-    fn event(&mut self, ctx: &Source<'_>, value: &Value, index: usize, name: Option<&str>) -> Result<(), ParseError> {
-        let at = ROOT.index(index);
-        if self.reader.is_none() {
-            if let Some(p) = self.given.or_else(|| detect_event(value)) {
-                self.reader = Some(Reader::new(p)?);
-            } else {
-                if let Value::Object(o) = value {
-                    stream_error(ctx, o, &at, name)?;
-                }
-                return Err(ParseError::new(
-                    ErrorCode::Unrecognized,
-                    ctx.offset(&at.path()),
-                    format!("{} is not an event of a known API's stream", at.show()),
-                ));
+    /// An event arrives: read by the reader, or held until the stream shows what it is.
+    fn arrive(&mut self, value: Value, index: usize, name: Option<String>) -> Result<(), ParseError> {
+        if self.reader.is_some() {
+            return self.dispatch(&value, index, name.as_deref());
+        }
+        // An error event that comes first raises at once, where it stands among events (NDJSON
+        // and decoded events wait: one value alone is a response, and its error reads as one).
+        let framing = self.frames.framing();
+        if self.held.is_empty() && self.values == 0 && matches!(framing, Some(Framing::Sse | Framing::Array)) {
+            if let Value::Object(o) = &value {
+                self.with_ctx(index, &value, |ctx| {
+                    stream_error(ctx, o, &ROOT.index(index), name.as_deref())
+                })?;
             }
         }
-        match self.reader.as_mut() {
-            Some(reader) => reader.event(ctx, value, &at, name, &mut self.emit),
-            None => Ok(()),
+        let detected = detect_event(&value);
+        self.held.push((value, index, name));
+        let provider = match (self.values > 0, self.frames.framing()) {
+            (true, _) | (false, Some(Framing::Values)) if self.held.len() < 2 => None,
+            (true, _) | (false, Some(Framing::Values | Framing::Sse)) => self
+                .given
+                .or_else(|| self.held.iter().find_map(|(v, _, _)| detect_event(v))),
+            (false, Some(Framing::Array)) => detected.map(|d| self.given.unwrap_or(d)),
+            (false, Some(Framing::Text) | None) => None,
+        };
+        let Some(provider) = provider else { return Ok(()) };
+        self.reader = Some(Reader::new(provider)?);
+        for (value, index, name) in std::mem::take(&mut self.held) {
+            self.dispatch(&value, index, name.as_deref())?;
         }
+        Ok(())
+    }
+
+    /// Runs `f` with the source an event at `index` is located in.
+    fn with_ctx<T>(&mut self, index: usize, value: &Value, f: impl FnOnce(&Source<'_>) -> T) -> T {
+        if self.values > 0 {
+            return f(&Source::event(index, value));
+        }
+        let starts = std::mem::take(&mut self.starts);
+        let text = std::mem::take(&mut self.text);
+        let out = f(&Source::events(&text, &starts));
+        self.text = text;
+        self.starts = starts;
+        out
+    }
+
+    /// The reader reads one event.
+    fn dispatch(&mut self, value: &Value, index: usize, name: Option<&str>) -> Result<(), ParseError> {
+        let Some(mut reader) = self.reader.take() else {
+            return Ok(());
+        };
+        let mut emit = std::mem::replace(&mut self.emit, Emit::new(false));
+        let result = self.with_ctx(index, value, |ctx| {
+            reader.event(ctx, value, &ROOT.index(index), name, &mut emit)
+        });
+        self.emit = emit;
+        self.reader = Some(reader);
+        result
     }
 }
 

@@ -1,0 +1,70 @@
+//! One-shot equals stream for provider responses: any text read by `parse_response_with` and by
+//! `ResponseStream` fed in pieces gives the same calls or the same error (code, offset, message);
+//! the stream's events come in order, each call's argument fragments add up to its arguments, and
+//! neither reading is ever `internal`.
+#![no_main]
+use beacon_core::{parse_json, parse_response_with, ErrorCode, Event, Provider, ProviderCall, ResponseOptions, ResponseStream, Value};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&[selector, step], rest)) = data.split_first_chunk::<2>() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else { return };
+    let provider = Provider::ALL
+        .get(selector as usize % (Provider::ALL.len() + 1))
+        .copied();
+    let options = ResponseOptions {
+        provider,
+        ..ResponseOptions::default()
+    };
+    let whole = parse_response_with(text, &options);
+    let streamed = stream(text, usize::from(step % 48) + 1, &options);
+    for r in [&whole, &streamed] {
+        if let Err(e) = r {
+            assert_ne!(e.code, ErrorCode::Internal, "{e:?}");
+            assert!(e.offset <= text.len() && text.is_char_boundary(e.offset), "{e:?}");
+        }
+    }
+    assert_eq!(whole, streamed, "one shot and stream differ");
+});
+
+/// The calls of `text` fed to a stream in pieces of about `step` bytes (at character boundaries).
+fn stream(text: &str, step: usize, options: &ResponseOptions<'_>) -> Result<Vec<ProviderCall>, beacon_core::ParseError> {
+    let mut stream = ResponseStream::with_options(options);
+    let mut calls = Vec::new();
+    let mut open: Option<(usize, Option<String>, String, String)> = None;
+    let mut from = 0;
+    while from < text.len() {
+        let mut to = (from + step).min(text.len());
+        while !text.is_char_boundary(to) {
+            to += 1;
+        }
+        assemble(stream.feed(&text[from..to])?, &mut calls, &mut open);
+        from = to;
+    }
+    assemble(stream.finish()?, &mut calls, &mut open);
+    assert!(open.is_none(), "a call started and never ended");
+    Ok(calls)
+}
+
+fn assemble(events: Vec<Event>, calls: &mut Vec<ProviderCall>, open: &mut Option<(usize, Option<String>, String, String)>) {
+    for event in events {
+        match event {
+            Event::Content { .. } | Event::Reasoning { .. } if open.is_none() => {}
+            Event::CallStart { index, id, name, .. } if open.is_none() && index == calls.len() => {
+                *open = Some((index, id, name, String::new()));
+            }
+            Event::Arguments { index, delta } if open.as_ref().is_some_and(|o| o.0 == index) => {
+                open.as_mut().expect("open").3.push_str(&delta);
+            }
+            Event::CallEnd { index, arguments } if open.as_ref().is_some_and(|o| o.0 == index) => {
+                let (_, id, name, text) = open.take().expect("open");
+                let parsed = parse_json(&text).expect("the fragments are JSON");
+                assert_eq!(parsed, Value::Object(arguments.clone()), "fragments {text:?}");
+                calls.push(ProviderCall { id, name, arguments });
+            }
+            other => panic!("event out of order: {other:?}"),
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! One-shot equals stream for model text: any text read by `parse_message` and by
+//! `ToolCallStream` fed in pieces gives the same content, reasoning and calls, or the same error
+//! (code and offset); the stream's events come in order, each call's argument fragments add up
+//! to its arguments, and neither reading is ever `internal`.
+#![no_main]
+use beacon_core::{parse_json, parse_message, ErrorCode, Event, Format, MessageOptions, Start, ToolCallStream, Value};
+use libfuzzer_sys::fuzz_target;
+
+/// Content, reasoning, and the calls (id, name, format, arguments as JSON).
+type Message = (String, String, Vec<(Option<String>, String, Format, String)>);
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&[selector, step], rest)) = data.split_first_chunk::<2>() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else { return };
+    let start = [Start::Detect, Start::Content, Start::Reasoning][usize::from(selector % 3)];
+    let options = MessageOptions {
+        start,
+        ..MessageOptions::default()
+    };
+    let whole = parse_message(text, options).map(|m| {
+        (
+            m.content,
+            m.reasoning.unwrap_or_default(),
+            m.tool_calls
+                .into_iter()
+                .map(|c| (c.id, c.name, c.format, Value::Object(c.arguments).to_json()))
+                .collect::<Vec<_>>(),
+        )
+    });
+    let streamed = stream(text, usize::from(step % 32) + 1, options);
+    for r in [&whole, &streamed] {
+        if let Err(e) = r {
+            assert_ne!(e.code, ErrorCode::Internal, "{e:?}");
+            assert!(e.offset <= text.len() && text.is_char_boundary(e.offset), "{e:?}");
+        }
+    }
+    match (&whole, &streamed) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "one shot and stream differ"),
+        (Err(a), Err(b)) => assert_eq!((a.code, a.offset), (b.code, b.offset), "different errors"),
+        _ => panic!("one shot {whole:?}, stream {streamed:?}"),
+    }
+});
+
+fn stream(text: &str, step: usize, options: MessageOptions<'_>) -> Result<Message, beacon_core::ParseError> {
+    let mut stream = ToolCallStream::new(options);
+    let mut out: Message = (String::new(), String::new(), Vec::new());
+    let mut open: Option<String> = None;
+    let mut from = 0;
+    while from < text.len() {
+        let mut to = (from + step).min(text.len());
+        while !text.is_char_boundary(to) {
+            to += 1;
+        }
+        assemble(stream.feed(&text[from..to])?, &mut out, &mut open);
+        from = to;
+    }
+    assemble(stream.finish()?, &mut out, &mut open);
+    assert!(open.is_none(), "a call started and never ended");
+    Ok(out)
+}
+
+fn assemble(events: Vec<Event>, out: &mut Message, open: &mut Option<String>) {
+    for event in events {
+        match event {
+            Event::Content { text } if open.is_none() => out.0.push_str(&text),
+            Event::Reasoning { text } if open.is_none() => out.1.push_str(&text),
+            Event::CallStart { index, id, name, format } if open.is_none() && index == out.2.len() => {
+                out.2.push((id, name, format, String::new()));
+                *open = Some(String::new());
+            }
+            Event::Arguments { index, delta } if open.is_some() && index + 1 == out.2.len() => {
+                open.as_mut().expect("open").push_str(&delta);
+            }
+            Event::CallEnd { index, arguments } if open.is_some() && index + 1 == out.2.len() => {
+                let text = open.take().expect("open");
+                let end = Value::Object(arguments).to_json();
+                let parsed = parse_json(&text).expect("the fragments are JSON");
+                assert_eq!(parsed.to_json(), end, "fragments {text:?}");
+                out.2[index].3 = end;
+            }
+            other => panic!("event out of order: {other:?}"),
+        }
+    }
+}
