@@ -166,6 +166,17 @@ fn body_of(text: &str) -> Result<Body, ParseError> {
     }
 }
 
+/// The error of a response text whose JSON does not parse (`error`): for a list, as a stream meets
+/// it (an error that an event before it raises comes first).
+fn broken(text: &str, error: ParseError, options: &ResponseOptions<'_>) -> ParseError {
+    let bytes = text.as_bytes();
+    let start = if text.starts_with(BOM) { BOM.len_utf8() } else { 0 };
+    match bytes.get(skip_ws(bytes, start)) {
+        Some(b'[') => response_stream::broken_list(text, error, options),
+        _ => error,
+    }
+}
+
 /// The byte-order mark some servers and files put before UTF-8 text.
 const BOM: char = '\u{feff}';
 
@@ -303,7 +314,8 @@ fn has_key(o: &Object, key: &str) -> bool {
 /// Which API the response text came from. Plain text (not starting with `{` or `[`) is
 /// `Ok(None)`; malformed JSON is its `json.*` error.
 pub fn detect_provider(text: &str) -> Result<Option<Provider>, ParseError> {
-    let detected = body_of(text).and_then(|body| match body {
+    let body = body_of(text).map_err(|e| broken(text, e, &ResponseOptions::default()));
+    let detected = body.and_then(|body| match body {
         Body::Value(value, _) => Ok(detect_provider_value(&value)),
         Body::Stream => Ok(response_stream::detect_text(text)?.flatten()),
         Body::Text => Ok(None),
@@ -373,7 +385,8 @@ pub fn parse_response(
 /// the list is `tool_call.unknown_tool` at its name, and arguments that break the tool's schema
 /// are `tool_call.schema` at the offending value (also inside an arguments string).
 pub fn parse_response_with(text: &str, options: &ResponseOptions<'_>) -> Result<Vec<ProviderCall>, ParseError> {
-    let calls = body_of(text).and_then(|body| match body {
+    let body = body_of(text).map_err(|e| broken(text, e, options));
+    let calls = body.and_then(|body| match body {
         Body::Value(value, start) => read(&Source::text(text, start), &value, options),
         Body::Stream => Ok(response_stream::read_text(text, options)?.unwrap_or_default()),
         Body::Text => Ok(Vec::new()),

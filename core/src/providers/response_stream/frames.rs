@@ -59,6 +59,9 @@ pub(crate) struct Frames {
     after_element: bool,
     /// `[DONE]`, or the array's `]`: nothing more counts.
     done: bool,
+    /// Values read (NDJSON and lists), and values begun.
+    count: usize,
+    begun: usize,
 }
 
 impl Frames {
@@ -108,6 +111,11 @@ impl Frames {
             Some(Framing::Array) => self.values(text, end, true, out),
             Some(Framing::Text) | None => Ok(()),
         }
+    }
+
+    /// How many object or array values began (NDJSON and lists).
+    pub(crate) fn began(&self) -> usize {
+        self.begun
     }
 
     /// How the text frames its events, once its first characters tell.
@@ -222,7 +230,8 @@ impl Frames {
                     self.after_element = false;
                     self.pos += 1;
                 }
-                b']' if list => {
+                // `]` after a `,` is a trailing comma.
+                b']' if list && (self.after_element || self.count == 0) => {
                     self.pos += 1;
                     self.done = true;
                 }
@@ -230,7 +239,7 @@ impl Frames {
                 // malformed, as one-shot reading says); a list holds any values.
                 b'{' if !list || !self.after_element => self.start_element(b),
                 b'[' if list && !self.after_element => self.start_element(b),
-                _ if list && !self.after_element => {
+                _ if list && !self.after_element && !matches!(b, b',' | b']') => {
                     // A string or scalar element (not an event, but read as JSON all the same).
                     let stop = match b {
                         b'"' => crate::syntax::json::raw_string_end(bytes, self.pos),
@@ -246,6 +255,24 @@ impl Frames {
                     self.pos = stop;
                     self.push_value(text, start, out)?;
                 }
+                // One value and then not an object: one response with more after it, as
+                // one-shot reading says.
+                _ if !list && self.count == 1 => {
+                    return Err(ParseError::new(
+                        ErrorCode::JsonUnexpectedToken,
+                        self.pos,
+                        "expected the end of the JSON value",
+                    ))
+                }
+                // Whatever else breaks a list, the JSON parser says as it says for the whole text.
+                _ if list => {
+                    crate::syntax::json::parse_complete_at(text, self.array_at)?;
+                    return Err(ParseError::new(
+                        ErrorCode::JsonUnexpectedToken,
+                        self.pos,
+                        "expected `,` or `]` between streamed events",
+                    ));
+                }
                 _ => {
                     return Err(ParseError::new(
                         ErrorCode::JsonUnexpectedToken,
@@ -258,6 +285,18 @@ impl Frames {
                     ))
                 }
             }
+        }
+        if list && self.done {
+            // After the list's `]`, only whitespace, as after any one JSON value.
+            let after = skip_ws(bytes, self.pos);
+            if after < bytes.len() {
+                return Err(ParseError::new(
+                    ErrorCode::JsonUnexpectedToken,
+                    after,
+                    "expected the end of the JSON value",
+                ));
+            }
+            self.pos = after;
         }
         if end && (self.element.is_some() || (list && !self.done)) {
             // The error one-shot reading gives: the JSON parser's, over the list, or over the
@@ -283,6 +322,7 @@ impl Frames {
 
     /// An object or array element begins at `pos` with `b`.
     fn start_element(&mut self, b: u8) {
+        self.begun += 1;
         self.element = Some(self.pos);
         self.nesting = Nesting::default();
         self.nesting.byte(b);
@@ -291,13 +331,23 @@ impl Frames {
 
     /// Parses the element `text[start..pos]` and adds it.
     fn push_value(&mut self, text: &str, start: usize, out: &mut Vec<Frame>) -> Result<(), ParseError> {
-        let value = crate::syntax::json::parse_complete_at(&text[..self.pos], start)?;
+        let value = crate::syntax::json::parse_complete_at(&text[..self.pos], start).map_err(|e| {
+            // In a list, the error the JSON parser gives for the whole list (as one-shot reading
+            // reads it), which stands in this element.
+            match self.framing {
+                Some(Framing::Array) => crate::syntax::json::parse_complete_at(text, self.array_at)
+                    .err()
+                    .unwrap_or(e),
+                _ => e,
+            }
+        })?;
         out.push(Frame {
             value,
             start,
             name: None,
         });
         self.after_element = true;
+        self.count += 1;
         Ok(())
     }
 }

@@ -402,12 +402,31 @@ pub(super) fn read_text(text: &str, options: &ResponseOptions<'_>) -> Result<Opt
         return Ok(None);
     }
     let mut frames = Vec::new();
-    Frames::default().read(text, true, &mut frames)?;
+    // The events before a framing error are read first, as a stream reads them as they come.
+    let read = Frames::default().read(text, true, &mut frames);
     let starts: Vec<usize> = frames.iter().map(|f| f.start).collect();
     let ctx = Source::events(text, &starts);
     let events: Vec<(&Value, Option<&str>)> = frames.iter().map(|f| (&f.value, f.name.as_deref())).collect();
     let detected = provider_of(options.provider, &events);
-    read_all(&ctx, &Value::Null, detected, &events, options).map(Some)
+    read_all(&ctx, &Value::Null, detected, &events, options, read).map(Some)
+}
+
+/// The error of a JSON list text that does not parse (`error`), as a stream meets it: an error
+/// that a known API's reader raises in an event before it comes first.
+pub(super) fn broken_list(text: &str, error: ParseError, options: &ResponseOptions<'_>) -> ParseError {
+    let mut frames = Vec::new();
+    if Frames::default().read(text, true, &mut frames).is_ok() {
+        return error;
+    }
+    let items: Vec<Value> = frames.iter().map(|f| f.value.clone()).collect();
+    let provider = detect_list(&items).map(|detected| options.provider.unwrap_or(detected));
+    let starts: Vec<usize> = frames.iter().map(|f| f.start).collect();
+    let ctx = Source::events(text, &starts);
+    let events: Vec<(&Value, Option<&str>)> = items.iter().map(|v| (v, None)).collect();
+    match read_all(&ctx, &Value::Null, provider, &events, options, Err(error)) {
+        Err(e) => e,
+        Ok(_) => ParseError::new(ErrorCode::Internal, 0, "a list that does not parse was read"),
+    }
 }
 
 /// Reads a decoded list of events (`provider` known or detected); `response` is the list.
@@ -419,17 +438,19 @@ pub(super) fn read_list(
     options: &ResponseOptions<'_>,
 ) -> Result<Vec<ProviderCall>, ParseError> {
     let events: Vec<(&Value, Option<&str>)> = items.iter().map(|v| (v, None)).collect();
-    read_all(ctx, response, Some(provider), &events, options)
+    read_all(ctx, response, Some(provider), &events, options, Ok(()))
 }
 
 /// The calls of a whole recorded stream (`response` is its decoded list, or `Null` when read
-/// from text), with the caller's tools applied as to a response.
+/// from text), with the caller's tools applied as to a response. `framed` is how framing the
+/// text ended: its error comes after those of the events read before it.
 fn read_all(
     ctx: &Source<'_>,
     response: &Value,
     provider: Option<Provider>,
     events: &[(&Value, Option<&str>)],
     options: &ResponseOptions<'_>,
+    framed: Result<(), ParseError>,
 ) -> Result<Vec<ProviderCall>, ParseError> {
     let mut out = Emit::new(options.text_fallback);
     let Some(provider) = provider else {
@@ -439,12 +460,18 @@ fn read_all(
                 stream_error(ctx, o, &ROOT.index(i), *name)?;
             }
         }
+        framed?;
         return Ok(Vec::new());
     };
+    // A stream begins its reader at its first event (or at its end when there is none).
+    if events.is_empty() {
+        framed.clone()?;
+    }
     let mut reader = Reader::new(provider)?;
     for (i, (value, name)) in events.iter().enumerate() {
         reader.event(ctx, value, &ROOT.index(i), *name, &mut out)?;
     }
+    framed?;
     reader.finish(ctx, &mut out)?;
     super::settle(ctx, response, out.found, options)
 }
@@ -556,10 +583,8 @@ impl ResponseStream {
         self.check()?;
         self.text.push_str(chunk);
         let mut frames = std::mem::take(&mut self.pending);
-        let result = self
-            .frames
-            .read(&self.text, false, &mut frames)
-            .and_then(|()| self.take(frames));
+        let read = self.frames.read(&self.text, false, &mut frames);
+        let result = self.take(frames, read);
         self.settle(result)
     }
 
@@ -576,10 +601,8 @@ impl ResponseStream {
     pub fn finish(&mut self) -> Result<Vec<Event>, ParseError> {
         self.check()?;
         let mut frames = Vec::new();
-        let mut result = self
-            .frames
-            .read(&self.text, true, &mut frames)
-            .and_then(|()| self.take(frames));
+        let read = self.frames.read(&self.text, true, &mut frames);
+        let mut result = self.take(frames, read);
         if result.is_ok() {
             result = self.end();
         }
@@ -611,6 +634,11 @@ impl ResponseStream {
                 Source::events(text, starts)
             };
             return reader.finish(&ctx, &mut self.emit);
+        }
+        // SSE of a given API with no event in it: that API's reader, which may not read streams.
+        if let (false, Some(Framing::Sse), Some(provider)) = (fed, self.frames.framing(), self.given) {
+            let ctx = Source::events(text, starts);
+            return Reader::new(provider)?.finish(&ctx, &mut self.emit);
         }
         let held = std::mem::take(&mut self.held);
         let options = ResponseOptions {
@@ -679,14 +707,48 @@ impl ResponseStream {
         }
     }
 
-    /// Reads frames from the text.
-    fn take(&mut self, frames: Vec<Frame>) -> Result<(), ParseError> {
+    /// Reads frames from the text, then raises how framing it `ended`. NDJSON events held
+    /// when a second value began are read first, as one-shot reading reads them: the text is a
+    /// stream.
+    fn take(&mut self, frames: Vec<Frame>, ended: Result<(), ParseError>) -> Result<(), ParseError> {
         for frame in frames {
             self.starts.push(frame.start);
             let index = self.starts.len() - 1;
             self.arrive(frame.value, index, frame.name)?;
         }
-        Ok(())
+        // One-shot reading reads the events before a framing error first (except after a single
+        // NDJSON value, which is one response with something after it).
+        let framing = self.frames.framing();
+        let read_first = match framing {
+            Some(Framing::Values) => self.frames.began() >= 2,
+            Some(Framing::Sse | Framing::Array) => true,
+            _ => false,
+        };
+        if ended.is_err() && self.reader.is_none() && read_first {
+            let provider = match framing {
+                Some(Framing::Values) => self
+                    .given
+                    .or_else(|| self.held.iter().find_map(|(v, _, _)| detect_event(v))),
+                _ => None,
+            };
+            if let Some(provider) = provider {
+                self.reader = Some(Reader::new(provider)?);
+                for (value, index, name) in std::mem::take(&mut self.held) {
+                    self.dispatch(&value, index, name.as_deref())?;
+                }
+            } else {
+                let held = std::mem::take(&mut self.held);
+                for (value, index, name) in &held {
+                    if let Value::Object(o) = value {
+                        self.with_ctx(*index, value, |ctx| {
+                            stream_error(ctx, o, &ROOT.index(*index), name.as_deref())
+                        })?;
+                    }
+                }
+                self.held = held;
+            }
+        }
+        ended
     }
 
     /// An event arrives: read by the reader, or held until the stream shows what it is.
