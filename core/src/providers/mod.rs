@@ -428,6 +428,16 @@ pub fn has_tool_calls_value(
 }
 
 fn read(ctx: &Source<'_>, value: &Value, options: &ResponseOptions<'_>) -> Result<Vec<ProviderCall>, ParseError> {
+    read_into(ctx, value, options, None)
+}
+
+/// [`read`], also giving the assistant's text of a response (not of a list of events) to `text`.
+fn read_into(
+    ctx: &Source<'_>,
+    value: &Value,
+    options: &ResponseOptions<'_>,
+    text: Option<&mut String>,
+) -> Result<Vec<ProviderCall>, ParseError> {
     // A list that holds an event of a known API is a recorded stream, read event by event as a
     // stream reads it (an error event raises where it stands among them).
     if let Value::Array(items) = value {
@@ -457,8 +467,7 @@ fn read(ctx: &Source<'_>, value: &Value, options: &ResponseOptions<'_>) -> Resul
             return response_stream::read_list(ctx, value, items, provider, options);
         }
     }
-    let text_fallback = options.text_fallback;
-    let mut found = Found::new(text_fallback);
+    let mut found = Found::new(options.text_fallback || text.is_some());
     match provider {
         Provider::OpenaiChat => openai::chat(ctx, value, &mut found)?,
         Provider::OpenaiResponses => openai::responses(ctx, value, &mut found)?,
@@ -469,6 +478,9 @@ fn read(ctx: &Source<'_>, value: &Value, options: &ResponseOptions<'_>) -> Resul
         Provider::CohereV2 => cohere::v2(ctx, value, &mut found)?,
         Provider::Bedrock => bedrock::converse(ctx, value, &mut found)?,
         Provider::Ollama => ollama::chat(ctx, value, &mut found)?,
+    }
+    if let Some(text) = text {
+        text.clone_from(&found.text.text);
     }
     settle(ctx, value, found, options)
 }

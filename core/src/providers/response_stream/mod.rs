@@ -486,7 +486,8 @@ fn read_all(
 /// Events wait until the stream shows what it is, as the one-shot reading decides it: until an
 /// event of a known API arrives (events before it are then read by that API's reader, in order);
 /// for NDJSON text and decoded events, also until a second event arrives, since one value alone
-/// is a response, read whole at the end as `parse_response` reads it; for a JSON list, until an
+/// is a response, read whole at the end as `parse_response` reads it (its assistant text as one
+/// `Content`, then its calls); for a JSON list, until an
 /// event arrives, since a list of other items is read whole at the end. Plain text holds no
 /// events. An error event that comes first raises at once.
 pub struct ResponseStream {
@@ -657,7 +658,10 @@ impl ResponseStream {
                 } else {
                     Source::text(text, starts[*index])
                 };
-                super::read(&ctx, value, &options)?
+                let mut said = String::new();
+                let calls = super::read_into(&ctx, value, &options, Some(&mut said))?;
+                self.emit.content_event(&said);
+                calls
             }
             // A list whose items are not events: read whole.
             (false, Some(Framing::Array)) => {
