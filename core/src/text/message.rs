@@ -1,7 +1,9 @@
 //! The whole message: the text around the calls, the reasoning, and the calls with ids and spans.
 //!
-//! **Content** is the text with the tagged and leading calls (markers, wrappers and all), the
-//! reasoning blocks and the end-of-turn tokens taken out. What remains is kept byte for byte, with
+//! **Content** is the text with the tagged and leading calls (markers, wrappers and all, from the
+//! start of the first call's span when that stands before its marker, as GigaChat's
+//! `<|message_sep|>` or a gpt-oss turn's opening ` to=RECIPIENT` do), the reasoning blocks and the
+//! end-of-turn tokens taken out. What remains is kept byte for byte, with
 //! one whitespace rule at the joins: whitespace that touches a removed piece at the very start or
 //! the very end of the content is dropped. So a text with nothing removed is its own content,
 //! exactly, and `Let me check.\n<tool_call>…</tool_call>` has the content `Let me check.`. A JSON

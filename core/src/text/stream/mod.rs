@@ -517,7 +517,11 @@ impl ToolCallStream {
     /// The calls of the region the scanner waits at that are certain already, and the
     /// arguments of the one being written.
     fn pending_calls(&mut self, text: &str, frontier: usize, events: &mut Events<'_>) {
-        let Some(pending) = self.scanner.pending.as_ref().filter(|p| p.at == frontier && p.shown) else {
+        let Some((pending, _)) = self
+            .scanner
+            .waiting()
+            .filter(|&(p, start)| start == frontier && p.shown)
+        else {
             return;
         };
         let first = self.scanner.found.outside.len();
