@@ -220,7 +220,8 @@ fn parse_tool_calls<'py>(
 
 /// The whole message: content, reasoning and calls. See `beacon.parse_message`.
 #[pyfunction]
-#[pyo3(signature = (text, formats = None, ids = None, tools = None, validate = true, unknown = None))]
+#[pyo3(signature = (text, formats = None, ids = None, tools = None, validate = true, unknown = None, id_seed = None))]
+#[allow(clippy::too_many_arguments, reason = "the keyword options of beacon.parse_message")]
 fn parse_message<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
@@ -229,11 +230,13 @@ fn parse_message<'py>(
     tools: Option<&Bound<'py, PyAny>>,
     validate: bool,
     unknown: Option<&Bound<'py, PyAny>>,
+    id_seed: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "parse_message";
     let formats = self::formats(FUNC, formats)?;
     let ids = optional_str(FUNC, "ids", ids)?;
-    let ids = host::ids(FUNC, ids.as_deref(), HOST).map_err(arg_error)?;
+    let id_seed = optional_str(FUNC, "id_seed", id_seed)?;
+    let ids = host::ids(FUNC, ids.as_deref(), id_seed.as_deref(), HOST).map_err(arg_error)?;
     let tools = tool_options(FUNC, tools, validate, unknown)?;
     let op = Op::Message { formats, ids, tools };
     call(py, Input::Text(args::text(FUNC, text)?), op)

@@ -42,7 +42,7 @@ pub(crate) struct PyToolCallStream {
 #[pymethods]
 impl PyToolCallStream {
     #[new]
-    #[pyo3(signature = (*, formats = None, ids = None, tools = None, validate = true, unknown = None, start = None))]
+    #[pyo3(signature = (*, formats = None, ids = None, tools = None, validate = true, unknown = None, start = None, id_seed = None))]
     fn new(
         formats: Option<Vec<String>>,
         ids: Option<&Bound<'_, PyAny>>,
@@ -50,11 +50,13 @@ impl PyToolCallStream {
         validate: bool,
         unknown: Option<&Bound<'_, PyAny>>,
         start: Option<&Bound<'_, PyAny>>,
+        id_seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         const FUNC: &str = "ToolCallStream";
         let formats = crate::formats(FUNC, formats)?;
         let ids = optional_str(FUNC, "ids", ids)?;
-        let ids = host::ids(FUNC, ids.as_deref(), HOST).map_err(arg_error)?;
+        let id_seed = optional_str(FUNC, "id_seed", id_seed)?;
+        let ids = host::ids(FUNC, ids.as_deref(), id_seed.as_deref(), HOST).map_err(arg_error)?;
         let tools = tool_options(FUNC, tools, validate, unknown)?;
         let start = optional_str(FUNC, "start", start)?;
         let start = host::start(FUNC, start.as_deref()).map_err(arg_error)?;

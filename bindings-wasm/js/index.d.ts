@@ -235,7 +235,7 @@ export function parseToolCalls<A extends ToolArgs = { [name: string]: Arguments 
 /** One call of a `Message`. */
 export interface MessageToolCall {
   /** The id the text wrote (Kimi K2, Mistral `[CALL_ID]`, Command R7B), one generated with
-   * `ids: 'generate'`, or `null`. */
+   * `ids: 'generate'` or `idSeed`, or `null`. */
   id: string | null;
   name: string;
   arguments: { [key: string]: Value };
@@ -257,17 +257,29 @@ export interface Message<A extends ToolArgs = { [name: string]: Arguments }> {
     : { [N in keyof A & string]: Omit<MessageToolCall, 'name' | 'arguments'> & { name: N; arguments: A[N] } }[keyof A & string])[];
 }
 
+/** How calls without an id get one (`parseMessage`, `ToolCallStream`). */
+export interface IdOptions {
+  /** `'generate'`: every call without an id gets one (`call_` and 24 letters and digits) from a
+   * fresh random seed per message or stream, so ids are unique across outputs. Undefined: keep
+   * the ids the text has. */
+  ids?: 'generate';
+  /** Deterministic generated ids (`ids` may then be left out): the same seed and text give the
+   * same ids on every target (Python's `id_seed`) and in a stream as in `parseMessage`. */
+  idSeed?: string;
+}
+
 /**
  * The whole message: content, reasoning, and every call with its id, format and span. No call is
  * no error (`tool_calls` is empty).
  * @throws {ToolCallError} when a call is broken (as `parseToolCalls` throws it); `json.invalid_unicode`
  *   when `text` holds a lone surrogate; `input.too_large` when it needs more memory than the module can have.
  * @throws {TypeError} when `text` is not a string, `formats` is not an iterable of known format ids,
- *   `ids` is neither undefined nor `'generate'`, or `unknown` is not `'error'`, `'keep'` or `'drop'`.
+ *   `ids` is neither undefined nor `'generate'`, `idSeed` is not a string, or `unknown` is not
+ *   `'error'`, `'keep'` or `'drop'`.
  */
 export function parseMessage<A extends ToolArgs = { [name: string]: Arguments }>(
   text: string,
-  options?: ParseOptions & { ids?: 'generate' } & ToolsOptions<A>,
+  options?: ParseOptions & IdOptions & ToolsOptions<A>,
 ): Message<A>;
 
 /** What `scanStream` found in the text streamed so far. */
@@ -312,8 +324,7 @@ export type StreamEvent<A extends ToolArgs = { [name: string]: Arguments }> =
   };
 
 /** Options of `ToolCallStream`: those of `parseMessage`, and `start`. */
-export interface ToolCallStreamOptions<A extends ToolArgs> extends ParseOptions, ToolsOptions<A> {
-  ids?: 'generate';
+export interface ToolCallStreamOptions<A extends ToolArgs> extends ParseOptions, IdOptions, ToolsOptions<A> {
   /**
    * Whether the text starts inside a reasoning block the prompt opened: `'detect'` (the default:
    * tell from the text, so nothing shows before a reasoning close tag arrives or the text ends

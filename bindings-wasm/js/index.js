@@ -308,6 +308,7 @@ const OPTION = {
   textFallback: ['a boolean', (v) => typeof v === 'boolean'],
   bigints: ["'bigint' or 'string'", (v) => v === 'bigint' || v === 'string'],
   ids: ["'generate' (or undefined: keep the ids the text has)", (v) => v === null || typeof v === 'string'],
+  idSeed: ['a string (the seed of deterministic ids)', (v) => v === null || typeof v === 'string'],
   provider: ['a provider id (string)', (v) => typeof v === 'string'],
   content: ['a string', (v) => v === null || typeof v === 'string'],
   tools: ['a Tools or an array of tool definitions', (v) => v === null || v instanceof Tools || Array.isArray(v)],
@@ -488,14 +489,18 @@ export function parseToolCalls(text, options) {
  * `tool_calls` every call as `{id, name, arguments, format, span}` (`span`: `[start, end]`,
  * UTF-16 indices; `id` null when the text wrote none). No call is no error: `tool_calls` is
  * then empty. `ids: 'generate'` gives every call without an id one (`call_` and 24 letters and
- * digits, the same for the same text). `tools`, `validate`, `unknown`: as for `parseToolCalls`.
+ * digits) from a fresh random seed, so ids are unique across outputs; `idSeed: 'request-42'`
+ * gives deterministic ones instead (the same seed and text give the same ids, here, in Python and
+ * in a `ToolCallStream`). `tools`, `validate`, `unknown`: as for `parseToolCalls`.
  */
 export function parseMessage(text, options) {
   const fn = 'parseMessage';
   const t = textArg(fn, text);
-  const o = optionsArg(fn, options, ['formats', 'ids', 'bigints', ...TOOL_OPTIONS]);
+  const o = optionsArg(fn, options, ['formats', 'ids', 'idSeed', 'bigints', ...TOOL_OPTIONS]);
   const f = formatsArg(fn, o.formats);
-  return withTools(fn, o, (...x) => callModuleBigints(o.bigints, t.length, wasmParseMessage, t, f, o.ids ?? undefined, ...x));
+  return withTools(fn, o, (...x) => callModuleBigints(
+    o.bigints, t.length, wasmParseMessage, t, f, o.ids ?? undefined, o.idSeed ?? undefined, ...x,
+  ));
 }
 
 /**
@@ -618,7 +623,7 @@ function finishStream(fn, owner, state) {
  * whole text with the same options; a broken call throws the same `ToolCallError` (positions in
  * UTF-16 units of all the text fed) from `feed` or `finish`, and every later call throws it again.
  *
- * Options: those of `parseMessage` (`formats`, `ids`, `tools`, `validate`, `unknown`, `bigints`)
+ * Options: those of `parseMessage` (`formats`, `ids`, `idSeed`, `tools`, `validate`, `unknown`, `bigints`)
  * and `start`: `'detect'` (the default: content and reasoning are told apart from the text, so
  * nothing shows before a reasoning close tag or the end when the text may start in reasoning),
  * `'content'` (the prompt opened no reasoning block) or `'reasoning'` (it opened one).
@@ -628,10 +633,10 @@ export class ToolCallStream {
 
   constructor(options) {
     const fn = 'ToolCallStream';
-    const o = optionsArg(fn, options, ['formats', 'ids', 'start', 'bigints', ...TOOL_OPTIONS]);
+    const o = optionsArg(fn, options, ['formats', 'ids', 'idSeed', 'start', 'bigints', ...TOOL_OPTIONS]);
     const f = formatsArg(fn, o.formats);
     this.#state = openStream(this, o.bigints, () => withTools(fn, o, (...x) => callModule(
-      0, wasmToolCallStream, f, o.ids ?? undefined, o.start ?? undefined, ...x,
+      0, wasmToolCallStream, f, o.ids ?? undefined, o.idSeed ?? undefined, o.start ?? undefined, ...x,
     )));
   }
 

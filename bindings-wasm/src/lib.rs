@@ -162,14 +162,15 @@ pub fn parse_tool_calls(
     })
 }
 
-/// `parseMessage`. `ids`: `"generate"`, or none to keep the ids the text has; `tools`,
-/// `validate`, `unknown`: see [`tool_options`].
+/// `parseMessage`. `ids`: `"generate"`, or none to keep the ids the text has; `id_seed`: the
+/// seed of deterministic ids (`idSeed`); `tools`, `validate`, `unknown`: see [`tool_options`].
 #[wasm_bindgen]
 #[must_use]
 pub fn parse_message(
     text: &str,
     formats: Option<String>,
     ids: Option<String>,
+    id_seed: Option<String>,
     tools: Option<u32>,
     validate: bool,
     unknown: Option<String>,
@@ -177,7 +178,7 @@ pub fn parse_message(
     const FUNC: &str = "parseMessage";
     run(Input::Text(text), 96 + text.len(), || {
         let formats = formats_arg(FUNC, formats.as_deref())?;
-        let ids = host::ids(FUNC, ids.as_deref(), HOST).map_err(type_error)?;
+        let ids = ids_arg(FUNC, ids.as_deref(), id_seed.as_deref())?;
         let tools = tool_options(FUNC, tools, validate, unknown.as_deref())?;
         Ok(Op::Message { formats, ids, tools })
     })
@@ -472,6 +473,26 @@ where
 /// An unknown format id or `ids` value is a `TypeError` in JavaScript.
 pub(crate) fn type_error(err: ArgError) -> ArgError {
     ArgError::Type(err.to_string())
+}
+
+/// The `ids` and `idSeed` options ([`host::ids`]). Generated ids need randomness, which
+/// wasm32-unknown-unknown does not have: the core is given the host's `crypto.getRandomValues`
+/// (browsers, and Node 19 and later, have it on the global object) before any id is generated.
+pub(crate) fn ids_arg(func: &str, ids: Option<&str>, seed: Option<&str>) -> Result<beacon_core::Ids, ArgError> {
+    beacon_core::set_random_source(random_bytes);
+    host::ids(func, ids, seed, HOST).map_err(type_error)
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `crypto.getRandomValues(array)`: fills the array (here a view of the module's memory)
+    /// with random bytes.
+    #[wasm_bindgen(js_namespace = crypto, js_name = getRandomValues)]
+    fn get_random_values(bytes: &mut [u8]);
+}
+
+fn random_bytes(bytes: &mut [u8; 16]) {
+    get_random_values(bytes);
 }
 
 /// The `formats` option: the JSON array of ids `index.js` wrote (it checked they are strings),

@@ -25,6 +25,7 @@ thread_local! {
 pub fn tool_call_stream(
     formats: Option<String>,
     ids: Option<String>,
+    id_seed: Option<String>,
     start: Option<String>,
     tools: Option<u32>,
     validate: bool,
@@ -33,7 +34,7 @@ pub fn tool_call_stream(
     const FUNC: &str = "ToolCallStream";
     let stream = (|| {
         let formats = formats_arg(FUNC, formats.as_deref())?;
-        let ids = host::ids(FUNC, ids.as_deref(), HOST).map_err(type_error)?;
+        let ids = crate::ids_arg(FUNC, ids.as_deref(), id_seed.as_deref())?;
         let start = host::start(FUNC, start.as_deref()).map_err(type_error)?;
         let tools = tool_options(FUNC, tools, validate, unknown.as_deref())?;
         Ok(Stream::text(tools.message_options(formats, ids, start), HOST))

@@ -28,7 +28,7 @@ pub use providers::{
     ProviderCall, ResponseOptions, ResponseStream, ToolResult,
 };
 pub use syntax::json::parse_json;
-pub use text::message::{parse_message, Ids, Message, MessageOptions};
+pub use text::message::{parse_message, set_random_source, IdSeed, Ids, Message, MessageOptions};
 pub use text::parse::{
     parse_tool_call, parse_tool_call_in, parse_tool_call_with, parse_tool_calls, parse_tool_calls_in,
     parse_tool_calls_with, ParseOptions,

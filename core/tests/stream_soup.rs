@@ -4,7 +4,7 @@
 //! `parse_message` gives on the whole text: content, reasoning and calls, or the same error.
 
 use beacon_core::{
-    parse_message, Event, Format, FormatSet, Ids, MessageOptions, ParseError, Start, ToolCallStream, Value,
+    parse_message, Event, Format, FormatSet, IdSeed, Ids, MessageOptions, ParseError, Start, ToolCallStream, Value,
 };
 use proptest::prelude::*;
 
@@ -154,7 +154,7 @@ proptest! {
     ) {
         let start = [Start::Content, Start::Detect, Start::Reasoning][start];
         let formats = formats.map_or(FormatSet::ALL, |picks| picks.into_iter().map(|i| Format::ALL[i]).collect());
-        let options = MessageOptions { ids: if generate { Ids::Generate } else { Ids::Keep }, start, formats, ..Default::default() };
+        let options = MessageOptions { ids: if generate { Ids::Seeded(IdSeed::new(&text)) } else { Ids::Keep }, start, formats, ..Default::default() };
         // Pieces of the given lengths (at char boundaries), then the rest one code point at a time.
         let mut pieces = Vec::new();
         let mut from = 0;

@@ -3,13 +3,14 @@
 //! `parse_message` gives on the whole text with the same options: the same content, reasoning
 //! and calls (id, name, format, arguments) in order, each call's argument fragments adding up to
 //! JSON of its arguments; or the same error (code and byte offset). Each fixture runs with the
-//! three `Start` options, and once with generated ids; a case with `tools` (and `validate`,
+//! three `Start` options, and once with seeded generated ids (the stream gives the ids
+//! `parse_message` gives); a case with `tools` (and `validate`,
 //! `unknown`) runs with them, as `parse_message` does.
 
 mod common;
 
 use beacon_core::{
-    parse_json, parse_message, Event, Format, FormatSet, Ids, Message, MessageOptions, ParseError, Start,
+    parse_json, parse_message, Event, Format, FormatSet, IdSeed, Ids, Message, MessageOptions, ParseError, Start,
     ToolCallStream, Tools, UnknownTools, Value,
 };
 
@@ -265,7 +266,7 @@ fn every_split_of_every_fixture_gives_the_whole_text_answer() {
         }
         check(
             input,
-            input.options(Ids::Generate, Start::Content),
+            input.options(Ids::Seeded(IdSeed::new("split")), Start::Content),
             false,
             &mut problems,
         );
@@ -326,7 +327,7 @@ fn tools_give_the_whole_text_answer_under_every_split() {
                 };
                 check(
                     &input,
-                    input.options(Ids::Generate, Start::Content),
+                    input.options(Ids::Seeded(IdSeed::new("split")), Start::Content),
                     true,
                     &mut problems,
                 );

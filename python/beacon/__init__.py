@@ -270,6 +270,7 @@ def parse_message(
     *,
     formats: Optional[Iterable[Format]] = None,
     ids: Optional[Literal["generate"]] = None,
+    id_seed: Optional[str] = None,
     tools: Optional[ToolDefinitions] = None,
     validate: bool = True,
     unknown: UnknownTools = "error",
@@ -289,8 +290,10 @@ def parse_message(
 
     No call is no error: ``tool_calls`` is then ``[]`` and ``content`` the text less any
     reasoning. ``ids="generate"`` gives every call without an id one (``call_`` and 24 letters
-    and digits), the same for the same text every time; by default (``ids=None``) nothing is
-    invented. ``formats`` recognises only those formats, and ``tools``, ``validate``,
+    and digits) from a fresh random seed, so ids are unique across outputs, as a server's are;
+    ``id_seed="request-42"`` gives deterministic ones instead: the same seed and text give the same
+    ids every time, on every target (JavaScript's ``idSeed``) and in a :class:`ToolCallStream`.
+    By default (``ids=None``, no ``id_seed``) nothing is invented. ``formats`` recognises only those formats, and ``tools``, ``validate``,
     ``unknown`` and ``as_models`` check the calls against the caller's tools, as for
     :func:`parse_tool_calls` (a JSON or call-syntax candidate with an unknown name stays in
     ``content``).
@@ -299,7 +302,7 @@ def parse_message(
         ToolCallError: a call is broken (as :func:`parse_tool_calls` raises it), or ``text``
             holds a lone surrogate (``json.invalid_unicode``).
         TypeError: ``text`` is not a ``str``, ``formats`` is not a collection of ids, or ``ids``
-            is not a ``str`` or ``None``.
+            or ``id_seed`` is not a ``str`` or ``None``.
         ValueError: ``formats`` holds an unknown id, or ``ids`` is a ``str`` other than
             ``"generate"``.
     """
@@ -307,7 +310,9 @@ def parse_message(
     if as_models:
         check_as_models("parse_message", as_models, t)
     format_ids = None if formats is None else _format_ids(formats)
-    message = _core.parse_message(text, format_ids, ids, None if t is None else t._compiled, validate, unknown)
+    message = _core.parse_message(
+        text, format_ids, ids, None if t is None else t._compiled, validate, unknown, id_seed=id_seed
+    )
     if as_models:
         to_models(message["tool_calls"], t, as_models)
     return message
@@ -368,7 +373,7 @@ class ReasoningEvent(TypedDict):
 
 class CallStartEvent(TypedDict):
     """A call begins: the ``index``-th call of the message (from 0), its ``id`` (the one the text
-    wrote, one generated with ``ids="generate"``, or ``None``), ``name`` and ``format``."""
+    wrote, one generated with ``ids="generate"`` or ``id_seed``, or ``None``), ``name`` and ``format``."""
 
     type: Literal["call_start"]
     index: int
@@ -434,7 +439,9 @@ class ToolCallStream:
       models do): the text is reasoning up to the first close tag.
 
     Give ``"content"`` or ``"reasoning"`` when the prompt's template is known. ``formats``,
-    ``ids``, ``tools``, ``validate`` and ``unknown`` are :func:`parse_message`'s options.
+    ``ids``, ``id_seed``, ``tools``, ``validate`` and ``unknown`` are :func:`parse_message`'s options
+    (a stream draws its random seed once: with ``id_seed`` it gives the ids :func:`parse_message`
+    gives, each at its ``call_start``).
 
     Tagged calls stream (name first, then argument fragments while the arguments are written out
     as a JSON object), and so does a message that *begins* with a JSON or call-syntax call; a JSON
@@ -457,6 +464,7 @@ class ToolCallStream:
         *,
         formats: Optional[Iterable[Format]] = None,
         ids: Optional[Literal["generate"]] = None,
+        id_seed: Optional[str] = None,
         tools: Optional[ToolDefinitions] = None,
         validate: bool = True,
         unknown: UnknownTools = "error",
@@ -470,6 +478,7 @@ class ToolCallStream:
             validate=validate,
             unknown=unknown,
             start=start,
+            id_seed=id_seed,
         )
 
     def feed(self, delta: str) -> List[StreamEvent]:

@@ -12,8 +12,8 @@ Two modes:
   "arguments"}``. ``--provider`` and ``--text-fallback`` are ``parse_response``'s options.
 - ``--stream``: the input is read as it arrives (pieces of whatever size the pipe gives, not all
   at once) and each event is printed as soon as it is decided, one JSON object per line: model
-  output through ``ToolCallStream`` (with ``--generate-ids`` and ``--start``), or with
-  ``--response`` a response stream through ``ResponseStream`` (with ``--provider``). A text
+  output through ``ToolCallStream`` (with ``--generate-ids``, ``--id-seed`` and ``--start``), or
+  with ``--response`` a response stream through ``ResponseStream`` (with ``--provider``). A text
   without calls is no error (0); the events printed before an error stay printed.
 
 Exit status: 0 when calls were found (printed as JSON on stdout), 1 when there is none
@@ -79,7 +79,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--generate-ids",
         action="store_true",
-        help='with --message or --stream: give calls without an id a generated one (ids="generate")',
+        help='with --message or --stream: give calls without an id a generated one (ids="generate"), '
+        "from a fresh random seed each run",
+    )
+    parser.add_argument(
+        "--id-seed",
+        metavar="SEED",
+        help="with --message or --stream: generated ids from this seed (id_seed=SEED), the same for "
+        "the same seed and text",
     )
     parser.add_argument(
         "--stream",
@@ -214,6 +221,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error("--stream prints events; it takes neither --all, --include-format nor --message")
     if args.generate_ids and not (args.message or args.stream) or args.generate_ids and args.response:
         parser.error("--generate-ids needs --message or --stream (without --response)")
+    if args.id_seed is not None and (not (args.message or args.stream) or args.response):
+        parser.error("--id-seed needs --message or --stream (without --response)")
     if args.stream and args.text_fallback:
         parser.error("--text-fallback reads a whole response; it does not apply to --stream")
     if args.start is not None and (not args.stream or args.response):
@@ -233,7 +242,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_ERROR
 
     if args.message:
-        return _with_big_ints(lambda: _run_message(text, args.generate_ids))
+        return _with_big_ints(lambda: _run_message(text, args.generate_ids, args.id_seed))
     if args.response:
         return _with_big_ints(lambda: _run_response(text, args.provider or "auto", args.text_fallback))
     return _with_big_ints(lambda: _run(text, args.all, args.include_format))
@@ -276,11 +285,11 @@ def _response_hint(text: str) -> Optional[str]:
     return f"the input is a model API response ({provider}): read its calls with `beacon --response`"
 
 
-def _run_message(text: str, generate_ids: bool) -> int:
+def _run_message(text: str, generate_ids: bool, id_seed: Optional[str]) -> int:
     from . import parse_message
 
     try:
-        result = parse_message(text, ids="generate" if generate_ids else None)
+        result = parse_message(text, ids="generate" if generate_ids else None, id_seed=id_seed)
     except ToolCallError as err:
         return _report(text, err)
     return _print(result)
@@ -372,7 +381,9 @@ def _run_stream(args: argparse.Namespace) -> int:
     if args.response:
         stream = ResponseStream(args.provider or "auto")
     else:
-        stream = ToolCallStream(ids="generate" if args.generate_ids else None, start=args.start or "detect")
+        stream = ToolCallStream(
+            ids="generate" if args.generate_ids else None, id_seed=args.id_seed, start=args.start or "detect"
+        )
     decoder = codecs.getincrementaldecoder("utf-8")()
     # What was read, for the line of an error (the core holds the text too; a command need not
     # save that memory).

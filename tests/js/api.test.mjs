@@ -254,10 +254,15 @@ test('parseMessage: content, reasoning, calls with ids, formats and UTF-16 spans
 test('parseMessage: ids and formats options, and their errors', () => {
   const two = 'a(x=1) b(y=2)';
   assert.deepEqual(beacon.parseMessage(two).tool_calls.map((c) => c.id), [null, null]);
-  const ids = beacon.parseMessage(two, { ids: 'generate' }).tool_calls.map((c) => c.id);
-  assert.deepEqual(ids, beacon.parseMessage(two, { ids: 'generate' }).tool_calls.map((c) => c.id));
-  assert.equal(new Set(ids).size, 2);
-  for (const id of ids) assert.match(id, /^call_[A-Za-z0-9]{24}$/);
+  for (const opts of [{ ids: 'generate' }, { idSeed: 'request-42' }]) {
+    const ids = beacon.parseMessage(two, opts).tool_calls.map((c) => c.id);
+    assert.equal(new Set(ids).size, 2);
+    for (const id of ids) assert.match(id, /^call_[A-Za-z0-9]{24}$/);
+  }
+  const seededIds = beacon.parseMessage(two, { idSeed: 'request-42' }).tool_calls.map((c) => c.id);
+  assert.deepEqual(seededIds, beacon.parseMessage(two, { ids: 'generate', idSeed: 'request-42' }).tool_calls.map((c) => c.id));
+  assert.notDeepEqual(seededIds, beacon.parseMessage(two, { idSeed: 'request-43' }).tool_calls.map((c) => c.id));
+  assert.throws(() => beacon.parseMessage(two, { idSeed: 42 }), TypeError);
   assert.deepEqual(beacon.parseMessage(two, { ids: null }).tool_calls.map((c) => c.id), [null, null]);
   assert.deepEqual(beacon.parseMessage(two, { formats: ['hermes'] }).tool_calls, []);
   assert.throws(() => beacon.parseMessage(two, { ids: 'uuid' }), (e) => e instanceof TypeError && /"generate"/.test(e.message));
@@ -267,6 +272,34 @@ test('parseMessage: ids and formats options, and their errors', () => {
   const e = thrown(() => beacon.parseMessage('😀 f(q=1, 2)'));
   assert.deepEqual([e.code, e.position, e.line, e.column], ['tool_call.positional_argument', 10, 1, 11]);
   assert.match(e.message, /^tool_call\.positional_argument at line 1, column 11: /);
+});
+
+// The same ids as core/tests/message.rs and tests/python/test_message.py pin (from an
+// independent implementation of the derivation): equal on every target.
+const TWO = '<tool_call>{"name": "a", "arguments": {}}</tool_call><tool_call>{"name": "b", "arguments": {}}</tool_call>';
+const SEEDED = ['call_DRWNE4fNQq0wjbTbFjsPK57j', 'call_q0xFUBWyv7BeWy9kSjPAcFwJ'];
+
+test('seeded ids are the same on every target, streamed or not', () => {
+  assert.deepEqual(beacon.parseMessage(TWO, { idSeed: 'request-42' }).tool_calls.map((c) => c.id), SEEDED);
+  const stream = new beacon.ToolCallStream({ idSeed: 'request-42', start: 'content' });
+  const events = [...stream.feed(TWO.slice(0, 30)), ...stream.feed(TWO.slice(30, 70)), ...stream.feed(TWO.slice(70)), ...stream.finish()];
+  assert.deepEqual(events.filter((e) => e.type === 'call_start').map((e) => e.id), SEEDED);
+});
+
+test('generated ids are unique across outputs (#26 item 13)', () => {
+  const outputs = [
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Tokyo"}}\n</tool_call>',
+    '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Berlin"}}]',
+  ];
+  const ids = [];
+  for (let i = 0; i < 20; i++) for (const text of outputs) ids.push(beacon.parseMessage(text, { ids: 'generate' }).tool_calls[0].id);
+  assert.equal(new Set(ids).size, ids.length);
+  const streamedId = (text) => {
+    const stream = new beacon.ToolCallStream({ ids: 'generate' });
+    return [...stream.feed(text), ...stream.finish()].find((e) => e.type === 'call_start').id;
+  };
+  assert.notEqual(streamedId(outputs[0]), streamedId(outputs[0]));
 });
 
 test('formatCalls: the assistant message, read back by parseResponse', () => {

@@ -6,7 +6,7 @@
 // random ways and one code point at a time, gives what parseMessage gives on the whole text: the
 // same content, reasoning and calls (id, name, format, arguments) in order, each call's argument
 // fragments parsing to its arguments; or the same ToolCallError (code, position, line, column,
-// path). Once more one code point at a time with `ids: 'generate'`.
+// path). Once more one code point at a time with seeded ids (`idSeed`).
 //
 // Recorded provider streams (tests/fixtures/providers/*.json, cases with "stream": true) read by
 // ResponseStream whole, one code point at a time, in 10 random ways and (for a list of events)
@@ -64,8 +64,8 @@ for (const { file, c } of cases) {
     for (let i = 0; i < 20 && !problems.length; i++) check('random', randomPieces(c.input, random, 12));
     if (!problems.length) check('code points', codePoints(c.input));
     if (!problems.length) {
-      const generate = { ...options, ids: 'generate' };
-      check('code points with generated ids', codePoints(c.input), generate, expectedMessage(beacon, c.input, generate));
+      const seededIds = { ...options, idSeed: c.id };
+      check('code points with seeded ids', codePoints(c.input), seededIds, expectedMessage(beacon, c.input, seededIds));
     }
     assert.deepEqual(problems, []);
   });

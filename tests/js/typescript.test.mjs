@@ -42,6 +42,8 @@ const format: Format = withFormat[0]!.format;
 const big = parseToolCalls('<tool_call>{"name": "f", "arguments": {"n": 12345678901234567890}}</tool_call>',
   { bigints: 'string' });
 const message: Message = parseMessage('<think>hm</think>f(a=1)', { ids: 'generate' });
+const seededMessage: Message = parseMessage('f(a=1)', { idSeed: 'request-42' });
+const seededStream = new ToolCallStream({ idSeed: 'request-42', start: 'content' });
 const calls: ProviderCall[] = parseResponse('{"choices": [{"message": {"tool_calls": []}}]}', { textFallback: true });
 // Tools<A> types the arguments of parseResponse's calls by tool name.
 const weather = new Tools<{ get_weather: { city: string } }>(['get_weather']);
@@ -81,6 +83,7 @@ const ended: StreamEvent[] = response.feed('{"message": {"role": "assistant", "c
 console.log(JSON.stringify({
   call, format, big: big[0]!.arguments, message: message.tool_calls.length, calls, code, city, streamed,
   ended: [...ended, ...response.finish()],
+  seeded: [seededMessage.tool_calls[0]!.id!.length, seededStream.finish().length],
 }));
 `;
 
@@ -94,6 +97,7 @@ const EXPECTED = {
   city: 'Paris',
   streamed: 'Sure. get_weather{"city": "Paris"} Paris',
   ended: [{ type: 'content', text: 'hi' }],
+  seeded: [29, 0],
 };
 
 for (const [kind, packageJson] of [['commonjs', {}], ['module', { type: 'module' }]]) {

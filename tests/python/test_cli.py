@@ -425,10 +425,13 @@ def test_message_generate_ids() -> None:
     again = json.loads(out(run(["--message", "--generate-ids"], stdin=MESSAGE)))
     [call] = first["tool_calls"]
     assert call["id"].startswith("call_") and len(call["id"]) == 29 and call["id"][5:].isalnum(), call["id"]
-    assert first == again, "the same text gives the same ids"
-    # The id hashes the text before the call (a stream gives it when the call starts).
-    other = json.loads(out(run(["--message", "--generate-ids"], stdin=MESSAGE.replace("check", "look"))))
-    assert other["tool_calls"][0]["id"] != call["id"]
+    assert first["tool_calls"][0]["id"] != again["tool_calls"][0]["id"], "every run draws a seed"
+    seeded = json.loads(out(run(["--message", "--id-seed", "request-42"], stdin=MESSAGE)))
+    assert seeded == json.loads(out(run(["--message", "--id-seed", "request-42"], stdin=MESSAGE)))
+    assert seeded["tool_calls"][0]["id"].startswith("call_")
+    # A seeded id hashes the text before the call (a stream gives it when the call starts).
+    other = json.loads(out(run(["--message", "--id-seed", "request-42"], stdin=MESSAGE.replace("check", "look"))))
+    assert other["tool_calls"][0]["id"] != seeded["tool_calls"][0]["id"]
 
 
 def test_message_broken_call_exit_2_with_caret() -> None:
@@ -547,14 +550,14 @@ def test_stream_cut_inside_a_character_and_generated_ids() -> None:
     text = '<tool_call>{"name": "f", "arguments": {"city": "Zürich"}}</tool_call>'
     data = text.encode()
     at = data.index("ü".encode()) + 1
-    proc = _stream_proc(["--generate-ids"])
+    proc = _stream_proc(["--id-seed", "s"])
     assert proc.stdin is not None
     proc.stdin.write(data[:at])
     proc.stdin.flush()
     stdout, stderr = proc.communicate(data[at:], timeout=60)
     assert proc.returncode == 0, stderr
     events = [json.loads(line) for line in stdout.decode("utf-8").splitlines()]
-    assert events[0]["id"] == json.loads(out(run(["--message", "--generate-ids"], stdin=text)))["tool_calls"][0]["id"]
+    assert events[0]["id"] == json.loads(out(run(["--message", "--id-seed", "s"], stdin=text)))["tool_calls"][0]["id"]
     assert events[-1] == {"type": "call_end", "index": 0, "arguments": {"city": "Zürich"}}
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import beacon
-from beacon import ToolCallError, parse_message, parse_response
+from beacon import ToolCallError, ToolCallStream, parse_message, parse_response
 
 HERMES = '<tool_call>{"name": "get_weather", "arguments": {"city": "Zürich"}}</tool_call>'
 
@@ -38,24 +38,59 @@ def test_no_call_is_no_error() -> None:
     assert parse_message("") == {"content": "", "reasoning": None, "tool_calls": []}
 
 
-def test_native_ids_are_kept_and_generated_ids_are_deterministic() -> None:
+def test_native_ids_are_kept_and_seeded_ids_are_deterministic() -> None:
     kimi = (
         "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>"
         '{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>'
     )
     assert parse_message(kimi)["tool_calls"][0]["id"] == "functions.get_weather:0"
     assert parse_message(kimi, ids="generate")["tool_calls"][0]["id"] == "functions.get_weather:0"
+    assert parse_message(kimi, id_seed="s")["tool_calls"][0]["id"] == "functions.get_weather:0"
     two = HERMES + "\n" + HERMES.replace("Zürich", "Paris")
     assert [c["id"] for c in parse_message(two)["tool_calls"]] == [None, None]
-    ids = [c["id"] for c in parse_message(two, ids="generate")["tool_calls"]]
-    assert ids == [c["id"] for c in parse_message(two, ids="generate")["tool_calls"]]
-    assert len(set(ids)) == 2
-    for call_id in ids:
-        assert call_id.startswith("call_") and len(call_id) == 29 and call_id[5:].isalnum()
-    # An id hashes the text before the call's marker (a stream gives it when the call starts).
-    assert parse_message(two + " ", ids="generate")["tool_calls"][0]["id"] == ids[0]
-    other = parse_message("Sure. " + two, ids="generate")["tool_calls"][0]["id"]
+    for opts in ({"ids": "generate"}, {"id_seed": "request-42"}):
+        ids = [c["id"] for c in parse_message(two, **opts)["tool_calls"]]
+        assert len(set(ids)) == 2, opts
+        for call_id in ids:
+            assert call_id.startswith("call_") and len(call_id) == 29 and call_id[5:].isalnum()
+    ids = [c["id"] for c in parse_message(two, id_seed="request-42")["tool_calls"]]
+    assert ids == [c["id"] for c in parse_message(two, ids="generate", id_seed="request-42")["tool_calls"]]
+    assert ids != [c["id"] for c in parse_message(two, id_seed="request-43")["tool_calls"]]
+    # A seeded id hashes the text before the call's marker (a stream gives it when the call starts).
+    assert parse_message(two + " ", id_seed="request-42")["tool_calls"][0]["id"] == ids[0]
+    other = parse_message("Sure. " + two, id_seed="request-42")["tool_calls"][0]["id"]
     assert other != ids[0]
+
+
+# The same ids as core/tests/message.rs and tests/js/api.test.mjs pin (from an independent
+# implementation of the derivation): equal on every target.
+TWO = '<tool_call>{"name": "a", "arguments": {}}</tool_call><tool_call>{"name": "b", "arguments": {}}</tool_call>'
+SEEDED = ["call_DRWNE4fNQq0wjbTbFjsPK57j", "call_q0xFUBWyv7BeWy9kSjPAcFwJ"]
+
+
+def test_seeded_ids_are_the_same_on_every_target() -> None:
+    assert [c["id"] for c in parse_message(TWO, id_seed="request-42")["tool_calls"]] == SEEDED
+    stream = ToolCallStream(id_seed="request-42", start="content")
+    events = [e for piece in (TWO[:30], TWO[30:70], TWO[70:]) for e in stream.feed(piece)] + stream.finish()
+    assert [e["id"] for e in events if e["type"] == "call_start"] == SEEDED
+
+
+def test_generated_ids_are_unique_across_outputs() -> None:
+    """#26 item 13: three outputs that open with a call to the same tool got one id."""
+    outputs = [
+        '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+        '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Tokyo"}}\n</tool_call>',
+        '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Berlin"}}]',
+    ]
+    ids = [parse_message(text, ids="generate")["tool_calls"][0]["id"] for text in outputs * 20]
+    assert len(set(ids)) == len(ids), ids
+
+    def streamed_id(text: str) -> str:
+        stream = ToolCallStream(ids="generate")
+        events = stream.feed(text) + stream.finish()
+        return next(e["id"] for e in events if e["type"] == "call_start")
+
+    assert streamed_id(outputs[0]) != streamed_id(outputs[0])
 
 
 def test_options_and_their_errors() -> None:
@@ -71,6 +106,8 @@ def test_options_and_their_errors() -> None:
         parse_message(text, ids="uuid")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="argument 'ids' must be str or None, not bool"):
         parse_message(text, ids=True)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="argument 'id_seed' must be str or None, not int"):
+        parse_message(text, id_seed=42)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="argument 'text' must be str, not bytes"):
         parse_message(HERMES.encode())  # type: ignore[arg-type]
     with pytest.raises(TypeError):

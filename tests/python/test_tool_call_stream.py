@@ -118,8 +118,8 @@ def test_split_invariance(case: Dict[str, Any]) -> None:
         points = sorted(rng.sample(range(1, len(text)), min(len(text) - 1, rng.randint(1, 12)))) if len(text) > 1 else []
         assert streamed(splits(text, points), opts) == want, f"{label}: split at {points}"
     assert streamed(list(text), opts) == want, f"{label}: one code point at a time"
-    generate = dict(opts, ids="generate")
-    assert streamed(list(text), generate) == one_shot(text, generate), f"{label}: ids='generate'"
+    seeded = dict(opts, id_seed=label)
+    assert streamed(list(text), seeded) == one_shot(text, seeded), f"{label}: id_seed"
 
 
 def test_events_of_a_call() -> None:

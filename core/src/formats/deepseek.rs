@@ -99,6 +99,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     ],
     closers: &[EOS, EOS_ASCII],
     json_bodies: &[],
+    lead: None,
     parse,
 };
 

@@ -43,6 +43,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     tokens: &V32_ENDS,
     closers: &V32_ENDS,
     json_bodies: &[],
+    lead: None,
     parse: parse_v32,
 };
 

@@ -25,6 +25,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
         format: Format::Functools,
         back: 1,
     }],
+    lead: None,
     parse,
 };
 

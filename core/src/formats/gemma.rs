@@ -69,6 +69,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     ],
     closers: &[],
     json_bodies: &[],
+    lead: None,
     parse,
 };
 

@@ -5,12 +5,14 @@
 //! After the marker (and whitespace) stands one JSON object with exactly the keys `name` (a
 //! non-empty string) and `arguments` (an object), in either order: a missing key, another key,
 //! or arguments of another type (a JSON string included) raise. After the object only
-//! whitespace, `<|message_sep|>` or `</s>` (either consumed; what follows `<|message_sep|>` is the
-//! next message) or the end of the text may stand; anything else is `tool_call.syntax`. A
-//! GigaChat 3 call's span starts at the `<|message_sep|>` before its role, when there is one.
+//! whitespace, `<|message_sep|>` (which ends the call's message and may begin the next call's:
+//! it is not consumed; content never holds it) or `</s>` (consumed), or the end of the text may
+//! stand; anything else is `tool_call.syntax`. A GigaChat 3 call's span starts at the
+//! `<|message_sep|>` before its role, when there is one, and so does its region: that separator
+//! and the whitespace after it are not content.
 
-use super::Calls;
 use super::{unclosed_marker, unrecognized};
+use super::{Calls, LeadScan};
 use crate::call::{Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, is_ws, quote, skip_ws};
@@ -27,8 +29,11 @@ pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::Gigachat],
     markers: &[ROLE, FUNCTION_CALL],
     tokens: &[MESSAGE_SEP, EOS],
-    closers: &[MESSAGE_SEP, EOS],
+    // `<|message_sep|>` after a call is left to the scanner (the next call's lead, or an end
+    // token), so only `</s>` closes a region.
+    closers: &[EOS],
     json_bodies: &[],
+    lead: Some(lead),
     parse,
 };
 
@@ -116,13 +121,16 @@ fn call_object(text: &str, at: usize, object: Object) -> Result<(String, Object)
     Ok((name, arguments))
 }
 
-/// Checks what follows the call object ending at `end`; returns the offset after the call,
-/// `<|message_sep|>` or `</s>` included.
+/// Checks what follows the call object ending at `end`; returns the offset after the call: after
+/// `</s>`, or at the end of the object (before whitespace and `<|message_sep|>`).
 fn after_call(text: &str, end: usize) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let q = skip_ws(bytes, end);
-    if let Some(token) = [MESSAGE_SEP, EOS].into_iter().find(|t| at(bytes, q, t)) {
-        return Ok(q + token.len());
+    if at(bytes, q, EOS) {
+        return Ok(q + EOS.len());
+    }
+    if at(bytes, q, MESSAGE_SEP) {
+        return Ok(end);
     }
     if q == bytes.len() {
         return Ok(end);
@@ -133,6 +141,39 @@ fn after_call(text: &str, end: usize) -> Result<usize, ParseError> {
         q,
         format!("expected `{MESSAGE_SEP}`, `{EOS}` or the end of the text after the call, found {found}"),
     ))
+}
+
+/// The lead of the `function call` role, for a growing text (see [`crate::formats::Family::lead`]):
+/// a `<|message_sep|>` followed by nothing but whitespace and the beginning of the role, which
+/// [`role_start`] puts into the call's span. (A proper beginning of `<|message_sep|>` at the end
+/// of the text the scanner holds as the beginning of an end token.)
+fn lead(bytes: &[u8], scan: &mut LeadScan) {
+    scan.settled = false;
+    loop {
+        if scan.hold.is_none() {
+            let from = scan.checked.min(bytes.len());
+            if let Some(i) = memchr::memmem::find(&bytes[from..], MESSAGE_SEP.as_bytes()) {
+                scan.hold = Some(from + i);
+                scan.checked = from + i + MESSAGE_SEP.len();
+            } else {
+                scan.checked = from.max(bytes.len().saturating_sub(MESSAGE_SEP.len() - 1));
+                return;
+            }
+        }
+        let p = skip_ws(bytes, scan.checked);
+        scan.checked = p;
+        let rest = &bytes[p..];
+        if rest.starts_with(ROLE.as_bytes()) {
+            scan.marker = Some(p);
+            return;
+        }
+        if ROLE.as_bytes().starts_with(rest) {
+            return;
+        }
+        // Something else follows: no lead; look on after it.
+        scan.hold = None;
+        scan.marker = None;
+    }
 }
 
 /// Where the `function call` role at `start` begins: at the `<|message_sep|>` (and whitespace)

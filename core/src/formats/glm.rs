@@ -73,6 +73,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     tokens: &["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", "<tool_sep>"],
     closers: &[],
     json_bodies: &[],
+    lead: None,
     parse: super::hermes::parse,
 };
 

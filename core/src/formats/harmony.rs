@@ -29,7 +29,7 @@
 //! The text ending inside a header, right after `<|message|>` of a call, or partway through
 //! `<|call|>` is `tool_call.unclosed`; inside the JSON, `json.unexpected_end`.
 
-use super::Calls;
+use super::{Calls, LeadScan};
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, find, is_ws, skip_ws};
@@ -53,6 +53,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     tokens: &[MESSAGE, CONSTRAIN, CALL, END, RETURN],
     closers: &[CALL, END, RETURN],
     json_bodies: &[],
+    lead: Some(lead),
     parse,
 };
 
@@ -186,6 +187,55 @@ fn leading_recipient(text: &str, start: usize) -> Option<(usize, &str, usize)> {
     let recipient = text[lead..start].strip_prefix(TO)?;
     let only_space_before = bytes[..lead].iter().rev().all(|&b| is_ws(b));
     (only_space_before && !recipient.is_empty()).then_some((lead, recipient, lead + TO.len()))
+}
+
+/// The lead of a `<|channel|>` that opens the text, for a growing text (see
+/// [`crate::formats::Family::lead`]): ` to=RECIPIENT` with only whitespace before it, which
+/// [`leading_recipient`] puts into the call's span. Holds the text from `to=` while it may still
+/// become that lead; once it cannot, or once the scanner has decided its `<|channel|>`, no lead
+/// can begin any more.
+fn lead(bytes: &[u8], scan: &mut LeadScan) {
+    if scan.over || scan.settled {
+        scan.over = true;
+        scan.hold = None;
+        return;
+    }
+    let h = if let Some(h) = scan.hold {
+        h
+    } else {
+        let p = skip_ws(bytes, scan.checked);
+        scan.checked = p;
+        if p == bytes.len() {
+            return;
+        }
+        scan.hold = Some(p);
+        p
+    };
+    let rest = &bytes[h..];
+    let alive = if rest.len() < TO.len() {
+        TO.as_bytes().starts_with(rest)
+    } else if rest.starts_with(TO.as_bytes()) {
+        let mut q = scan.checked.max(h + TO.len());
+        while q < bytes.len() && !is_ws(bytes[q]) && bytes[q] != b'<' {
+            q += 1;
+        }
+        scan.checked = q;
+        let tail = &bytes[q..];
+        if tail.is_empty() {
+            true
+        } else if q > h + TO.len() && tail.starts_with(CHANNEL.as_bytes()) {
+            scan.marker = Some(q);
+            true
+        } else {
+            q > h + TO.len() && CHANNEL.as_bytes().starts_with(tail)
+        }
+    } else {
+        false
+    };
+    if !alive {
+        scan.hold = None;
+        scan.over = true;
+    }
 }
 
 /// The call `NAME` whose body starts at `body`, and the offset after its `<|call|>`.

@@ -24,6 +24,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     tokens: &[CLOSE],
     closers: &[CLOSE],
     json_bodies: &[super::JsonBody::at(MARKER, Format::Hermes)],
+    lead: None,
     parse,
 };
 

@@ -209,6 +209,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
         super::JsonBody::at(TOOLCALL, Format::Nemotron),
         super::JsonBody::at(TOOL_CALLS, Format::ToolCalls),
     ],
+    lead: None,
     parse,
 };
 

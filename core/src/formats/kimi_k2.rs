@@ -45,6 +45,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     tokens: &[ARGUMENT_BEGIN, CALL_END, SECTION_END[0], SECTION_END[1]],
     closers: &SECTION_END,
     json_bodies: &[],
+    lead: None,
     parse,
 };
 

@@ -18,6 +18,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     tokens: &ENDS,
     closers: &ENDS,
     json_bodies: &[super::JsonBody::at(MARKER, Format::Llama)],
+    lead: None,
     parse,
 };
 

@@ -45,6 +45,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     tokens: &[TAGS.close, TAGS.key, TAGS.key_close, TAGS.value, TAGS.value_close],
     closers: &[TAGS.close],
     json_bodies: &[super::JsonBody::at(TAGS.open, Format::Longcat)],
+    lead: None,
     parse,
 };
 

@@ -32,6 +32,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     tokens: &[ARGS, CALL_ID, EOS],
     closers: &[EOS],
     json_bodies: &[super::JsonBody::at(MARKER, Format::Mistral)],
+    lead: None,
     parse,
 };
 

@@ -77,7 +77,43 @@ pub(crate) struct Family {
     /// Markers after which (and whitespace) the grammar reads a JSON call shape with
     /// [`tagged_json`]: a stream may show the calls of such a body while they arrive.
     pub json_bodies: &'static [JsonBody],
+    /// For a family whose call's span takes in text before its marker (its lead: GigaChat's
+    /// `<|message_sep|>` before the role, Harmony's ` to=RECIPIENT` opening the text), how a
+    /// growing text holds that text back: a stream must not show as content what may become part
+    /// of a call ([`LeadScan`]).
+    pub lead: Option<LeadHold>,
     pub parse: Parser,
+}
+
+/// Follows a growing text for the lead of a family's marker (see [`Family::lead`]): updates
+/// `scan` for the text as it stands, looking at each byte a bounded number of times over all
+/// calls.
+pub(crate) type LeadHold = fn(&[u8], &mut LeadScan);
+
+/// What a growing text holds of a family's lead, kept between runs of the scanner.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct LeadScan {
+    /// Where text starts that is, or may still become, the lead of a marker.
+    pub hold: Option<usize>,
+    /// Where the marker of that lead starts, once the whole marker has arrived.
+    pub marker: Option<usize>,
+    /// How far the hook has looked at the text.
+    pub checked: usize,
+    /// Set by the scanner: the marker of the hold was decided (it gave its call, or none), and
+    /// the text has been decided up to `checked`.
+    pub settled: bool,
+    /// No lead can begin any more.
+    pub over: bool,
+}
+
+impl LeadScan {
+    /// The marker of the hold was decided, and the text up to `end` with it.
+    pub(crate) fn settle(&mut self, end: usize) {
+        self.hold = None;
+        self.marker = None;
+        self.checked = self.checked.max(end);
+        self.settled = true;
+    }
 }
 
 /// A marker followed by a JSON call shape, the format of its calls, and where the body starts:

@@ -56,6 +56,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
         super::JsonBody::at(LFM2_START, Format::Pythonic),
         super::JsonBody::at(FUNCTION_CALLS, Format::Pythonic),
     ],
+    lead: None,
     parse,
 };
 

@@ -34,6 +34,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     tokens: &[CLOSE, PARAMETER, PARAMETER_CLOSE],
     closers: &[CLOSE],
     json_bodies: &[],
+    lead: None,
     parse,
 };
 

@@ -65,6 +65,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     ],
     closers: &[],
     json_bodies: &[],
+    lead: None,
     parse,
 };
 

@@ -24,16 +24,21 @@ pub(crate) const END_TOKENS: &[&str] = &[
     "</longcat_s>",
     "<|observation|>",
     "<|user|>",
+    "<|message_sep|>",
 ];
 
 /// Headers of messages whose text is content (gpt-oss Harmony's final channel and its
-/// commentary preambles): taken out of the content wherever they stand, their text kept.
+/// commentary preambles, GigaChat's assistant messages): taken out of the content wherever they
+/// stand, their text kept.
 pub(crate) const CONTENT_HEADERS: &[&str] = &[
     "<|start|>assistant<|channel|>final<|message|>",
     "<|start|>assistant<|channel|>commentary<|message|>",
     "<|channel|>final<|message|>",
     "<|channel|>commentary<|message|>",
     "<|start|>assistant",
+    // GigaChat 3's assistant message after another (the template's `<|message_sep|>\n\n`, then
+    // the role): taken out whole, which the longest match gives over `<|message_sep|>` alone.
+    "<|message_sep|>\n\nassistant<|role_sep|>",
 ];
 
 /// Wrapper tags that some families put around their calls without the call parser consuming

@@ -57,6 +57,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     tokens: &["</invoke>", "<parameter ", "</parameter>"],
     closers: &["</invoke>"],
     json_bodies: &[],
+    lead: None,
     parse,
 };
 

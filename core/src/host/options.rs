@@ -4,7 +4,7 @@
 use crate::call::FormatSet;
 use crate::lex::quote;
 use crate::providers::Provider;
-use crate::text::message::Ids;
+use crate::text::message::{IdSeed, Ids};
 use crate::text::reasoning::Start;
 use crate::tools::{Tools, UnknownTools};
 use crate::value::Value;
@@ -45,12 +45,15 @@ pub fn formats<'a>(func: &str, ids: Option<impl IntoIterator<Item = &'a str>>) -
     }
 }
 
-/// The `ids` option of `parse_message`: nothing (keep the ids the text wrote) or `"generate"`.
-pub fn ids(func: &str, value: Option<&str>, host: Host) -> Result<Ids, ArgError> {
-    match value {
-        None => Ok(Ids::Keep),
-        Some("generate") => Ok(Ids::Generate),
-        Some(other) => {
+/// The `ids` and `id_seed` (`idSeed`) options of `parse_message` and the text stream: nothing
+/// (keep the ids the text wrote), `"generate"` (ids from a fresh random seed), or a seed string
+/// (deterministic ids, [`Ids::Seeded`]; `ids` may then be nothing or `"generate"`).
+pub fn ids(func: &str, value: Option<&str>, seed: Option<&str>, host: Host) -> Result<Ids, ArgError> {
+    match (value, seed) {
+        (None | Some("generate"), Some(seed)) => Ok(Ids::Seeded(IdSeed::new(seed))),
+        (None, None) => Ok(Ids::Keep),
+        (Some("generate"), None) => Ok(Ids::Generate),
+        (Some(other), _) => {
             let nothing = match host {
                 Host::Python => "None",
                 Host::JavaScript => "undefined",
@@ -139,8 +142,12 @@ mod tests {
             message.contains("\"nope\"") && message.contains("hermes, bracket"),
             "{message}"
         );
-        assert_eq!(ids("f", Some("generate"), Host::Python), Ok(Ids::Generate));
-        assert!(ids("f", Some("uuid"), Host::JavaScript).is_err());
+        assert_eq!(ids("f", Some("generate"), None, Host::Python), Ok(Ids::Generate));
+        assert_eq!(ids("f", None, None, Host::Python), Ok(Ids::Keep));
+        let seeded = Ok(Ids::Seeded(IdSeed::new("request-42")));
+        assert_eq!(ids("f", None, Some("request-42"), Host::Python), seeded);
+        assert_eq!(ids("f", Some("generate"), Some("request-42"), Host::JavaScript), seeded);
+        assert!(ids("f", Some("uuid"), None, Host::JavaScript).is_err());
         assert_eq!(unknown("f", Some("keep")), Ok(UnknownTools::Keep));
         assert_eq!(unknown("f", None), Ok(UnknownTools::Error));
         assert_eq!(start("f", Some("reasoning")), Ok(Start::Reasoning));

@@ -112,11 +112,14 @@ pub(crate) fn prose(
         let at = i + k;
         i = at + 1;
         let rest = &bytes[at..];
+        // The longest token that starts here (GigaChat's assistant header begins with its
+        // `<|message_sep|>` end token).
         let token = END_TOKENS
             .iter()
             .chain(CONTENT_HEADERS)
-            .find(|t| rest.starts_with(t.as_bytes()))
-            .map(|t| (t.len(), true));
+            .filter(|t| rest.starts_with(t.as_bytes()))
+            .map(|t| (t.len(), true))
+            .max();
         let token = token.or_else(|| {
             WRAPPERS
                 .iter()

@@ -1,7 +1,9 @@
 //! The whole message: the text around the calls, the reasoning, and the calls with ids and spans.
 //!
-//! **Content** is the text with the tagged and leading calls (markers, wrappers and all), the
-//! reasoning blocks and the end-of-turn tokens taken out. What remains is kept byte for byte, with
+//! **Content** is the text with the tagged and leading calls (markers, wrappers and all, from the
+//! start of the first call's span when that stands before its marker, as GigaChat's
+//! `<|message_sep|>` or a gpt-oss turn's opening ` to=RECIPIENT` do), the reasoning blocks and the
+//! end-of-turn tokens taken out. What remains is kept byte for byte, with
 //! one whitespace rule at the joins: whitespace that touches a removed piece at the very start or
 //! the very end of the content is dropped. So a text with nothing removed is its own content,
 //! exactly, and `Let me check.\n<tool_call>…</tool_call>` has the content `Let me check.`. A JSON
@@ -31,17 +33,106 @@ pub struct Message {
 }
 
 /// How calls without a native id get one.
+///
+/// A generated id is `call_` and 24 letters and digits, derived from a seed, the text before the
+/// call's region (its marker, or the call itself), the call's name and its index (its position
+/// among the message's calls): distinct within a message, and not from the whole text, so that a
+/// stream gives the id when the call starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Ids {
     /// Invent nothing: a call has the id its format wrote, or none.
     #[default]
     Keep,
-    /// Give every call without an id one derived from the text before the call's region (its
-    /// marker, or the call itself), the call's name and its index (its position among the
-    /// message's calls): `call_` and 24 letters and digits, the same for the same text on every
-    /// target, and practically never the same for two texts that differ before the call or in
-    /// its name. Not from the whole text: a stream gives the id when the call starts.
+    /// Give every call without an id one, from a fresh random seed per [`parse_message`] and per
+    /// [`crate::ToolCallStream`] ([`IdSeed::random`]): unique across outputs, as a server's ids
+    /// are, so two messages that open with the same call never share an id.
     Generate,
+    /// Give every call without an id one from the caller's seed: the same seed and text give the
+    /// same ids on every target (and a stream the same ids as [`parse_message`]); another seed or
+    /// text practically never does.
+    Seeded(IdSeed),
+}
+
+impl Ids {
+    /// The seed the ids of one message (or stream) come from: none with [`Ids::Keep`], a fresh
+    /// random one with [`Ids::Generate`].
+    pub(crate) fn seed(self) -> Option<IdSeed> {
+        match self {
+            Ids::Keep => None,
+            Ids::Generate => Some(IdSeed::random()),
+            Ids::Seeded(seed) => Some(seed),
+        }
+    }
+}
+
+/// The seed of generated ids ([`Ids::Seeded`]): 128 bits, from a string (a request id, say) or
+/// from randomness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct IdSeed(u128);
+
+impl IdSeed {
+    /// The seed of a string: its 128-bit FNV-1a hash, the same on every target.
+    #[must_use]
+    pub const fn new(seed: &str) -> IdSeed {
+        let bytes = seed.as_bytes();
+        let mut hash = FNV_OFFSET;
+        let mut i = 0;
+        while i < bytes.len() {
+            hash ^= bytes[i] as u128;
+            hash = hash.wrapping_mul(FNV_PRIME);
+            i += 1;
+        }
+        IdSeed(hash)
+    }
+
+    /// A fresh random seed: from the source given to [`set_random_source`] if any, else from the
+    /// platform's randomness (the random keys of std's `RandomState`, which the OS seeds, and a
+    /// process-wide counter, so that two seeds of one process differ too).
+    ///
+    /// # Panics
+    /// On `wasm32-unknown-unknown`, which has no randomness of its own, when no source was given
+    /// (the JavaScript binding gives `crypto.getRandomValues`).
+    #[must_use]
+    pub fn random() -> IdSeed {
+        if let Some(source) = RANDOM_SOURCE.get() {
+            let mut bytes = [0u8; 16];
+            source(&mut bytes);
+            return IdSeed(u128::from_le_bytes(bytes));
+        }
+        platform_random()
+    }
+}
+
+/// Where [`IdSeed::random`] takes its randomness: `source` fills 16 bytes. Set once (a later call
+/// changes nothing); a binding for a target without randomness of its own calls it before any id
+/// is generated.
+pub fn set_random_source(source: fn(&mut [u8; 16])) {
+    let _ = RANDOM_SOURCE.set(source);
+}
+
+static RANDOM_SOURCE: std::sync::OnceLock<fn(&mut [u8; 16])> = std::sync::OnceLock::new();
+
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+fn platform_random() -> IdSeed {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    // Every `RandomState` has its own keys (random per thread, then stepped), so the two halves
+    // are SipHash outputs under a key no other seed shares.
+    let state = std::collections::hash_map::RandomState::new();
+    let half = |h: u8| {
+        let mut hasher = state.build_hasher();
+        hasher.write_u64(n);
+        hasher.write_u8(h);
+        hasher.finish()
+    };
+    IdSeed(u128::from(half(0)) << 64 | u128::from(half(1)))
+}
+
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+fn platform_random() -> IdSeed {
+    panic!("generated ids need randomness: on wasm32-unknown-unknown, call beacon_core::set_random_source first")
 }
 
 /// What [`parse_message`] (and [`crate::ToolCallStream`]) recognises, checks and fills in.
@@ -136,12 +227,12 @@ pub(crate) fn assemble(
         .is_some()
         .then(|| tagged.reasoning().map(|r| &text[r.inner.clone()]).collect::<String>());
     let content = content(text, tagged, found_calls);
-    let mut hasher = IdHasher::default();
+    let mut hasher = ids.seed().map(IdHasher::new);
     let calls = calls
         .into_iter()
         .enumerate()
         .map(|(index, (mut call, at))| {
-            if ids == Ids::Generate && call.id.is_none() {
+            if let (Some(hasher), None) = (hasher.as_mut(), &call.id) {
                 call.id = Some(hasher.id(text, at, &call.name, index));
             }
             call
@@ -186,10 +277,12 @@ fn content(text: &str, tagged: &Tagged, has_calls: bool) -> String {
     out
 }
 
-/// Generated ids: a 128-bit FNV-1a hash of the text before a call, carried along the text so
-/// that the calls of one text cost one pass, then of the call's name and index.
+/// Generated ids: a 128-bit FNV-1a hash of the seed (its 16 bytes, little-endian) and the text
+/// before a call, carried along the text so that the calls of one text cost one pass, then of the
+/// call's name and index.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct IdHasher {
+    seed: IdSeed,
     hash: u128,
     at: usize,
 }
@@ -197,16 +290,13 @@ pub(crate) struct IdHasher {
 const FNV_PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013B;
 const FNV_OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
 
-impl Default for IdHasher {
-    fn default() -> Self {
-        IdHasher {
-            hash: FNV_OFFSET,
-            at: 0,
-        }
-    }
-}
-
 impl IdHasher {
+    pub(crate) fn new(seed: IdSeed) -> Self {
+        let mut hash = FNV_OFFSET;
+        Self::feed(&mut hash, &seed.0.to_le_bytes());
+        IdHasher { seed, hash, at: 0 }
+    }
+
     fn feed(hash: &mut u128, bytes: &[u8]) {
         for &b in bytes {
             *hash ^= u128::from(b);
@@ -215,13 +305,13 @@ impl IdHasher {
     }
 
     /// The id of the `index`-th call, named `name`, whose region starts at `at` in `text`: 12
-    /// base-62 digits of the hash of `text[..at]`, a zero byte, the name, a zero byte and the
+    /// base-62 digits of the hash of the seed, `text[..at]`, a zero byte, the name, a zero byte and the
     /// index (a 64-bit little-endian number), and 12 of that hash carried on over the index and
     /// `at` (both so), so that every digit varies (24 digits of one 128-bit number would start
     /// with zeros).
     pub(crate) fn id(&mut self, text: &str, at: usize, name: &str, index: usize) -> String {
         if at < self.at {
-            *self = IdHasher::default();
+            *self = IdHasher::new(self.seed);
         }
         Self::feed(&mut self.hash, &text.as_bytes()[self.at..at]);
         self.at = at;

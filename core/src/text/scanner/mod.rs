@@ -28,7 +28,7 @@ use std::ops::Range;
 use crate::call::{FormatSet, ToolCall};
 use crate::error::ParseError;
 use crate::formats::Calls;
-use crate::formats::Family;
+use crate::formats::{Family, LeadHold, LeadScan, FAMILIES};
 use crate::syntax::shape::Defer;
 use crate::text::lead::{lead_at, Lead};
 use crate::text::reasoning::{self, Block, PromptScan, Start, BLOCKS};
@@ -140,6 +140,9 @@ pub(crate) struct Scanner {
     reasoning: bool,
     /// How the family parsers build arguments.
     defer: Defer,
+    /// The leads of the families whose calls' spans start before their markers, followed while
+    /// the text grows ([`crate::formats::Family::lead`]): what they hold is not decided prose.
+    leads: Vec<(LeadHold, LeadScan)>,
 }
 
 impl Scanner {
@@ -162,6 +165,12 @@ impl Scanner {
             done: false,
             reasoning: true,
             defer,
+            leads: FAMILIES
+                .iter()
+                .filter(|f| formats.any(f.formats))
+                .filter_map(|f| f.lead)
+                .map(|hook| (hook, LeadScan::default()))
+                .collect(),
         }
     }
 
@@ -188,6 +197,10 @@ impl Scanner {
         if self.done || (more && self.waits) {
             return Ok(());
         }
+        if !more {
+            // The whole text: what a lead holds is decided with its marker.
+            self.leads.clear();
+        }
         if !self.begun && !self.begin(text, more) {
             return Ok(());
         }
@@ -198,16 +211,55 @@ impl Scanner {
                 self.step_outside(text, more, known)?
             };
             if let Flow::Stop = flow {
-                return Ok(());
+                break;
             }
         }
+        for (hook, scan) in &mut self.leads {
+            hook(text.as_bytes(), scan);
+        }
+        Ok(())
     }
 
     /// Everything before this offset is decided: prose, or recorded in [`Tagged::segments`].
     pub(crate) fn frontier(&self) -> usize {
         match self.block {
             Some(open) => open.start,
-            None => self.pos,
+            None => self.held().map_or(self.pos, |h| h.min(self.pos)),
+        }
+    }
+
+    /// Where the text a lead holds starts (not before the last region or block), if any.
+    fn held(&self) -> Option<usize> {
+        self.leads
+            .iter()
+            .filter_map(|(_, scan)| scan.hold)
+            .min()
+            .map(|h| h.max(self.gap))
+    }
+
+    /// The region the scan waits at, with where it starts (its marker, or the lead before it that
+    /// the marker's call takes in), when everything before that is decided.
+    pub(crate) fn waiting(&self) -> Option<(&Pending, usize)> {
+        let p = self
+            .pending
+            .as_ref()
+            .filter(|p| p.at == self.pos && self.block.is_none())?;
+        let start = self.frontier();
+        let lead = |start: usize| {
+            self.leads
+                .iter()
+                .any(|(_, scan)| scan.marker == Some(p.at) && scan.hold.map(|h| h.max(self.gap)) == Some(start))
+        };
+        (start == p.at || lead(start)).then_some((p, start))
+    }
+
+    /// The text up to `end` was decided (a region, a marker that gave no call, a reasoning tag):
+    /// the leads of markers before `end` are over, and no lead starts before `end`.
+    fn settle_leads(&mut self, end: usize) {
+        for (_, scan) in &mut self.leads {
+            if scan.hold.is_none() || scan.marker.is_some_and(|m| m < end) {
+                scan.settle(end);
+            }
         }
     }
 
@@ -216,6 +268,7 @@ impl Scanner {
     pub(crate) fn in_prose_at(&self, len: usize) -> bool {
         self.begun
             && self.pos == len
+            && self.held().is_none()
             && self.block.is_none()
             && self.lead == LeadState::Off
             && self.pending.is_none()
@@ -439,8 +492,12 @@ impl Scanner {
         if calls.is_empty() {
             self.pos = end.max(at + 1);
             self.pending = None;
+            self.settle_leads(self.pos);
         } else {
-            self.push_region(at..end.max(at + 1), calls);
+            // The region takes in the text before its marker that its first call's span does
+            // (the lead), but not text of the region before.
+            let start = calls[0].span.start.clamp(self.gap, at);
+            self.push_region(start..end.max(at + 1), calls);
         }
         Ok(Flow::Go)
     }
@@ -454,6 +511,7 @@ impl Scanner {
         self.found.outside.extend(calls);
         self.pos = range.end;
         self.gap = range.end;
+        self.settle_leads(range.end);
         self.found.segments.push(Segment::Calls {
             range,
             calls: first..self.found.outside.len(),
@@ -462,6 +520,7 @@ impl Scanner {
     }
 
     fn open_block(&mut self, block: Option<&'static Block>, start: usize, pos: usize) {
+        self.settle_leads(pos);
         self.block = Some(Open { block, start });
         self.pos = pos;
         self.close = None;

@@ -34,7 +34,7 @@ use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::syntax::shape::Defer;
 use crate::text::content::{prose, Content, Out};
-use crate::text::message::{parse_message, region_start, IdHasher, Ids, MessageOptions};
+use crate::text::message::{parse_message, region_start, IdHasher, MessageOptions};
 use crate::text::scanner::{Scanner, Segment};
 use crate::text::tiers::{self, Found};
 use crate::tools::{Tools, UnknownTools};
@@ -52,7 +52,7 @@ pub enum Event {
     /// Text of the reasoning.
     Reasoning { text: String },
     /// A call begins: the `index`-th call of the message (from 0), its id (the format's own, or a
-    /// generated one with [`Ids::Generate`]), name and format.
+    /// generated one with [`crate::Ids::Generate`] or [`crate::Ids::Seeded`]), name and format.
     CallStart {
         index: usize,
         id: Option<String>,
@@ -157,7 +157,8 @@ pub struct ToolCallStream {
     steps: Vec<Piece>,
     /// The events so far disagree with the scanner (a bug): `finish` reports it.
     diverged: bool,
-    hasher: IdHasher,
+    /// The ids of this stream's calls, from one seed (fresh with [`Ids::Generate`]).
+    hasher: Option<IdHasher>,
     state: State,
 }
 
@@ -203,7 +204,7 @@ impl ToolCallStream {
             walk: None,
             steps: Vec::new(),
             diverged: false,
-            hasher: IdHasher::default(),
+            hasher: options.ids.seed().map(IdHasher::new),
             state: State::Open,
         }
     }
@@ -517,7 +518,11 @@ impl ToolCallStream {
     /// The calls of the region the scanner waits at that are certain already, and the
     /// arguments of the one being written.
     fn pending_calls(&mut self, text: &str, frontier: usize, events: &mut Events<'_>) {
-        let Some(pending) = self.scanner.pending.as_ref().filter(|p| p.at == frontier && p.shown) else {
+        let Some((pending, _)) = self
+            .scanner
+            .waiting()
+            .filter(|&(p, start)| start == frontier && p.shown)
+        else {
             return;
         };
         let first = self.scanner.found.outside.len();
@@ -564,7 +569,7 @@ impl ToolCallStream {
                         self.refused = true;
                         break;
                     }
-                    let id = (self.options.ids == Ids::Generate).then(|| self.hasher.id(text, region, &name, index));
+                    let id = self.hasher.as_mut().map(|h| h.id(text, region, &name, index));
                     events.0.push(Event::CallStart {
                         index,
                         id,
@@ -626,10 +631,10 @@ impl ToolCallStream {
         if self.walk.as_ref().is_some_and(|w| w.open) {
             self.diverged = true;
         }
-        let id = match (&call.id, self.options.ids) {
+        let id = match (&call.id, self.hasher.as_mut()) {
             (Some(id), _) => Some(id.clone()),
-            (None, Ids::Generate) => Some(self.hasher.id(text, region, &call.name, index)),
-            (None, Ids::Keep) => None,
+            (None, Some(hasher)) => Some(hasher.id(text, region, &call.name, index)),
+            (None, None) => None,
         };
         events.0.push(Event::CallStart {
             index,

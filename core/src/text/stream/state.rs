@@ -63,8 +63,12 @@ pub fn scan_stream(text: &str) -> StreamScan {
     let (state, offset) = match first_region {
         Some(start) => (StreamState::Found, start),
         None if scanner.waits_for_end() => (StreamState::Found, at),
-        None => match scanner.pending.as_ref().and_then(|p| p.family().filter(|_| p.at == at)) {
-            Some(family) => (region_state(text, at, family), at),
+        None => match scanner
+            .waiting()
+            .filter(|&(_, start)| start == at)
+            .and_then(|(p, _)| p.family().map(|f| (p.at, f)))
+        {
+            Some((marker, family)) => (region_state(text, marker, family), at),
             None if at < text.len() => (StreamState::Partial, at),
             None => (StreamState::None, text.len()),
         },
