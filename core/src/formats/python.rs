@@ -2,7 +2,8 @@
 //!
 //! A call is a dotted name immediately followed by `(` whose contents are empty or start with
 //! `identifier=`; anything else is prose. Names are Python identifiers (Unicode XID; a keyword
-//! such as `if` is no name, so `if(a=1)` is prose). A recognised call must parse, and a `(`
+//! such as `if` is no name, so `if(a=1)` is prose). A name defined rather than called is prose
+//! too: after `def` or `class`, or written `name():` (code in an answer, `def foo():`). A recognised call must parse, and a `(`
 //! directly after its `)` is `tool_call.syntax`.
 //!
 //! A text that starts (after whitespace) with a list of such calls, `[f(a=1), g()]`, is a
@@ -83,8 +84,30 @@ fn call_name_at(text: &str, floor: usize, open: usize) -> Option<usize> {
     let is_call = name_at < open
         && dotted_name_end(bytes, name_at) == open
         && starts_keyword_list(bytes, open)
-        && !text[name_at..open].split('.').any(is_keyword);
+        && !text[name_at..open].split('.').any(is_keyword)
+        && !defines(bytes, name_at, open);
     is_call.then_some(name_at)
+}
+
+/// Whether the name at `name_at` (its `(` at `open`) is defined rather than called: written after
+/// `def` or `class` (`def foo():`, `class Foo(Base=…):`), or as `name():`, the head of a block.
+fn defines(bytes: &[u8], name_at: usize, open: usize) -> bool {
+    if bytes.get(open + 1..open + 3) == Some(b"):") {
+        return true;
+    }
+    let mut at = name_at;
+    while at > 0 && matches!(bytes[at - 1], b' ' | b'\t') {
+        at -= 1;
+    }
+    if at == name_at {
+        return false;
+    }
+    [&b"def"[..], b"class"].iter().any(|word| {
+        at >= word.len()
+            && &bytes[at - word.len()..at] == *word
+            && (at == word.len()
+                || !bytes[at - word.len() - 1].is_ascii_alphanumeric() && bytes[at - word.len() - 1] != b'_')
+    })
 }
 
 /// The arguments of the call whose `(` is at `open`, and the offset after its `)`. A `(` right

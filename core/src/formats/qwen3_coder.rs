@@ -156,22 +156,69 @@ fn parameters(text: &str, mut p: usize) -> Result<(Object, Vec<Param>, usize), P
                 format!("the parameter `{key}` is given twice"),
             ));
         }
-        let (value, written, end) = parameter_value(text, value_at)?;
+        let (value, written, end) = parameter_value(text, p, value_at)?;
         arguments.push((key.to_string(), value));
         params.push(Param::new(written, Text::Raw));
         p = end;
     }
 }
 
-/// The value of a parameter, from `value_at` to `</parameter>`, where its text is, and the offset
-/// after that tag.
-fn parameter_value(text: &str, value_at: usize) -> Result<(Value, Range<usize>, usize), ParseError> {
-    let Some(len) = find(&text.as_bytes()[value_at..], PARAMETER_CLOSE) else {
-        return Err(ParseError::new(
-            ErrorCode::Unclosed,
-            text.len(),
-            "the text ends inside `<parameter=…>`: expected `</parameter>`",
-        ));
+/// The value of the parameter whose tag opens at `opener`, from `value_at` to its
+/// `</parameter>`, where its text is, and the offset after that tag.
+///
+/// A `<parameter=` at the start of a line inside the value is where the template writes the next
+/// parameter: the value may hold such a parameter only with its own `</parameter>` (then the
+/// value's own close comes after it). When a `</function>` at the start of a line, or the end of
+/// the text, comes first, the value was never closed: `tool_call.unclosed` at its opener (reading
+/// on would give a wrong value and lose the parameters after it).
+fn parameter_value(text: &str, opener: usize, value_at: usize) -> Result<(Value, Range<usize>, usize), ParseError> {
+    let bytes = text.as_bytes();
+    let (mut pos, mut depth, mut nested) = (value_at, 0usize, false);
+    // The next place of each tag from `pos`, looked for again only once `pos` passes it, so that
+    // every byte is searched once per tag.
+    let tags = [PARAMETER_CLOSE, LINE_PARAMETER, LINE_CLOSE];
+    let mut next_at: [Option<usize>; 3] = [None; 3];
+    let mut looked = [false; 3];
+    let close = loop {
+        for (i, tag) in tags.iter().enumerate() {
+            if !looked[i] || next_at[i].is_some_and(|at| at < pos) {
+                next_at[i] = find(&bytes[pos..], tag).map(|n| pos + n);
+                looked[i] = true;
+            }
+        }
+        let next = (0..3)
+            .filter_map(|i| next_at[i].map(|at| (at, tags[i])))
+            .min_by_key(|&(at, _)| at);
+        match next {
+            Some((at, PARAMETER_CLOSE)) if depth == 0 => break Some(at),
+            Some((at, PARAMETER_CLOSE)) => {
+                depth -= 1;
+                pos = at + PARAMETER_CLOSE.len();
+            }
+            Some((at, LINE_PARAMETER)) => {
+                depth += 1;
+                nested = true;
+                pos = at + LINE_PARAMETER.len();
+            }
+            Some((at, _)) if !nested => pos = at + LINE_CLOSE.len(),
+            _ => break None,
+        }
+    };
+    let Some(len) = close.map(|at| at - value_at) else {
+        return Err(if nested {
+            ParseError::new(
+                ErrorCode::Unclosed,
+                opener,
+                "this `<parameter=…>` is never closed: the next `<parameter=…>` begins inside its value, \
+                 before its `</parameter>`",
+            )
+        } else {
+            ParseError::new(
+                ErrorCode::Unclosed,
+                text.len(),
+                "the text ends inside `<parameter=…>`: expected `</parameter>`",
+            )
+        });
     };
     let raw = trim_line_breaks(&text[value_at..value_at + len]);
     let value = crate::syntax::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
@@ -182,6 +229,10 @@ fn parameter_value(text: &str, value_at: usize) -> Result<(Value, Range<usize>, 
         value_at + len + PARAMETER_CLOSE.len(),
     ))
 }
+
+/// A parameter's tag, and the function's close, where the template writes them: at a line's start.
+const LINE_PARAMETER: &str = "\n<parameter=";
+const LINE_CLOSE: &str = "\n</function>";
 
 /// `raw` less one line break (`\n` or `\r\n`) at its start and one at its end.
 fn trim_line_breaks(raw: &str) -> &str {
