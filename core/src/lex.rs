@@ -204,3 +204,56 @@ pub(crate) fn quote(s: &str) -> String {
     crate::value::write_json_string(s, &mut out);
     out
 }
+
+/// The tags a tagged value (a parameter's text) may meet: its own close, the opener of a sibling
+/// value (the element's `<` and name, then one of `after`), and the close of the element around
+/// the values.
+pub(crate) struct ValueTags<'a> {
+    pub close: &'a str,
+    pub opener: &'a str,
+    pub after: &'a [u8],
+    pub outer_close: &'a str,
+}
+
+/// Where a tagged value that starts at `rest[0]` ends.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum ValueEnd {
+    /// At its close, `rest[at]`; `amp` when an `&` comes before it.
+    Closed { at: usize, amp: bool },
+    /// Never: the text ends first, or (`sibling`) a sibling's opener at the start of a line began
+    /// inside the value and the outer close (at a line's start) or the end came before the
+    /// value's own close — the template writes the next value there, so this one was not closed.
+    Unclosed { sibling: bool },
+}
+
+/// Reads a tagged value to its close in one pass. A sibling's opener at the start of a line
+/// inside the value counts only with its own close (then the value's close follows it); text
+/// such as `</function>` mid-value is text.
+pub(crate) fn value_end(rest: &[u8], tags: &ValueTags<'_>) -> ValueEnd {
+    let (mut depth, mut sibling, mut amp, mut from) = (0usize, false, false, 0);
+    let at_line_start = |at: usize| at > 0 && rest[at - 1] == b'\n';
+    while let Some(i) = memchr::memchr2(b'<', b'&', &rest[from..]) {
+        let at = from + i;
+        from = at + 1;
+        if rest[at] == b'&' {
+            amp = true;
+            continue;
+        }
+        let tail = &rest[at..];
+        if tail.starts_with(tags.close.as_bytes()) {
+            if depth == 0 {
+                return ValueEnd::Closed { at, amp };
+            }
+            depth -= 1;
+        } else if at_line_start(at)
+            && tail.starts_with(tags.opener.as_bytes())
+            && tail.get(tags.opener.len()).is_some_and(|b| tags.after.contains(b))
+        {
+            depth += 1;
+            sibling = true;
+        } else if sibling && at_line_start(at) && tail.starts_with(tags.outer_close.as_bytes()) {
+            return ValueEnd::Unclosed { sibling };
+        }
+    }
+    ValueEnd::Unclosed { sibling }
+}

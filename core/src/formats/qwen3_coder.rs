@@ -19,7 +19,7 @@ use std::ops::Range;
 use super::Calls;
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, find, skip_ws};
+use crate::lex::{at, skip_ws, value_end, ValueEnd, ValueTags};
 use crate::syntax::origin::offset_of;
 use crate::value::{Object, Value};
 
@@ -172,53 +172,29 @@ fn parameters(text: &str, mut p: usize) -> Result<(Object, Vec<Param>, usize), P
 /// the text, comes first, the value was never closed: `tool_call.unclosed` at its opener (reading
 /// on would give a wrong value and lose the parameters after it).
 fn parameter_value(text: &str, opener: usize, value_at: usize) -> Result<(Value, Range<usize>, usize), ParseError> {
-    let bytes = text.as_bytes();
-    let (mut pos, mut depth, mut nested) = (value_at, 0usize, false);
-    // The next place of each tag from `pos`, looked for again only once `pos` passes it, so that
-    // every byte is searched once per tag.
-    let tags = [PARAMETER_CLOSE, LINE_PARAMETER, LINE_CLOSE];
-    let mut next_at: [Option<usize>; 3] = [None; 3];
-    let mut looked = [false; 3];
-    let close = loop {
-        for (i, tag) in tags.iter().enumerate() {
-            if !looked[i] || next_at[i].is_some_and(|at| at < pos) {
-                next_at[i] = find(&bytes[pos..], tag).map(|n| pos + n);
-                looked[i] = true;
-            }
-        }
-        let next = (0..3)
-            .filter_map(|i| next_at[i].map(|at| (at, tags[i])))
-            .min_by_key(|&(at, _)| at);
-        match next {
-            Some((at, PARAMETER_CLOSE)) if depth == 0 => break Some(at),
-            Some((at, PARAMETER_CLOSE)) => {
-                depth -= 1;
-                pos = at + PARAMETER_CLOSE.len();
-            }
-            Some((at, LINE_PARAMETER)) => {
-                depth += 1;
-                nested = true;
-                pos = at + LINE_PARAMETER.len();
-            }
-            Some((at, _)) if !nested => pos = at + LINE_CLOSE.len(),
-            _ => break None,
-        }
+    let tags = ValueTags {
+        close: PARAMETER_CLOSE,
+        opener: "<parameter",
+        after: b"=",
+        outer_close: CLOSE,
     };
-    let Some(len) = close.map(|at| at - value_at) else {
-        return Err(if nested {
-            ParseError::new(
+    let len = match value_end(&text.as_bytes()[value_at..], &tags) {
+        ValueEnd::Closed { at, .. } => at,
+        ValueEnd::Unclosed { sibling: true } => {
+            return Err(ParseError::new(
                 ErrorCode::Unclosed,
                 opener,
                 "this `<parameter=…>` is never closed: the next `<parameter=…>` begins inside its value, \
                  before its `</parameter>`",
-            )
-        } else {
-            ParseError::new(
+            ))
+        }
+        ValueEnd::Unclosed { sibling: false } => {
+            return Err(ParseError::new(
                 ErrorCode::Unclosed,
                 text.len(),
                 "the text ends inside `<parameter=…>`: expected `</parameter>`",
-            )
-        });
+            ))
+        }
     };
     let raw = trim_line_breaks(&text[value_at..value_at + len]);
     let value = crate::syntax::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
@@ -229,10 +205,6 @@ fn parameter_value(text: &str, opener: usize, value_at: usize) -> Result<(Value,
         value_at + len + PARAMETER_CLOSE.len(),
     ))
 }
-
-/// A parameter's tag, and the function's close, where the template writes them: at a line's start.
-const LINE_PARAMETER: &str = "\n<parameter=";
-const LINE_CLOSE: &str = "\n</function>";
 
 /// `raw` less one line break (`\n` or `\r\n`) at its start and one at its end.
 fn trim_line_breaks(raw: &str) -> &str {

@@ -19,7 +19,7 @@ use super::Calls;
 use super::{cut_short, expect_token};
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, decode_entities, is_ws, skip_ws};
+use crate::lex::{at, decode_entities, is_ws, skip_ws, value_end, ValueEnd, ValueTags};
 use crate::value::{Object, Value};
 
 /// The tag names of one invoke dialect, and the rules in which dialects differ.
@@ -111,7 +111,7 @@ fn parameters(text: &str, mut p: usize, d: &Dialect) -> Result<(Object, Vec<Para
             return Err(not_a_parameter(text, p, d));
         }
         let (param, value_at) = read_tag(text, p, d.parameter.len(), d)?;
-        let (value, written, next) = parameter_value(text, value_at, param.string, d)?;
+        let (value, written, next) = parameter_value(text, p, value_at, param.string, d)?;
         if keys.repeated(&arguments, &param.name) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
@@ -166,11 +166,14 @@ fn json_body(text: &str, p: usize, d: &Dialect) -> Result<(Object, usize), Parse
     Ok((arguments, end))
 }
 
-/// The value of the parameter whose text starts at `value_at`, where it is written, and the
-/// offset after its closing tag. `string` is the tag's `string` attribute and where its value
-/// starts.
+/// The value of the parameter whose tag opens at `opener` and whose text starts at `value_at`,
+/// where it is written, and the offset after its closing tag. `string` is the tag's `string`
+/// attribute and where its value starts. A parameter tag at the start of a line inside the value
+/// counts only with its own closing tag; when the invoke's close (at a line's start) or the end
+/// comes first, this value was never closed: `tool_call.unclosed` at its opener.
 fn parameter_value(
     text: &str,
+    opener: usize,
     value_at: usize,
     string: Option<(&str, usize)>,
     d: &Dialect,
@@ -191,15 +194,34 @@ fn parameter_value(
             ),
         ));
     }
-    let Some((len, amp)) = value_end(&bytes[value_at..], d.parameter_close) else {
-        return Err(ParseError::new(
-            ErrorCode::Unclosed,
-            bytes.len(),
-            format!(
-                "the text ends inside `{}>`: expected `{}`",
-                d.parameter, d.parameter_close
-            ),
-        ));
+    let tags = ValueTags {
+        close: d.parameter_close,
+        opener: d.parameter,
+        after: b" \t\r\n",
+        outer_close: d.invoke_close,
+    };
+    let (len, amp) = match value_end(&bytes[value_at..], &tags) {
+        ValueEnd::Closed { at, amp } => (at, amp),
+        ValueEnd::Unclosed { sibling: true } => {
+            return Err(ParseError::new(
+                ErrorCode::Unclosed,
+                opener,
+                format!(
+                    "this `{}>` is never closed: the next `{} …>` begins inside its value, before its `{}`",
+                    d.parameter, d.parameter, d.parameter_close
+                ),
+            ))
+        }
+        ValueEnd::Unclosed { sibling: false } => {
+            return Err(ParseError::new(
+                ErrorCode::Unclosed,
+                bytes.len(),
+                format!(
+                    "the text ends inside `{}>`: expected `{}`",
+                    d.parameter, d.parameter_close
+                ),
+            ))
+        }
     };
     let end = value_at + len + d.parameter_close.len();
     let written = value_at..value_at + len;
@@ -411,24 +433,6 @@ fn attr_value(rest: &[u8], quote: u8) -> Option<(usize, bool)> {
             return Some((i, amp));
         }
         amp |= b == b'&';
-    }
-    None
-}
-
-/// Where the parameter value at the start of `rest` ends (at the first `close`, a tag that
-/// begins with `<`) and whether an `&` comes before that: one pass, so a value without entities
-/// is not searched again.
-fn value_end(rest: &[u8], close: &str) -> Option<(usize, bool)> {
-    debug_assert!(close.starts_with('<'), "{close}");
-    let mut amp = false;
-    let mut from = 0;
-    while let Some(i) = memchr::memchr2(b'<', b'&', &rest[from..]) {
-        let at = from + i;
-        if rest[at] == b'<' && rest[at..].starts_with(close.as_bytes()) {
-            return Some((at, amp));
-        }
-        amp |= rest[at] == b'&';
-        from = at + 1;
     }
     None
 }

@@ -463,9 +463,12 @@ fn read_all(
         framed?;
         return Ok(Vec::new());
     };
-    // A stream begins its reader at its first event (or at its end when there is none).
-    if events.is_empty() {
-        framed.clone()?;
+    // A stream begins its reader at its first event (or at its end when there is none), once
+    // that event is not an error the API streamed.
+    match events.first() {
+        None => framed.clone()?,
+        Some((Value::Object(o), name)) => stream_error(ctx, o, &ROOT.index(0), *name)?,
+        Some(_) => {}
     }
     let mut reader = Reader::new(provider)?;
     for (i, (value, name)) in events.iter().enumerate() {
@@ -736,7 +739,7 @@ impl ResponseStream {
                 _ => None,
             };
             if let Some(provider) = provider {
-                self.reader = Some(Reader::new(provider)?);
+                self.begin(provider)?;
                 for (value, index, name) in std::mem::take(&mut self.held) {
                     self.dispatch(&value, index, name.as_deref())?;
                 }
@@ -781,10 +784,25 @@ impl ResponseStream {
             (false, Some(Framing::Text) | None) => None,
         };
         let Some(provider) = provider else { return Ok(()) };
-        self.reader = Some(Reader::new(provider)?);
+        self.begin(provider)?;
         for (value, index, name) in std::mem::take(&mut self.held) {
             self.dispatch(&value, index, name.as_deref())?;
         }
+        Ok(())
+    }
+
+    /// The reader of `provider` begins, once the first event is not an error the API streamed (as
+    /// one-shot reading checks it first).
+    fn begin(&mut self, provider: Provider) -> Result<(), ParseError> {
+        if let Some((value @ Value::Object(_), index, name)) = self.held.first() {
+            let (value, index, name) = (value.clone(), *index, name.clone());
+            if let Value::Object(o) = &value {
+                self.with_ctx(index, &value, |ctx| {
+                    stream_error(ctx, o, &ROOT.index(index), name.as_deref())
+                })?;
+            }
+        }
+        self.reader = Some(Reader::new(provider)?);
         Ok(())
     }
 
