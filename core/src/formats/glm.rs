@@ -37,7 +37,7 @@ use std::ops::Range;
 use super::{expect, unexpected, unrecognized};
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, find, skip_ws};
+use crate::lex::{at, skip_ws, value_end, ValueEnd, ValueTags};
 use crate::value::{Object, Value};
 
 /// The tag names of one key/value pair grammar.
@@ -160,12 +160,33 @@ fn pair<'t>(text: &'t str, pos: usize, tags: &Tags) -> Result<(&'t str, Value, R
         return Err(ParseError::new(ErrorCode::Syntax, key_at, "the argument name is empty"));
     }
     let value_at = expect(text, skip_ws(bytes, after_key), tags.value, "the argument")?;
-    let Some(len) = find(&bytes[value_at..], tags.value_close) else {
-        return Err(ParseError::new(
-            ErrorCode::Unclosed,
-            bytes.len(),
-            format!("the text ends inside `{}`: expected `{}`", tags.value, tags.value_close),
-        ));
+    // The next pair's key tag at the start of a line inside the value, with no close of the value
+    // before the call's close: this value was never closed (never a value holding the next pair).
+    let value_tags = ValueTags {
+        close: tags.value_close,
+        opener: tags.key.trim_end_matches('>'),
+        after: b">",
+        outer_close: tags.close,
+    };
+    let len = match value_end(&bytes[value_at..], &value_tags) {
+        ValueEnd::Closed { at, .. } => at,
+        ValueEnd::Unclosed { sibling: true } => {
+            return Err(ParseError::new(
+                ErrorCode::Unclosed,
+                value_at - tags.value.len(),
+                format!(
+                    "this `{}` is never closed: the next `{}` begins inside it, before its `{}`",
+                    tags.value, tags.key, tags.value_close
+                ),
+            ))
+        }
+        ValueEnd::Unclosed { sibling: false } => {
+            return Err(ParseError::new(
+                ErrorCode::Unclosed,
+                bytes.len(),
+                format!("the text ends inside `{}`: expected `{}`", tags.value, tags.value_close),
+            ))
+        }
     };
     let raw = &text[value_at..value_at + len];
     let value = crate::syntax::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
