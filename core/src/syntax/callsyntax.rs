@@ -282,11 +282,13 @@ impl Parser<'_> {
                 ));
             }
             let name = &self.src[name_at..name_end];
-            if is_keyword(name) {
+            // A tool call is model output, not Python: a keyword (`from`, `class`) names an
+            // argument; the three constants are values, never names.
+            if matches!(name, "True" | "False" | "None") {
                 return Err(ParseError::new(
                     ErrorCode::Syntax,
                     name_at,
-                    format!("`{name}` is a Python keyword, not an argument name"),
+                    format!("`{name}` is a value, not an argument name"),
                 ));
             }
             if keys.repeated(&args, name) {
