@@ -36,6 +36,16 @@ pub(crate) const CONTENT_HEADERS: &[&str] = &[
     "<|channel|>final<|message|>",
     "<|channel|>commentary<|message|>",
     "<|start|>assistant",
+    // Command R7B's response and Command A's text wrappers, and DeepSeek V3's tool outputs: the
+    // text between them is what the user sees.
+    "<|START_RESPONSE|>",
+    "<|END_RESPONSE|>",
+    "<|START_TEXT|>",
+    "<|END_TEXT|>",
+    "<｜tool▁outputs▁begin｜>",
+    "<｜tool▁outputs▁end｜>",
+    "<｜tool▁output▁begin｜>",
+    "<｜tool▁output▁end｜>",
     // GigaChat 3's assistant message after another (the template's `<|message_sep|>\n\n`, then
     // the role): taken out whole, which the longest match gives over `<|message_sep|>` alone.
     "<|message_sep|>\n\nassistant<|role_sep|>",
@@ -53,4 +63,9 @@ pub(crate) const WRAPPERS: &[&str] = &[
     "</seed:tool_call>",
     "<tool_calls>",
     "</tool_calls>",
+    // DeepSeek DSML's block close, when the model wrote the invokes without the block's opener.
+    "</｜DSML｜function_calls>",
+    "</｜DSML｜tool_calls>",
+    "</|DSML|function_calls>",
+    "</|DSML|tool_calls>",
 ];
