@@ -1,6 +1,6 @@
 //! Gemma's object-literal grammar: `{key:value,…}` with bare or delimited keys, arrays, strings
 //! verbatim between two delimiters (`<|"|>` or `<escape>`), and bare words that must be JSON
-//! numbers, `true`, `false` or `null`.
+//! numbers, `true`, `false` or `null` (`None` too: Gemma 4's template prints a null so).
 
 use std::collections::HashSet;
 
@@ -147,7 +147,8 @@ impl Literal<'_> {
         Ok(self.text[from..from + len].to_string())
     }
 
-    /// A bare word: a JSON number, `true`, `false` or `null`.
+    /// A bare word: a JSON number, `true`, `false` or `null` (or `None`, as the template prints a
+    /// null).
     fn bare(&mut self) -> Result<Value, ParseError> {
         let start = self.pos;
         let end = start + self.bytes[start..].iter().take_while(|&&b| !ends_word(b)).count();
@@ -158,6 +159,11 @@ impl Literal<'_> {
             return Err(self.syntax("a value"));
         }
         let word = &self.text[start..end];
+        // Gemma 4's template prints a null argument as Python's `None`.
+        if word == "None" {
+            self.pos = end;
+            return Ok(Value::Null);
+        }
         match crate::syntax::json::probe_complete(word) {
             Some(value @ (Value::Number(_) | Value::Bool(_) | Value::Null)) => {
                 self.pos = end;
@@ -167,7 +173,7 @@ impl Literal<'_> {
                 ErrorCode::InvalidLiteral,
                 start,
                 format!(
-                    "{} is not a value: strings go between `{}` delimiters; bare values are JSON numbers, true, false and null",
+                    "{} is not a value: strings go between `{}` delimiters; bare values are JSON numbers, true, false, null and None",
                     quote(word),
                     self.delimiter
                 ),
