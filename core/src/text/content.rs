@@ -43,7 +43,9 @@ impl Content {
     /// Kept text.
     pub(crate) fn kept(&mut self, piece: &str, out: &mut impl Out) {
         // The common case: text after text, with no whitespace at its edges.
-        let edge = |b: Option<&u8>| b.is_some_and(|&b| !b.is_ascii_whitespace() && b < 0x80);
+        // Whitespace is `char::is_whitespace`, whose ASCII members are `is_ascii_whitespace`'s
+        // and the vertical tab.
+        let edge = |b: Option<&u8>| b.is_some_and(|&b| !b.is_ascii_whitespace() && b != 0x0B && b < 0x80);
         if self.started && self.held.is_empty() && edge(piece.as_bytes().first()) && edge(piece.as_bytes().last()) {
             out.push(piece);
             self.cut_since = false;
