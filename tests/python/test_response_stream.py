@@ -39,8 +39,8 @@ def calls_of(calls: List[Dict[str, Any]]) -> List[Any]:
 
 
 def options_of(case: Dict[str, Any]) -> Dict[str, Any]:
-    """The case's tools options (none without tools)."""
-    return {k: case[k] for k in ("tools", "validate", "unknown") if k in case}
+    """The case's provider (when given) and tools options (none without tools)."""
+    return {k: case[k] for k in ("provider", "tools", "validate", "unknown") if k in case}
 
 
 def one_shot(response: Any, options: Optional[Dict[str, Any]] = None) -> Outcome:
@@ -70,7 +70,9 @@ def assemble(events: List[Dict[str, Any]], calls: List[Dict[str, Any]], open_: L
 
 
 def streamed(pieces: Sequence[Any], provider: str = "auto", options: Optional[Dict[str, Any]] = None) -> Outcome:
-    stream = ResponseStream(provider, **(options or {}))  # type: ignore[arg-type]
+    options = dict(options or {})
+    provider = options.pop("provider", provider)
+    stream = ResponseStream(provider, **options)  # type: ignore[arg-type]
     calls: List[Dict[str, Any]] = []
     open_: List[Dict[str, Any]] = []
     try:
