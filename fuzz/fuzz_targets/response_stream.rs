@@ -6,6 +6,9 @@
 use beacon_core::{parse_json, parse_response_with, ErrorCode, Event, Provider, ProviderCall, ResponseOptions, ResponseStream, Value};
 use libfuzzer_sys::fuzz_target;
 
+#[path = "pieces.rs"]
+mod pieces;
+
 fuzz_target!(|data: &[u8]| {
     let Some((&[selector, step], rest)) = data.split_first_chunk::<2>() else {
         return;
@@ -38,14 +41,8 @@ fn stream(text: &str, step: usize, options: &ResponseOptions<'_>) -> Result<Vec<
     let mut stream = ResponseStream::with_options(options);
     let mut calls = Vec::new();
     let mut open: Option<(usize, Option<String>, String, String)> = None;
-    let mut from = 0;
-    while from < text.len() {
-        let mut to = (from + step).min(text.len());
-        while !text.is_char_boundary(to) {
-            to += 1;
-        }
-        assemble(stream.feed(&text[from..to])?, &mut calls, &mut open);
-        from = to;
+    for piece in pieces::pieces(text, step) {
+        assemble(stream.feed(piece)?, &mut calls, &mut open);
     }
     assemble(stream.finish()?, &mut calls, &mut open);
     assert!(open.is_none(), "a call started and never ended");

@@ -6,6 +6,9 @@
 use beacon_core::{parse_json, parse_message, ErrorCode, Event, Format, MessageOptions, Start, ToolCallStream, Value};
 use libfuzzer_sys::fuzz_target;
 
+#[path = "pieces.rs"]
+mod pieces;
+
 /// Content, reasoning, and the calls (id, name, format, arguments as JSON).
 type Message = (String, String, Vec<(Option<String>, String, Format, String)>);
 
@@ -47,14 +50,8 @@ fn stream(text: &str, step: usize, options: MessageOptions<'_>) -> Result<Messag
     let mut stream = ToolCallStream::new(options);
     let mut out: Message = (String::new(), String::new(), Vec::new());
     let mut open: Option<String> = None;
-    let mut from = 0;
-    while from < text.len() {
-        let mut to = (from + step).min(text.len());
-        while !text.is_char_boundary(to) {
-            to += 1;
-        }
-        assemble(stream.feed(&text[from..to])?, &mut out, &mut open);
-        from = to;
+    for piece in pieces::pieces(text, step) {
+        assemble(stream.feed(piece)?, &mut out, &mut open);
     }
     assemble(stream.finish()?, &mut out, &mut open);
     assert!(open.is_none(), "a call started and never ended");
