@@ -1,5 +1,7 @@
 //! parse_message beyond the shared fixtures: generated ids, random and seeded.
 
+mod common;
+
 use std::collections::HashSet;
 
 use beacon_core::{parse_message, Event, Ids, MessageOptions, ToolCallStream};
@@ -169,4 +171,33 @@ fn a_native_id_is_kept_beside_generated_ones() {
     let kept = ids(text, Ids::Keep);
     assert_eq!(kept, vec![Some("functions.a:0".to_string())]);
     assert_eq!(ids(text, Ids::Generate), kept);
+}
+
+/// #26 item 12: no text is both a call and content. For every fixture input that parses, a
+/// call's own text (when it is not blank and occurs once in the input) is not in the content.
+#[test]
+fn a_calls_text_is_never_content() {
+    let mut checked = 0;
+    for case in common::fixture_cases() {
+        let Some(input) = case["input"].as_str() else {
+            continue;
+        };
+        let Ok(message) = parse_message(input, MessageOptions::default()) else {
+            continue;
+        };
+        for call in &message.tool_calls {
+            let text = &input[call.span.clone()];
+            if text.trim().is_empty() || input.matches(text).count() != 1 {
+                continue;
+            }
+            assert!(
+                !message.content.contains(text),
+                "{}: the call {text:?} is also content {:?}",
+                case["id"],
+                message.content
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 500, "only {checked} calls checked");
 }

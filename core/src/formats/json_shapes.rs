@@ -14,8 +14,9 @@ use crate::call::{Format, ToolCall};
 use crate::error::ParseError;
 use crate::syntax::shape::{call_spans, calls_in, claims_call, Mode};
 
-/// Every JSON call in `text`, in text order.
-pub(crate) fn calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
+/// Every JSON call in `text`, in text order; the range of each value that holds calls (a call, a
+/// list of calls or a message) goes to `regions`.
+pub(crate) fn calls(text: &str, regions: &mut Vec<Range<usize>>) -> Result<Vec<ToolCall>, ParseError> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut pos = 0;
@@ -35,6 +36,7 @@ pub(crate) fn calls(text: &str) -> Result<Vec<ToolCall>, ParseError> {
         };
         let spans = call_spans(text, start, end, &value, Mode::Bare);
         if let Some(calls) = calls_in(text, start, value, Mode::Bare)? {
+            regions.push(start..end);
             let spans = spans.into_iter().chain(std::iter::repeat(start..end));
             out.extend(
                 calls

@@ -19,18 +19,20 @@ use super::Calls;
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{char_before, dotted_name_end, is_ident_continue_char, skip_ws};
-use crate::syntax::callsyntax::{is_keyword, parse_arguments, starts_keyword_list};
+use crate::syntax::callsyntax::{is_keyword, keyword_list, parse_arguments};
 use crate::syntax::shape::Defer;
 use crate::tools::Tools;
 use crate::value::Object;
 
 /// Every call in `text`, in text order. With `known`, a name that is not among the tools is
 /// prose: its parentheses are not read, so code in an answer (`requests.get(url=u)`) is neither
-/// a call nor an error. A call `skip` says yes to is read (a broken one fails) but left out.
+/// a call nor an error. A call `skip` says yes to is read (a broken one fails) but left out. The
+/// range each call (or the leading list) stands in goes to `regions`.
 pub(crate) fn calls(
     text: &str,
     known: Option<&Tools>,
     skip: &dyn Fn(&ToolCall) -> bool,
+    regions: &mut Vec<Range<usize>>,
 ) -> Result<Vec<ToolCall>, ParseError> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
@@ -40,6 +42,9 @@ pub(crate) fn calls(
     if pythonic::starts_bare_list(bytes, list_at) {
         floor = pythonic::bare_list(text, list_at, &mut Calls::new(&mut out, Defer::Never))?;
         out.retain(|c| !skip(c));
+        if !out.is_empty() {
+            regions.push(list_at..floor);
+        }
         pos = floor;
     }
     while let Some(i) = memchr(b'(', &bytes[pos..]) {
@@ -60,6 +65,7 @@ pub(crate) fn calls(
         };
         let call = ToolCall::new(name, arguments, Format::Python, name_at..end).with_origin(origin);
         if !skip(&call) {
+            regions.push(call.span.clone());
             out.push(call);
         }
         floor = end;
@@ -73,6 +79,25 @@ pub(crate) fn calls(
 /// `)` after it. The name is found by stepping back over identifier characters and dots, which
 /// stops at the previous `(`, so every byte is stepped over once.
 fn call_name_at(text: &str, floor: usize, open: usize) -> Option<usize> {
+    match call_start(text, floor, open, false) {
+        CallStart::At(name_at) => Some(name_at),
+        CallStart::Pending | CallStart::No => None,
+    }
+}
+
+/// What a `(` says about a call, on a text that may grow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CallStart {
+    /// The text ends before the answer is known.
+    Pending,
+    /// No call starts at this `(`.
+    No,
+    /// A call's name starts at this offset.
+    At(usize),
+}
+
+/// [`call_name_at`] on a text that may grow (`more`).
+pub(crate) fn call_start(text: &str, floor: usize, open: usize, more: bool) -> CallStart {
     let bytes = text.as_bytes();
     let mut name_at = open;
     while let Some((at, c)) = char_before(bytes, name_at) {
@@ -81,12 +106,23 @@ fn call_name_at(text: &str, floor: usize, open: usize) -> Option<usize> {
         }
         name_at = at;
     }
-    let is_call = name_at < open
-        && dotted_name_end(bytes, name_at) == open
-        && starts_keyword_list(bytes, open)
-        && !text[name_at..open].split('.').any(is_keyword)
-        && !defines(bytes, name_at, open);
-    is_call.then_some(name_at)
+    if name_at == open || dotted_name_end(bytes, name_at) != open || text[name_at..open].split('.').any(is_keyword) {
+        return CallStart::No;
+    }
+    match keyword_list(bytes, open, more) {
+        None => return CallStart::Pending,
+        Some(false) => return CallStart::No,
+        Some(true) => {}
+    }
+    // `name()` may yet be `name():`.
+    if more && bytes.get(open + 1) == Some(&b')') && open + 2 == bytes.len() {
+        return CallStart::Pending;
+    }
+    if defines(bytes, name_at, open) {
+        CallStart::No
+    } else {
+        CallStart::At(name_at)
+    }
 }
 
 /// Whether the name at `name_at` (its `(` at `open`) is defined rather than called: written after

@@ -70,16 +70,28 @@ pub(crate) fn is_keyword(word: &str) -> bool {
 /// Whether the `(` at `open` starts a call's argument list by the recognition rule: the
 /// parentheses are empty, or start with `identifier=` (not `==`).
 pub(crate) fn starts_keyword_list(bytes: &[u8], open: usize) -> bool {
+    keyword_list(bytes, open, false) == Some(true)
+}
+
+/// [`starts_keyword_list`] on a text that may grow (`more`): `None` while the text ends before
+/// the answer is known.
+pub(crate) fn keyword_list(bytes: &[u8], open: usize, more: bool) -> Option<bool> {
     let p = skip_ws(bytes, open + 1);
+    if more && p == bytes.len() {
+        return None;
+    }
     if bytes.get(p) == Some(&b')') {
-        return true;
+        return Some(true);
     }
     let end = ident_end(bytes, p);
     if end == p {
-        return false;
+        return Some(false);
     }
     let q = skip_ws(bytes, end);
-    bytes.get(q) == Some(&b'=') && bytes.get(q + 1) != Some(&b'=')
+    if more && (end == bytes.len() || q == bytes.len() || (bytes[q] == b'=' && q + 1 == bytes.len())) {
+        return None;
+    }
+    Some(bytes.get(q) == Some(&b'=') && bytes.get(q + 1) != Some(&b'='))
 }
 
 /// Parses the keyword arguments of the call whose `(` is at `open`. Returns the arguments and

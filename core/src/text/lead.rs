@@ -21,8 +21,8 @@ use crate::call::{Args, Format, FormatSet, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::formats::pythonic;
 use crate::formats::Calls;
-use crate::lex::{dotted_name_end, ident_end, skip_ws};
-use crate::syntax::callsyntax::{is_keyword, parse_arguments};
+use crate::lex::{dotted_name_end, skip_ws};
+use crate::syntax::callsyntax::{is_keyword, keyword_list, parse_arguments};
 use crate::syntax::shape::Defer;
 use crate::syntax::shape::{call_spans, calls_in, Mode};
 use crate::tools::Tools;
@@ -155,27 +155,6 @@ fn call_at(text: &str, q: usize, more: bool, out: &mut Vec<ToolCall>) -> Lead {
         Err(e) if more && incomplete(&e, bytes.len()) => Lead::Pending,
         Err(_) => Lead::None,
     }
-}
-
-/// Whether the `(` at `open` starts a keyword-argument list (`)` or `identifier=` after
-/// whitespace); `None` while the text ends before that is known.
-fn keyword_list(bytes: &[u8], open: usize, more: bool) -> Option<bool> {
-    let p = skip_ws(bytes, open + 1);
-    if more && p == bytes.len() {
-        return None;
-    }
-    if bytes.get(p) == Some(&b')') {
-        return Some(true);
-    }
-    let end = ident_end(bytes, p);
-    if end == p {
-        return Some(false);
-    }
-    let q = skip_ws(bytes, end);
-    if more && (end == bytes.len() || q == bytes.len() || (bytes[q] == b'=' && q + 1 == bytes.len())) {
-        return None;
-    }
-    Some(bytes.get(q) == Some(&b'=') && bytes.get(q + 1) != Some(&b'='))
 }
 
 /// Whether a list of calls starts at the `[` at `p`: `[`, whitespace, then a call by the

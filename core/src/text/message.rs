@@ -7,9 +7,9 @@
 //! one whitespace rule at the joins: whitespace that touches a removed piece at the very start or
 //! the very end of the content is dropped. So a text with nothing removed is its own content,
 //! exactly, and `Let me check.\n<tool_call>…</tool_call>` has the content `Let me check.`. A JSON
-//! or call-syntax call found in the prose (tiers 2 and 3, which only the whole text can settle)
-//! is returned and stays part of the content, as a call inside reasoning stays part of the
-//! reasoning: a stream has shown that text by the time the message ends.
+//! or call-syntax call found in the prose (tiers 2 and 3) leaves the content too, as the whole
+//! value that holds it (a list of calls, a message object): no text is both a call and content.
+//! A call inside reasoning stays part of the reasoning.
 //!
 //! **Reasoning** is the text inside the reasoning blocks (their tags taken out), verbatim and
 //! concatenated in text order, or `None` when there is no block. A call written inside
@@ -257,17 +257,13 @@ pub(crate) fn region_start(found: Found, tagged: &Tagged, index: usize, call: &T
     .unwrap_or(call.span.start)
 }
 
-/// The text less the regions, the reasoning blocks, the end tokens and (when there are calls)
-/// the wrapper tags, joined by the module's whitespace rule.
+/// The text less the regions, the reasoning blocks, the calls found in the prose, the end tokens
+/// and (when there are calls) the wrapper tags, joined by the module's whitespace rule.
 fn content(text: &str, tagged: &Tagged, has_calls: bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rule = Content::default();
     let mut from = 0;
-    for segment in &tagged.segments {
-        let range = match segment {
-            Segment::Calls { range, .. } => range.clone(),
-            Segment::Reasoning(r) => r.outer.clone(),
-        };
+    for range in removed(tagged) {
         prose(text, from..range.start, Some(has_calls), false, &mut rule, &mut out);
         rule.cut();
         from = range.end;
@@ -275,6 +271,22 @@ fn content(text: &str, tagged: &Tagged, has_calls: bool) -> String {
     prose(text, from..text.len(), Some(has_calls), false, &mut rule, &mut out);
     rule.finish(&mut out);
     out
+}
+
+/// What leaves the text on the way to the content, in text order: the segments (regions and
+/// reasoning blocks) and the calls tiers 2 and 3 found between them.
+pub(crate) fn removed(tagged: &Tagged) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let segments = tagged.segments.iter().map(|s| match s {
+        Segment::Calls { range, .. } => range.clone(),
+        Segment::Reasoning(r) => r.outer.clone(),
+    });
+    let mut scanned = tagged.scanned.iter().cloned().peekable();
+    let mut segments = segments.peekable();
+    std::iter::from_fn(move || match (segments.peek(), scanned.peek()) {
+        (Some(a), Some(b)) if b.start < a.start => scanned.next(),
+        (Some(_), _) => segments.next(),
+        (None, _) => scanned.next(),
+    })
 }
 
 /// Generated ids: a 128-bit FNV-1a hash of the seed (its 16 bytes, little-endian) and the text

@@ -61,13 +61,22 @@ pub(crate) fn finish(
     match later_tiers(text, formats, &tagged, known)? {
         (None, found) if found == Found::Inside => Ok((std::mem::take(&mut tagged.inside), (found, tagged))),
         (None, found) => Ok((std::mem::take(&mut tagged.outside), (found, tagged))),
-        (Some(calls), found) => {
+        (Some(scanned), found) => {
             // The leading calls move into the answer: a text of a million leading calls holds
             // them once.
             let leading = std::mem::take(&mut tagged.outside);
-            Ok((with_leading(leading, calls), (found, tagged)))
+            tagged.scanned = scanned.regions;
+            Ok((with_leading(leading, scanned.calls), (found, tagged)))
         }
     }
+}
+
+/// The calls tiers 2 and 3 found outside the leading calls' regions, and where they stand.
+#[derive(Debug, Default)]
+pub(crate) struct Scanned {
+    pub calls: Vec<ToolCall>,
+    /// Each JSON value that holds calls and each call-syntax call (or leading list), in text order.
+    pub regions: Vec<Range<usize>>,
 }
 
 /// Where the calls of a text stand once tier 1 has scanned it, and, when tiers 2 or 3 found
@@ -79,7 +88,7 @@ pub(crate) fn later_tiers(
     formats: FormatSet,
     tagged: &Tagged,
     known: Option<&Tools>,
-) -> Result<(Option<Vec<ToolCall>>, Found), ParseError> {
+) -> Result<(Option<Scanned>, Found), ParseError> {
     let is_known = |c: &ToolCall| known.is_none_or(|t| t.contains(&c.name));
     if tagged.outside.len() > tagged.leading {
         return Ok((None, Found::Tagged));
@@ -97,7 +106,7 @@ pub(crate) fn later_tiers(
     // part of it): it is left out as soon as it is read, so the leading calls are never held
     // twice, and only counts as the tier finding a call.
     let in_lead = std::cell::Cell::new(false);
-    let call_syntax = |t: &str, from: usize| {
+    let call_syntax = |t: &str, from: usize, found_in: &mut Vec<Range<usize>>| {
         let skip = |c: &ToolCall| {
             let inside = in_any(&regions, from + c.span.start);
             if inside && formats.contains(c.format) && is_known(c) {
@@ -105,9 +114,9 @@ pub(crate) fn later_tiers(
             }
             inside
         };
-        python::calls(t, known, &skip)
+        python::calls(t, known, &skip, found_in)
     };
-    let json = |t: &str, _: usize| json_shapes::calls(t);
+    let json = |t: &str, _: usize, regions: &mut Vec<Range<usize>>| json_shapes::calls(t, regions);
     let tiers: [(&Tier<'_>, &[Format]); 2] = [
         (&json, &[Format::Json]),
         (&call_syntax, &[Format::Python, Format::Pythonic]),
@@ -133,7 +142,8 @@ pub(crate) fn later_tiers(
             continue;
         }
         let skip_lead = produces == [Format::Json];
-        let mut calls = outside_reasoning(text, if skip_lead { &after_lead } else { &outer }, tier)?;
+        let mut found_in = Vec::new();
+        let mut calls = outside_reasoning(text, if skip_lead { &after_lead } else { &outer }, tier, &mut found_in)?;
         calls.retain(|c| formats.contains(c.format) && is_known(c));
         // Leading JSON calls are the JSON tier's finds too.
         let found_lead = skip_lead
@@ -143,7 +153,8 @@ pub(crate) fn later_tiers(
         let found = !calls.is_empty() || in_lead.get();
         calls.retain(|c| !in_any(&regions, c.span.start));
         if found || found_lead {
-            return Ok((Some(calls), Found::Scanned));
+            let regions = holding(found_in, &calls);
+            return Ok((Some(Scanned { calls, regions }), Found::Scanned));
         }
     }
     if !tagged.outside.is_empty() {
@@ -178,22 +189,45 @@ fn in_any(regions: &[Range<usize>], at: usize) -> bool {
     after > 0 && at < regions[after - 1].end
 }
 
-/// A tier-2 or tier-3 scan of a piece of the text, given where the piece starts in the text.
-type Tier<'a> = dyn Fn(&str, usize) -> Result<Vec<ToolCall>, ParseError> + 'a;
+/// The regions (in text order) that hold one of `calls` (in text order): a value whose calls
+/// were all left out is prose again.
+fn holding(regions: Vec<Range<usize>>, calls: &[ToolCall]) -> Vec<Range<usize>> {
+    let mut calls = calls.iter().map(|c| c.span.start).peekable();
+    regions
+        .into_iter()
+        .filter(|r| {
+            while calls.next_if(|&at| at < r.start).is_some() {}
+            calls.peek().is_some_and(|at| r.contains(at))
+        })
+        .collect()
+}
+
+/// A tier-2 or tier-3 scan of a piece of the text, given where the piece starts in the text; the
+/// ranges its calls stand in go to the vector.
+type Tier<'a> = dyn Fn(&str, usize, &mut Vec<Range<usize>>) -> Result<Vec<ToolCall>, ParseError> + 'a;
 
 /// Runs a tier-2 or tier-3 scan over the text between the reasoning blocks.
-fn outside_reasoning(text: &str, reasoning: &[Range<usize>], tier: &Tier<'_>) -> Result<Vec<ToolCall>, ParseError> {
+fn outside_reasoning(
+    text: &str,
+    reasoning: &[Range<usize>],
+    tier: &Tier<'_>,
+    regions: &mut Vec<Range<usize>>,
+) -> Result<Vec<ToolCall>, ParseError> {
     if reasoning.is_empty() {
-        return tier(text, 0);
+        return tier(text, 0, regions);
     }
     let mut out = Vec::new();
     let mut from = 0;
     let end = text.len()..text.len();
     for block in reasoning.iter().chain(std::iter::once(&end)) {
-        let calls = tier(&text[from..block.start], from).map_err(|mut e| {
+        let first = regions.len();
+        let calls = tier(&text[from..block.start], from, regions).map_err(|mut e| {
             e.offset += from;
             e
         })?;
+        for r in &mut regions[first..] {
+            *r = r.start + from..r.end + from;
+        }
         out.extend(calls.into_iter().map(|mut call| {
             call.shift(from);
             call

@@ -54,6 +54,10 @@ pub(crate) struct Tagged {
     pub inside_at: Vec<usize>,
     /// The regions that gave outside calls and the reasoning blocks, in text order.
     pub segments: Vec<Segment>,
+    /// Where the calls tiers 2 and 3 found stand in the prose (each JSON value that holds calls,
+    /// each call-syntax call), in text order: set once the whole text is read, when those tiers
+    /// give the message's calls. Like the regions, they are not content.
+    pub scanned: Vec<Range<usize>>,
 }
 
 /// A stretch of text the scanner took out of the prose.

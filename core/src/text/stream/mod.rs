@@ -26,6 +26,7 @@
 //! whole, so that a dropped call shows nothing.
 
 mod args;
+mod hold;
 mod state;
 
 pub use state::{scan_stream, StreamScan, StreamState};
@@ -41,6 +42,7 @@ use crate::tools::{Tools, UnknownTools};
 use crate::value::Object;
 
 use args::{Piece, Walk};
+use hold::Hold;
 
 /// What a stream reports, in text order. Concatenated, the `Content` texts are the message's
 /// content, the `Reasoning` texts its reasoning, and each call's `Arguments` deltas the JSON text
@@ -126,7 +128,8 @@ impl Event {
 ///     deltas.extend(delta(&event));
 /// }
 /// let finish_reason = if called { "tool_calls" } else { "stop" };
-/// assert_eq!(deltas[0], r#"{"content":"Let me check"}"#);
+/// // `check` waits for the next token, which might have made it `check(…)`, a call.
+/// assert_eq!(deltas[..2], [r#"{"content":"Let me"}"#, r#"{"content":" check."}"#]);
 /// assert!(deltas[2].starts_with(r#"{"tool_calls":[{"index":0,"id":"call_"#));
 /// assert_eq!(deltas[3], r#"{"tool_calls":[{"index":0,"function":{"arguments":"{\"city\": \"Pa"}}]}"#);
 /// assert_eq!(finish_reason, "tool_calls");
@@ -141,6 +144,12 @@ pub struct ToolCallStream {
     /// The content rule, and how far the text has gone into it (or into reasoning and calls).
     rule: Content,
     emitted: usize,
+    /// What holds back prose that may be a JSON or call-syntax call, and, once the text has
+    /// ended, the next of the calls found in the prose (whose text is no content).
+    hold: Hold,
+    cut: usize,
+    /// The text has ended: what is left is decided.
+    ended: bool,
     /// The next segment of the scanner to report, and how far the reasoning of the block at
     /// hand has been reported.
     segment: usize,
@@ -195,6 +204,9 @@ impl ToolCallStream {
             scanner: Scanner::new(options.formats, options.start, Defer::Never),
             rule: Content::default(),
             emitted: 0,
+            hold: Hold::new(options.formats),
+            cut: 0,
+            ended: false,
             segment: 0,
             reasoning_to: 0,
             calls: 0,
@@ -233,8 +245,9 @@ impl ToolCallStream {
         if settled && self.scanner.in_prose_at(self.emitted) {
             if let Some(to) = plain_to(self.text.as_bytes(), self.emitted, before) {
                 self.scanner.prose_to(to);
-                self.rule.kept(&self.text[self.emitted..to], &mut events);
-                self.emitted = to;
+                let shown = self.shown_to(to, true);
+                self.rule.kept(&self.text[self.emitted..shown], &mut events);
+                self.emitted = shown;
                 return Ok(());
             }
         }
@@ -349,12 +362,16 @@ impl ToolCallStream {
             .filter(|_| self.options.unknown != UnknownTools::Keep);
         self.scanner.run(&self.text, false, names)?;
         let (late, found) = tiers::later_tiers(&self.text, self.options.formats, &self.scanner.found, self.names())?;
-        let late = late.map(|calls| tiers::with_leading(self.scanner.found.outside.clone(), calls));
+        let late = late.map(|scanned| {
+            self.scanner.found.scanned = scanned.regions;
+            tiers::with_leading(self.scanner.found.outside.clone(), scanned.calls)
+        });
         let total = match (&late, found) {
             (Some(calls), _) => calls.len(),
             (None, Found::Inside) => self.scanner.found.inside.len(),
             (None, _) => self.scanner.found.outside.len(),
         };
+        self.ended = true;
         self.pump(Some(total > 0), &mut events);
         self.rule.finish(&mut events);
         // Calls found once the text ended: the tiers' (after the leading calls reported), or
@@ -400,24 +417,16 @@ impl ToolCallStream {
         }
         let has_calls = has_calls.or(self.calls_certain().then_some(true));
         self.walk_on(text, events);
-        while let Some(segment) = self.scanner.found.segments.get(self.segment) {
-            let (range, calls) = match segment {
+        while let Some(segment) = self.scanner.found.segments.get(self.segment).cloned() {
+            let (range, calls) = match &segment {
                 Segment::Calls { range, calls } => (range.clone(), Some(calls.clone())),
                 Segment::Reasoning(r) => (r.outer.clone(), None),
             };
-            if !Self::prose_to(
-                text,
-                &mut self.emitted,
-                range.start,
-                has_calls,
-                false,
-                &mut self.rule,
-                events,
-            ) {
+            if !self.prose_to(text, range.start, has_calls, false, events) {
                 return;
             }
             self.rule.cut();
-            match (segment, calls) {
+            match (&segment, calls) {
                 (Segment::Reasoning(r), _) => {
                     let from = self.reasoning_to.max(r.inner.start);
                     events.reasoning(&text[from..r.inner.end.max(from)]);
@@ -453,6 +462,7 @@ impl ToolCallStream {
                 _ => {}
             }
             self.emitted = range.end;
+            self.hold.skip_to(range.end);
             self.segment += 1;
         }
         let frontier = self.scanner.frontier();
@@ -466,15 +476,7 @@ impl ToolCallStream {
             self.diverged |= walk.ended > 0 || walk.open;
         }
         let open = more || !self.scanner.is_done();
-        if !Self::prose_to(
-            text,
-            &mut self.emitted,
-            frontier,
-            has_calls,
-            open,
-            &mut self.rule,
-            events,
-        ) {
+        if !self.prose_to(text, frontier, has_calls, open, events) {
             return;
         }
         if !more {
@@ -496,23 +498,77 @@ impl ToolCallStream {
         !self.scanner.found.outside.is_empty() || self.scanner.pending.as_ref().is_some_and(|p| !p.calls.is_empty())
     }
 
-    /// Reports the prose from `emitted` to `to`; false when it stopped before a wrapper tag
-    /// (whether it is content depends on calls not known yet).
+    /// Reports the prose from `emitted` to `to`; false when it stopped before that: before a
+    /// wrapper tag (whether it is content depends on calls not known yet), or where the prose
+    /// may be a call ([`Hold`]). Once the text has ended, the calls found in the prose are cut out
+    /// of it.
     fn prose_to(
+        &mut self,
         text: &str,
-        emitted: &mut usize,
         to: usize,
         has_calls: Option<bool>,
         open: bool,
-        rule: &mut Content,
         events: &mut Events<'_>,
     ) -> bool {
-        if to <= *emitted {
+        if to <= self.emitted {
             return true;
         }
-        let reached = prose(text, *emitted..to, has_calls, open, rule, events);
-        *emitted = reached;
+        if self.ended {
+            let cuts = &self.scanner.found.scanned;
+            while let Some(cut) = cuts.get(self.cut).filter(|c| c.start < to) {
+                // Text shown already that is a call: a bug the end of `finish` reports.
+                self.diverged |= cut.start < self.emitted;
+                let from = self.emitted.min(cut.start);
+                prose(text, from..cut.start, has_calls, false, &mut self.rule, events);
+                self.rule.cut();
+                self.emitted = cut.end.max(self.emitted);
+                self.cut += 1;
+            }
+            let reached = prose(
+                text,
+                self.emitted..to.max(self.emitted),
+                has_calls,
+                open,
+                &mut self.rule,
+                events,
+            );
+            self.emitted = reached;
+            return reached == to;
+        }
+        let shown = self.shown_to_in(text, to, open);
+        let reached = prose(text, self.emitted..shown, has_calls, open, &mut self.rule, events);
+        self.emitted = reached;
         reached == to
+    }
+
+    /// How far the prose up to `to` may be shown now ([`Hold`]), on the text the stream keeps.
+    fn shown_to(&mut self, to: usize, open: bool) -> usize {
+        let text = std::mem::take(&mut self.text);
+        let shown = self.shown_to_in(&text, to, open);
+        self.text = text;
+        shown
+    }
+
+    fn shown_to_in(&mut self, text: &str, to: usize, open: bool) -> usize {
+        if !self.hold.active() {
+            return to;
+        }
+        let found = &self.scanner.found;
+        let tagged = found.outside.len() > found.leading
+            || self
+                .scanner
+                .pending
+                .as_ref()
+                .is_some_and(|p| p.shown && p.family().is_some() && !p.calls.is_empty());
+        if tagged {
+            self.hold.release();
+            return to;
+        }
+        let known = self
+            .tools
+            .as_ref()
+            .filter(|_| self.options.unknown != UnknownTools::Keep);
+        self.hold.allow(text, to, open, known).max(self.emitted)
     }
 
     /// The calls of the region the scanner waits at that are certain already, and the
