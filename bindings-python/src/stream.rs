@@ -136,12 +136,19 @@ impl PyResponseStream {
                 let mut all = Vec::new();
                 for item in &items {
                     match self.stream.feed_value(item) {
-                        Ok(Output::Events(e)) => all.extend(e),
+                        Ok(Output::Events { events, .. }) => all.extend(events),
                         Ok(_) => {}
                         Err(e) => return Err(failure(e)),
                     }
                 }
-                events(py, Ok(Output::Events(all)))
+                events(
+                    py,
+                    Ok(Output::Events {
+                        events: all,
+                        deferred: Vec::new(),
+                        source: "",
+                    }),
+                )
             }
             event => events(py, self.stream.feed_value(&event)),
         }

@@ -106,10 +106,16 @@ pub fn free_stream(handle: u32) {
 
 /// Runs `call` on the stream of `handle` and answers its events or its error (located by the
 /// core in UTF-16 units of all the text fed). `capacity`: the size of the text just fed.
-fn step(handle: u32, capacity: usize, call: impl FnOnce(&mut Stream) -> Result<Output<'static>, Failure>) -> String {
-    let result = STREAMS.with_borrow_mut(|slots| match slots.get_mut(handle) {
-        None => Err(Failure::Arg(ArgError::Type("the stream was freed".to_owned()))),
-        Some(stream) => call(stream),
-    });
-    answer(32 + capacity * 2, result)
+fn step(
+    handle: u32,
+    capacity: usize,
+    call: impl for<'s> FnOnce(&'s mut Stream) -> Result<Output<'s>, Failure>,
+) -> String {
+    STREAMS.with_borrow_mut(|slots| {
+        let result = match slots.get_mut(handle) {
+            None => Err(Failure::Arg(ArgError::Type("the stream was freed".to_owned()))),
+            Some(stream) => call(stream),
+        };
+        answer(32 + capacity * 2, result)
+    })
 }

@@ -15,7 +15,8 @@ from playwright.sync_api import Page, expect
 STREAMED = [
     ("Hermes / Qwen", ["get_weather", "get_weather"], "I'll check the current weather in both cities."),
     ("XML invoke", ["search_docs"], "I'll search the documentation for that."),
-    ("Python call", ["search"], 'I will look that up. search(query="rust async", limit=5)'),
+    # A call's text is never content.
+    ("Python call", ["search"], "I will look that up."),
 ]
 
 

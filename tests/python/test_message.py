@@ -96,8 +96,8 @@ def test_generated_ids_are_unique_across_outputs() -> None:
 def test_options_and_their_errors() -> None:
     text = HERMES + ' f(x=1)'
     assert [c["format"] for c in parse_message(text, formats=["python"])["tool_calls"]] == ["python"]
-    # A call found in the prose (tier 3) stays in the content.
-    assert parse_message(text, formats=["python"])["content"] == text
+    # A call found in the prose (tier 3) is no content: the Hermes tag, not a format here, is.
+    assert parse_message(text, formats=["python"])["content"] == HERMES
     with pytest.raises(ValueError, match="hermes, bracket"):
         parse_message(text, formats=["nope"])
     with pytest.raises(TypeError):

@@ -152,19 +152,19 @@ def test_no_marker_leaks_into_content() -> None:
 
 @pytest.mark.parametrize("start", ["detect", "content", "reasoning"])
 def test_start(start: str) -> None:
-    text = "plan</think>Done."
+    text = "plan!</think>Done."
     stream = ToolCallStream(start=start)  # type: ignore[arg-type]
-    first = stream.feed(text[:5])
-    events = first + stream.feed(text[5:]) + stream.finish()
+    first = stream.feed(text[:6])
+    events = first + stream.feed(text[6:]) + stream.finish()
     content = "".join(e["text"] for e in events if e["type"] == "content")
     reasoning = "".join(e["text"] for e in events if e["type"] == "reasoning")
     if start == "content":
-        assert first == [{"type": "content", "text": "plan"}]
-        assert (content, reasoning) == ("plan</think>Done.", "")
+        assert first == [{"type": "content", "text": "plan!"}]
+        assert (content, reasoning) == ("plan!</think>Done.", "")
     else:
         # "detect" holds the text until the close tag tells; "reasoning" knows from the start.
-        assert first == ([] if start == "detect" else [{"type": "reasoning", "text": "plan"}])
-        assert (content, reasoning) == ("Done.", "plan")
+        assert first == ([] if start == "detect" else [{"type": "reasoning", "text": "plan!"}])
+        assert (content, reasoning) == ("Done.", "plan!")
 
 
 def test_error_position_counts_code_points_of_everything_fed() -> None:
@@ -238,3 +238,25 @@ def test_bad_options(kwargs: Dict[str, Any], error: type) -> None:
 
 def test_scan_stream_still_works() -> None:
     assert beacon.scan_stream("Let me check <tool_") == {"state": "partial", "position": 13}
+
+
+@pytest.mark.parametrize("piece", [1 << 30, 4096, 7])
+def test_large_arguments_are_built_from_the_kept_text(piece: int) -> None:
+    """Arguments past the size the stream leaves in its text (2 KB) come back whole at `call_end`,
+    equal to `parse_message`'s and to what their deltas add up to, however the text is split: a
+    list of them, some escaped strings, nested objects, a second call after the first."""
+    items = [{"k": i, "s": "é\"\\n\u00e9😀", "n": None, "f": 1.5, "big": 10**30} for i in range(300)]
+    first = json.dumps({"name": "f", "arguments": {"a": items, "b": {"c": [True, False]}}}, ensure_ascii=False)
+    second = json.dumps({"name": "g", "arguments": {"x": "y" * 5000}})
+    text = f"Sure.\n<tool_call>\n{first}\n</tool_call>\n<tool_call>\n{second}\n</tool_call>"
+    stream = ToolCallStream(start="content")
+    events: List[Dict[str, Any]] = []
+    for i in range(0, len(text), piece):
+        events += stream.feed(text[i : i + piece])
+    events += stream.finish()
+    expected = [c["arguments"] for c in beacon.parse_message(text)["tool_calls"]]
+    assert [e["arguments"] for e in events if e["type"] == "call_end"] == expected
+    for index, arguments in enumerate(expected):
+        deltas = "".join(e["delta"] for e in events if e["type"] == "arguments" and e["index"] == index)
+        assert json.loads(deltas) == arguments
+    assert expected[0]["a"][299]["big"] == 10**30

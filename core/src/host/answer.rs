@@ -19,7 +19,8 @@ use super::{Located, Output};
 ///   "span": [start, end]}]}` (`reasoning` and `id` null when absent);
 /// - a provider call: `{"id", "name", "arguments"}` (`id` null when absent);
 /// - a stream scan: `{"state", "position"}`; a provider: its id or null; a boolean; a value;
-/// - a stream's events: a list of [`event`]s.
+/// - a stream's events: a list of events (see `event`), a `call_end` whose arguments were left in
+///   the stream's text built from there.
 pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Error> {
     match output {
         Output::Call { call, source } => tool_call(sink, call, false, source),
@@ -56,7 +57,20 @@ pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Er
             sink.end_map(m)
         }
         Output::Value(v) => value(sink, v),
-        Output::Events(events) => list(sink, events.len(), events, event),
+        Output::Events {
+            events,
+            deferred,
+            source,
+        } => {
+            let mut deferred = deferred.into_iter().peekable();
+            list(sink, events.len(), events, |sink, e| {
+                let at = match &e {
+                    Event::CallEnd { index, .. } => deferred.next_if(|&(i, _)| i == *index).map(|(_, at)| at),
+                    _ => None,
+                };
+                event(sink, e, at, source)
+            })
+        }
     }
 }
 
@@ -65,7 +79,10 @@ pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Er
 /// - `{"type": "call_start", "index", "id", "name", "format"}` (`id` null when absent);
 /// - `{"type": "arguments", "index", "delta"}`;
 /// - `{"type": "call_end", "index", "arguments"}`.
-pub fn event<S: Sink>(sink: &mut S, event: Event) -> Result<S::Value, S::Error> {
+///
+/// A `CallEnd` whose arguments were left in the text (`deferred`: their offset in `source`) is
+/// built from there.
+fn event<S: Sink>(sink: &mut S, event: Event, deferred: Option<usize>, source: &str) -> Result<S::Value, S::Error> {
     let len = match &event {
         Event::Content { .. } | Event::Reasoning { .. } => 2,
         Event::CallStart { .. } => 5,
@@ -92,7 +109,9 @@ pub fn event<S: Sink>(sink: &mut S, event: Event) -> Result<S::Value, S::Error> 
         }
         Event::CallEnd { index, arguments } => {
             field(sink, &mut m, Field::Index, |s| s.int(count(index)))?;
-            field(sink, &mut m, Field::Arguments, |s| object(s, arguments))?;
+            field(sink, &mut m, Field::Arguments, |s| {
+                self::arguments(s, arguments, deferred, source)
+            })?;
         }
     }
     sink.end_map(m)

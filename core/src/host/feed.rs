@@ -58,7 +58,7 @@ impl Stream {
     /// A stream of model output with `parse_message`'s options.
     pub fn text(options: MessageOptions<'_>, host: Host) -> Stream {
         Stream::new(
-            Kind::Text(Box::new(ToolCallStream::new(options))),
+            Kind::Text(Box::new(ToolCallStream::leaving_arguments(options))),
             "ToolCallStream",
             host,
         )
@@ -101,7 +101,7 @@ impl Stream {
     }
 
     /// Feeds text: the next delta of the model's output, or a piece of a response stream's text.
-    pub fn feed(&mut self, text: &str) -> Result<Output<'static>, Failure> {
+    pub fn feed(&mut self, text: &str) -> Result<Output<'_>, Failure> {
         self.begin("feed", Fed::Text)?;
         self.guard(|kind| match kind {
             Kind::Text(s) => s.feed(text),
@@ -128,7 +128,7 @@ impl Stream {
 
     /// Feeds bytes of a response stream (UTF-8; a character may be cut between two pieces).
     /// Positions are then in bytes.
-    pub fn feed_bytes(&mut self, bytes: &[u8]) -> Result<Output<'static>, Failure> {
+    pub fn feed_bytes(&mut self, bytes: &[u8]) -> Result<Output<'_>, Failure> {
         self.begin("feed", Fed::Bytes)?;
         let mut joined = std::mem::take(&mut self.partial);
         joined.extend_from_slice(bytes);
@@ -140,18 +140,16 @@ impl Stream {
             }
             Err(_) => return Err(self.invalid_utf8(&joined)),
         };
-        let partial = rest.to_vec();
-        let out = self.guard(|kind| match kind {
+        self.partial = rest.to_vec();
+        self.guard(|kind| match kind {
             Kind::Response(s) => s.feed(text),
             Kind::Text(s) => s.feed(text),
-        });
-        self.partial = partial;
-        out
+        })
     }
 
     /// Feeds one decoded event of a response stream (positions are then 0; the message names
     /// the event by its index).
-    pub fn feed_value(&mut self, event: &Value) -> Result<Output<'static>, Failure> {
+    pub fn feed_value(&mut self, event: &Value) -> Result<Output<'_>, Failure> {
         self.begin("feed", Fed::Values)?;
         self.guard(|kind| match kind {
             Kind::Response(s) => s.feed_value(event),
@@ -164,18 +162,17 @@ impl Stream {
     }
 
     /// The stream has ended: the rest of the events, or the error of the whole stream.
-    pub fn finish(&mut self) -> Result<Output<'static>, Failure> {
+    pub fn finish(&mut self) -> Result<Output<'_>, Failure> {
         self.begin("finish", Fed::Nothing)?;
         if !self.partial.is_empty() {
             let partial = std::mem::take(&mut self.partial);
             return Err(self.invalid_utf8(&partial));
         }
-        let out = self.guard(|kind| match kind {
+        self.finished = true;
+        self.guard(|kind| match kind {
             Kind::Text(s) => s.finish(),
             Kind::Response(s) => s.finish(),
-        });
-        self.finished = true;
-        out
+        })
     }
 
     /// Checks that the stream takes `what` now.
@@ -204,14 +201,22 @@ impl Stream {
 
     /// Runs one step of the core stream: its events, or its error located (a panic is an
     /// `internal` error). After an error the stream is over.
-    fn guard(
-        &mut self,
-        step: impl FnOnce(&mut Kind) -> Result<Vec<Event>, ParseError>,
-    ) -> Result<Output<'static>, Failure> {
+    fn guard(&mut self, step: impl FnOnce(&mut Kind) -> Result<Vec<Event>, ParseError>) -> Result<Output<'_>, Failure> {
         let result = catch_unwind(AssertUnwindSafe(|| step(&mut self.kind)))
             .unwrap_or_else(|payload| Err(ParseError::new(ErrorCode::Internal, 0, panic_message(&*payload))));
         match result {
-            Ok(events) => Ok(Output::Events(events)),
+            Ok(events) => Ok(match &mut self.kind {
+                Kind::Text(s) => Output::Events {
+                    events,
+                    deferred: s.take_deferred(),
+                    source: s.text(),
+                },
+                Kind::Response(_) => Output::Events {
+                    events,
+                    deferred: Vec::new(),
+                    source: "",
+                },
+            }),
             Err(err) => {
                 self.finished = true;
                 Err(self.locate(&err).into())

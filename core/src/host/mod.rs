@@ -22,7 +22,7 @@ mod raw;
 mod results;
 mod sink;
 
-pub use answer::{emit, emit_error, event};
+pub use answer::{emit, emit_error};
 pub use error::{
     describe, lone_surrogate_in_text, lone_surrogate_in_value, non_finite_number, ArgError, Failure, Located,
 };
@@ -186,8 +186,14 @@ pub enum Output<'a> {
         position: usize,
     },
     Value(Value),
-    /// What a stream reported ([`Stream`]).
-    Events(Vec<Event>),
+    /// What a stream reported ([`Stream`]). The `CallEnd` of each call in `deferred` (its index
+    /// and the offset of its arguments object in `source`, in order) has its arguments still in
+    /// `source`, the text the stream was fed.
+    Events {
+        events: Vec<Event>,
+        deferred: Vec<(usize, usize)>,
+        source: &'a str,
+    },
 }
 
 /// Runs `op` on `input` for `host`: the core call, with its error located in the caller's
@@ -218,7 +224,12 @@ pub fn run_settled(input: &Input<'_>, op: Op, host: Host) -> Result<Output<'stat
         Output::Provider(p) => Output::Provider(p),
         Output::Scan { state, position } => Output::Scan { state, position },
         Output::Value(v) => Output::Value(v),
-        Output::Events(events) => Output::Events(events),
+        // The one-shot operations answer no events; a stream's are built from its own text.
+        Output::Events { events, .. } => Output::Events {
+            events,
+            deferred: Vec::new(),
+            source: "",
+        },
     })
 }
 

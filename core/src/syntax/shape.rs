@@ -120,7 +120,7 @@ impl PlainCall {
 /// more than building and freeing a small tree (typical hermes output: 27.1k instructions
 /// deferred, 25.9k not, callgrind) and less than a large one (10 KB of arguments: 464k against
 /// 523k), whose tree also doubles the memory a host needs.
-const DEFER_FROM: usize = 2048;
+pub(crate) const DEFER_FROM: usize = 2048;
 
 /// Whether [`plain_calls`] leaves a call's arguments in the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -6,8 +6,9 @@
 //!   `"name"` (a string), then the arguments key (`arguments`, `parameters`, `input`, `args`)
 //!   whose value opens an object; `id`, `type`, `call_id` and `index` may stand before them, and
 //!   `"function": {…}` holds the two (the OpenAI shape). Then the call starts;
-//! - the arguments object's text streams as it arrives, up to its closing brace; then it is parsed,
-//!   and the call ends with it;
+//! - the arguments object's text streams as it arrives, up to its closing brace; then it is parsed
+//!   (or, for a host that builds its own values, checked and left in the text when large), and
+//!   the call ends with it;
 //! - the rest of the object is skipped to its end, and a list goes on with the next object.
 //!
 //! Anything else (a key before the name, arguments that are a string, a message with
@@ -21,7 +22,8 @@ use std::ops::Range;
 use crate::call::Format;
 use crate::formats::JsonBody;
 use crate::lex::skip_ws;
-use crate::syntax::json::{parse_value_at, raw_string_end, raw_value_end, Nesting};
+use crate::syntax::json::{check_nested_at, parse_value_at, raw_string_end, raw_value_end, Nesting};
+use crate::syntax::shape::DEFER_FROM;
 use crate::value::{Object, Value};
 
 /// How far an object's head (the keys before the arguments) is looked for.
@@ -34,8 +36,9 @@ pub(super) enum Piece {
     Start { name: String },
     /// More of the arguments' text.
     Arguments(Range<usize>),
-    /// The call ends.
-    End(Object),
+    /// The call ends, with its arguments built, or (`deferred`: their offset) checked and left in
+    /// the text for a host that builds its own values.
+    End { arguments: Object, deferred: Option<usize> },
 }
 
 /// The walk over one region's JSON body.
@@ -109,8 +112,9 @@ impl Walk {
     }
 
     /// Reads the text that came since the last call; `may_start`: whether a new call may start
-    /// now (every call before it has ended).
-    pub(super) fn advance(&mut self, text: &str, mut may_start: bool, out: &mut Vec<Piece>) {
+    /// now (every call before it has ended); `defer`: arguments of [`DEFER_FROM`] bytes or more
+    /// are checked, not built.
+    pub(super) fn advance(&mut self, text: &str, mut may_start: bool, defer: bool, out: &mut Vec<Piece>) {
         let bytes = text.as_bytes();
         loop {
             match self.phase {
@@ -160,9 +164,19 @@ impl Walk {
                         self.phase = Phase::Args { args, pos: to, nesting };
                         return;
                     };
-                    match parse_value_at(text, args) {
-                        Ok((Value::Object(arguments), end)) if end == close + 1 => {
-                            out.push(Piece::End(arguments));
+                    let ended = if defer && close + 1 - args >= DEFER_FROM {
+                        check_nested_at(text, args, 0)
+                            .filter(|&end| end == close + 1)
+                            .map(|_| (Object::new(), Some(args)))
+                    } else {
+                        match parse_value_at(text, args) {
+                            Ok((Value::Object(arguments), end)) if end == close + 1 => Some((arguments, None)),
+                            _ => None,
+                        }
+                    };
+                    match ended {
+                        Some((arguments, deferred)) => {
+                            out.push(Piece::End { arguments, deferred });
                             self.open = false;
                             self.ended += 1;
                             self.phase = Phase::Rest {
@@ -170,7 +184,7 @@ impl Walk {
                                 nesting: Nesting::at_depth(self.depth),
                             };
                         }
-                        _ => self.phase = Phase::Done,
+                        None => self.phase = Phase::Done,
                     }
                 }
                 Phase::Rest { pos, mut nesting } => match (pos..bytes.len()).find(|&i| nesting.byte(bytes[i])) {

@@ -33,13 +33,14 @@ pub use state::{scan_stream, StreamScan, StreamState};
 
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
+use crate::syntax::json::{parse_value_at, raw_value_end};
 use crate::syntax::shape::Defer;
 use crate::text::content::{prose, Content, Out};
 use crate::text::message::{parse_message, region_start, IdHasher, MessageOptions};
 use crate::text::scanner::{Scanner, Segment};
 use crate::text::tiers::{self, Found};
 use crate::tools::{Tools, UnknownTools};
-use crate::value::Object;
+use crate::value::{Object, Value};
 
 use args::{Piece, Walk};
 use hold::Hold;
@@ -168,6 +169,11 @@ pub struct ToolCallStream {
     diverged: bool,
     /// The ids of this stream's calls, from one seed (fresh with [`Ids::Generate`]).
     hasher: Option<IdHasher>,
+    /// Whether large arguments are left in the text for the host
+    /// ([`ToolCallStream::leaving_arguments`]), and the calls so left: their index and the offset
+    /// of their arguments object.
+    defer: Defer,
+    deferred: Vec<(usize, usize)>,
     state: State,
 }
 
@@ -201,7 +207,17 @@ impl ToolCallStream {
             tools: options.tools.cloned(),
             options: MessageOptions { tools: None, ..options },
             text: String::new(),
-            scanner: Scanner::new(options.formats, options.start, Defer::Never),
+            // Calls the scanner reads are checked and left in the text when large (the stream
+            // reports each once, building it then): only the tools need them built at once.
+            scanner: Scanner::new(
+                options.formats,
+                options.start,
+                if options.tools.is_none() {
+                    Defer::Large
+                } else {
+                    Defer::Never
+                },
+            ),
             rule: Content::default(),
             emitted: 0,
             hold: Hold::new(options.formats),
@@ -217,8 +233,32 @@ impl ToolCallStream {
             steps: Vec::new(),
             diverged: false,
             hasher: options.ids.seed().map(IdHasher::new),
+            defer: Defer::Never,
+            deferred: Vec::new(),
             state: State::Open,
         }
+    }
+
+    /// A stream for a host that builds its own values from the text ([`crate::host`]): a call
+    /// whose arguments object is [`DEFER_FROM`](crate::syntax::shape::DEFER_FROM) bytes or more
+    /// ends with empty `arguments`, its index and the offset of the object in [`Self::text`]
+    /// being kept for [`Self::take_deferred`]. No tree of such arguments is built, so the stream
+    /// needs about the memory of [`crate::parse_message`] on the same text.
+    pub(crate) fn leaving_arguments(options: MessageOptions<'_>) -> Self {
+        ToolCallStream {
+            defer: if options.tools.is_none() {
+                Defer::Large
+            } else {
+                Defer::Never
+            },
+            ..ToolCallStream::new(options)
+        }
+    }
+
+    /// The calls whose arguments were left in the text since the last call: (call index, offset
+    /// of the arguments object in [`Self::text`]), in order.
+    pub(crate) fn take_deferred(&mut self) -> Vec<(usize, usize)> {
+        std::mem::take(&mut self.deferred)
     }
 
     /// Adds `delta` to the text; returns what it decided.
@@ -612,7 +652,12 @@ impl ToolCallStream {
             return;
         };
         let mut steps = std::mem::take(&mut self.steps);
-        walk.advance(text, self.calls == walk.first + walk.ended, &mut steps);
+        walk.advance(
+            text,
+            self.calls == walk.first + walk.ended,
+            self.defer == Defer::Large,
+            &mut steps,
+        );
         let (region, format) = (walk.region, walk.format);
         for step in steps.drain(..) {
             let index = self.index;
@@ -640,7 +685,10 @@ impl ToolCallStream {
                         delta: text[range].to_string(),
                     }),
                 },
-                Piece::End(arguments) => {
+                Piece::End { arguments, deferred } => {
+                    if let Some(at) = deferred {
+                        self.deferred.push((index, at));
+                    }
                     events.0.push(Event::CallEnd { index, arguments });
                     self.calls += 1;
                     self.index += 1;
@@ -698,15 +746,33 @@ impl ToolCallStream {
             name: call.name,
             format: call.format,
         });
-        events.0.push(Event::Arguments {
-            index,
-            delta: crate::value::object_json(&call.arguments),
-        });
-        events.0.push(Event::CallEnd {
-            index,
-            arguments: call.arguments,
-        });
+        let (delta, arguments) = match call.deferred {
+            None => (crate::value::object_json(&call.arguments), call.arguments),
+            Some(at) => self.left_in_text(text, index, at),
+        };
+        events.0.push(Event::Arguments { index, delta });
+        events.0.push(Event::CallEnd { index, arguments });
         self.index += 1;
+    }
+
+    /// The arguments delta and `CallEnd` arguments of the `index`-th call, whose arguments the
+    /// scanner checked and left in the text at `at`: the object's text, and the object (built
+    /// now, or left there for the host).
+    fn left_in_text(&mut self, text: &str, index: usize, at: usize) -> (String, Object) {
+        let Some(end) = raw_value_end(text.as_bytes(), at) else {
+            self.diverged = true;
+            return (String::new(), Object::new());
+        };
+        let delta = text[at..end].to_string();
+        if self.defer == Defer::Large {
+            self.deferred.push((index, at));
+            return (delta, Object::new());
+        }
+        if let Ok((Value::Object(arguments), _)) = parse_value_at(text, at) {
+            return (delta, arguments);
+        }
+        self.diverged = true;
+        (delta, Object::new())
     }
 }
 
