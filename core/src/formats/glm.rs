@@ -1,4 +1,5 @@
-//! GLM 4.5 / 4.6 / 4.7 / 5 and Hunyuan v3: a tool name, then key/value tag pairs, inside
+//! GLM 4.5 / 4.6 / 4.7 / 5, Hunyuan v3 and Laguna: a tool name, then key/value tag pairs (or a JSON
+//! object), inside
 //! `<tool_call>…</tool_call>`. The grammar is written once, over a [`Tags`] set, and LongCat's
 //! `<longcat_arg_key>` variant ([`super::longcat`]) uses it with its own tag names.
 //!
@@ -14,7 +15,9 @@
 //!   `<tool_sep>` or the end of the text (see [`starts_call`]).
 //! - NAME: ASCII letters, digits and `_ - . : /`, starting with a letter, a digit or `_`. Then,
 //!   optionally, `<tool_sep>` (Hunyuan v3 ends the name with it).
-//! - Then any number of `<arg_key>KEY</arg_key>` whitespace `<arg_value>VALUE</arg_value>`, then
+//! - Then either one JSON object, the arguments, and `</tool_call>` (Laguna writes
+//!   `<tool_call>NAME\n{JSON}</tool_call>`; the object is read as `hermes` reads arguments), or
+//!   any number of `<arg_key>KEY</arg_key>` whitespace `<arg_value>VALUE</arg_value>`, then
 //!   `</tool_call>`, with whitespace allowed between all tags: GLM 4.5/4.6 put each tag on its own
 //!   line, GLM 4.7/5 write them back to back. `</tool_call>` is required: a call cut before it
 //!   may be missing arguments, so the text ending inside a call is `tool_call.unclosed`.
@@ -117,6 +120,9 @@ pub(crate) fn call(text: &str, start: usize, tags: &Tags) -> Result<(ToolCall, u
             return Err(unexpected(text, p, &[sep], "the tool call"));
         }
     }
+    if bytes.get(p) == Some(&b'{') {
+        return json_call(text, start, name_at..name_to, p, tags);
+    }
     let mut arguments = Object::with_capacity(8);
     let mut params = Vec::with_capacity(8);
     let mut keys = crate::value::Keys::default();
@@ -146,6 +152,25 @@ pub(crate) fn call(text: &str, start: usize, tags: &Tags) -> Result<(ToolCall, u
         ToolCall::new(name, arguments, tags.format, start..end).with_origin(origin),
         end,
     ))
+}
+
+/// The call whose name (at `name`) is followed by a JSON object at `args_at` (Laguna), then the
+/// close tag.
+fn json_call(
+    text: &str,
+    start: usize,
+    name: Range<usize>,
+    args_at: usize,
+    tags: &Tags,
+) -> Result<(ToolCall, usize), ParseError> {
+    let (arguments, end) = super::object_arguments(text, args_at, &text[name.clone()])?;
+    let end = expect(text, skip_ws(text.as_bytes(), end), tags.close, "the tool call")?;
+    let origin = Origin::At {
+        name: name.start,
+        args: Args::Json(args_at),
+    };
+    let call = ToolCall::new(text[name].to_string(), arguments, tags.format, start..end).with_origin(origin);
+    Ok((call, end))
 }
 
 /// Parses the key/value pair whose key tag is at `pos`: its key, its value, where the value's
