@@ -37,6 +37,7 @@ export type Format =
   | 'kimi_k2'
   | 'glm45'
   | 'longcat'
+  | 'ifm'
   | 'harmony'
   | 'gemma4'
   | 'function_gemma'

@@ -33,6 +33,8 @@ pub enum Format {
     Glm45,
     /// LongCat: `<longcat_tool_call>` around JSON or `<longcat_arg_key>` pairs.
     Longcat,
+    /// K2-Horizon (IFM): `<ifm|tool_calls><ifm|tool_call>NAME<ifm|arg_key>k</ifm|arg_key>…`.
+    Ifm,
     /// gpt-oss Harmony: `<|channel|>commentary to=functions.NAME … <|message|>{json}<|call|>`.
     Harmony,
     /// Gemma 4: `<|tool_call>call:NAME{key:<|"|>text<|"|>}<tool_call|>`.
@@ -70,7 +72,7 @@ pub enum Format {
 
 impl Format {
     /// Every format, tier 1 first, then `json` (tier 2) and `python` (tier 3).
-    pub const ALL: [Format; 29] = [
+    pub const ALL: [Format; 30] = [
         Format::Hermes,
         Format::Bracket,
         Format::Mistral,
@@ -84,6 +86,7 @@ impl Format {
         Format::KimiK2,
         Format::Glm45,
         Format::Longcat,
+        Format::Ifm,
         Format::Harmony,
         Format::Gemma4,
         Format::FunctionGemma,
@@ -118,6 +121,7 @@ impl Format {
             Format::KimiK2 => "kimi_k2",
             Format::Glm45 => "glm45",
             Format::Longcat => "longcat",
+            Format::Ifm => "ifm",
             Format::Harmony => "harmony",
             Format::Gemma4 => "gemma4",
             Format::FunctionGemma => "function_gemma",

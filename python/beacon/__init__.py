@@ -105,6 +105,7 @@ Format = Literal[
     "kimi_k2",
     "glm45",
     "longcat",
+    "ifm",
     "harmony",
     "gemma4",
     "function_gemma",

@@ -14,6 +14,7 @@ pub(crate) mod gigachat;
 pub(crate) mod glm;
 pub(crate) mod harmony;
 pub(crate) mod hermes;
+pub(crate) mod ifm;
 pub(crate) mod json_shapes;
 pub(crate) mod json_tags;
 pub(crate) mod kimi_k2;
@@ -148,6 +149,7 @@ pub(crate) const FAMILIES: &[Family] = &[
     kimi_k2::FAMILY,
     glm::FAMILY,
     longcat::FAMILY,
+    ifm::FAMILY,
     harmony::FAMILY,
     gemma::FAMILY,
     pythonic::FAMILY,

@@ -4,7 +4,8 @@
 //!
 //! - a `{` or `[` until its value is read: data (or text that fails to parse without claiming a
 //!   call) is shown, and looking for JSON goes on after it, as tier 2 does;
-//! - a dotted name until what follows it rules out `name(` and a keyword list;
+//! - a dotted name until what follows it rules out `name(` and a keyword list (from the `[` before
+//!   it, when one stands there: a bare pythonic list begins at its bracket);
 //! - a **candidate** (a value of a call shape, a value that claims a call and fails, a recognised
 //!   call-syntax call) holds everything after it until the text ends, or until a tagged call
 //!   outside reasoning shows that tier 1 gives the calls, so every candidate is prose.
@@ -58,7 +59,8 @@ impl Hold {
     pub(super) fn new(formats: FormatSet) -> Self {
         Hold {
             json: formats.contains(Format::Json),
-            call: formats.contains(Format::Python),
+            // Tier 3 gives `python` calls and bare `pythonic` lists.
+            call: formats.any(&[Format::Python, Format::Pythonic]),
             json_at: 0,
             call_at: 0,
             wait: None,
@@ -174,18 +176,19 @@ impl Hold {
             match call_start(piece, 0, paren, open) {
                 CallStart::Pending => {
                     self.call_at = paren;
-                    return self.name_start(bytes, paren);
+                    return list_open(bytes, self.name_start(bytes, paren));
                 }
                 CallStart::At(name_at) if known.is_none_or(|tools| tools.contains(&piece[name_at..paren])) => {
-                    self.candidate = Some(name_at);
-                    return name_at;
+                    let at = list_open(bytes, name_at);
+                    self.candidate = Some(at);
+                    return at;
                 }
                 CallStart::At(_) | CallStart::No => self.call_at = paren + 1,
             }
         }
         self.call_at = self.call_at.max(to);
         if open {
-            self.name_start(bytes, to)
+            list_open(bytes, self.name_start(bytes, to))
         } else {
             to
         }
@@ -207,6 +210,20 @@ impl Hold {
             }
         }
         self.tail = (at, end);
+        at
+    }
+}
+
+/// Where a call-syntax name at `at` may begin the prose's call: at the `[` before it (whitespace
+/// between), which opens a bare pythonic list (`[get_time(tz='CET')]`) whose span starts there.
+fn list_open(bytes: &[u8], at: usize) -> usize {
+    let mut p = at;
+    while p > 0 && bytes[p - 1].is_ascii_whitespace() {
+        p -= 1;
+    }
+    if p > 0 && bytes[p - 1] == b'[' {
+        p - 1
+    } else {
         at
     }
 }
