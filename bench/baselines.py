@@ -118,6 +118,8 @@ GLM_NAME = re.compile(r"\s*([^\n<]+)")
 GLM_PAIR = re.compile(r"<arg_key>(.*?)</arg_key>\s*<arg_value>(.*?)</arg_value>", re.S)
 LONGCAT_CALL = re.compile(r"<longcat_tool_call>(.*?)</longcat_tool_call>", re.S)
 LONGCAT_PAIR = re.compile(r"<longcat_arg_key>(.*?)</longcat_arg_key>\s*<longcat_arg_value>(.*?)</longcat_arg_value>", re.S)
+IFM_CALL = re.compile(r"<ifm\|tool_call>(.*?)</ifm\|tool_call>", re.S)
+IFM_PAIR = re.compile(r"<ifm\|arg_key>(.*?)</ifm\|arg_key>\s*<ifm\|arg_value>(.*?)</ifm\|arg_value>", re.S)
 HARMONY = re.compile(r"to=functions\.([\w.-]+)[^<]*(?:<\|constrain\|>json)?<\|message\|>(.*?)<\|call\|>", re.S)
 GEMMA4 = re.compile(r"<\|tool_call>call:([\w.-]+)(\{.*?\})<tool_call\|>", re.S)
 FUNCTION_GEMMA = re.compile(r"<start_function_call>call:([\w.-]+)(\{.*?\})<end_function_call>", re.S)
@@ -177,6 +179,10 @@ def glm45(text):
 
 def longcat(text):
     return _pairs(LONGCAT_CALL, LONGCAT_PAIR, text)
+
+
+def ifm(text):
+    return _pairs(IFM_CALL, IFM_PAIR, text)
 
 
 def harmony(text):
@@ -278,6 +284,7 @@ EXTRACTORS = {
     "kimi_k2": kimi_k2,
     "glm45": glm45,
     "longcat": longcat,
+    "ifm": ifm,
     "harmony": harmony,
     "gemma4": gemma4,
     "function_gemma": function_gemma,

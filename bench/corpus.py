@@ -6,7 +6,7 @@ import json
 
 FORMATS = [
     "hermes", "bracket", "mistral", "llama", "xml_invoke", "qwen3_coder",
-    "deepseek_v3", "deepseek_v31", "deepseek_v32", "step3", "kimi_k2", "glm45", "longcat", "harmony",
+    "deepseek_v3", "deepseek_v31", "deepseek_v32", "step3", "kimi_k2", "glm45", "longcat", "ifm", "harmony",
     "gemma4", "function_gemma", "pythonic", "command_r7b", "granite", "functionary_v31",
     "functionary_v32", "functools", "nemotron", "apertus", "tool_calls", "internlm", "gigachat",
     "json", "python",
@@ -127,6 +127,10 @@ def render(fmt, name, args):
                         for k, v in args.items())
         tag = "tool_call" if fmt == "glm45" else "longcat_tool_call"
         return lead + f"<{tag}>{name}\n{pairs}</{tag}>", payload
+    if fmt == "ifm":
+        pairs = "".join(f"<ifm|arg_key>{k}</ifm|arg_key><ifm|arg_value>{_raw(v)}</ifm|arg_value>"
+                        for k, v in args.items())
+        return lead + f"<ifm|tool_calls><ifm|tool_call>{name}{pairs}</ifm|tool_call></ifm|tool_calls>", payload
     if fmt == "harmony":
         return ("<|channel|>analysis<|message|>The user wants the weather. Call the tool.<|end|>"
                 f"<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>"
