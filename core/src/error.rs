@@ -27,7 +27,8 @@ pub enum ErrorCode {
     /// `tool_call.duplicate_argument`: the same argument twice, `f(q=1, q=2)`.
     DuplicateArgument,
     /// `tool_call.unclosed`: the text ends inside a call: a tag, parenthesis or string that is
-    /// never closed.
+    /// never closed; or a tagged value was not closed before the next parameter's opener began
+    /// inside it (at the value's opening tag).
     Unclosed,
     /// `tool_call.syntax`: malformed call syntax or tag structure (a token other than the one the
     /// grammar allows at that point).
