@@ -65,7 +65,7 @@ impl Tags {
     /// How a value meets the tags around it: the next pair's key tag anywhere inside a value (GLM
     /// 4.7/5 write the tags back to back) means the value was not closed, unless that pair closes
     /// itself ([`tagged`]).
-    fn value_tags(&self) -> ValueTags<'static> {
+    pub(crate) fn value_tags(&self) -> ValueTags<'static> {
         ValueTags {
             open: self.value,
             close: self.value_close,

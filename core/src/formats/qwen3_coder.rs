@@ -37,7 +37,7 @@ const PARAMETER_CLOSE: &str = "</parameter>";
 const CLOSE: &str = "</function>";
 
 /// How a value meets the tags around it ([`tagged`]): the template writes each tag on its own line.
-const VALUE_TAGS: ValueTags<'static> = ValueTags {
+pub(crate) const VALUE_TAGS: ValueTags<'static> = ValueTags {
     open: "<parameter=…>",
     close: PARAMETER_CLOSE,
     sibling: Opener {

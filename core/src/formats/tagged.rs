@@ -38,7 +38,10 @@
 //! [`value_end`] jumps between `<` and `&` with `memchr2` and compares the tags at each `<`: each
 //! byte of the value is looked at a bounded number of times. A value that is closed is never read
 //! again (its parser goes on after the close), and a value that is not closed ends the parse, so
-//! a call is read in one pass however many openers it holds.
+//! a call is read in one pass however many openers it holds. The error of a value that was not
+//! closed stands at its opener, before the text read: it says how far the reading went
+//! ([`ParseError::read_to`]), so that the scanner, which reads on after a call that fails inside
+//! reasoning, goes on from there and reads no text twice.
 
 use crate::error::{ErrorCode, ParseError};
 
@@ -117,8 +120,9 @@ pub(crate) enum ValueEnd {
     Closed { at: usize, amp: bool },
     /// Never. `sibling` is where the first sibling opener stands in `rest`, if one did: then the
     /// value was not closed before it (the text ended, or the call's close came, with the value
-    /// still open); without one, the text ended inside the value.
-    Unclosed { sibling: Option<usize> },
+    /// still open); without one, the text ended inside the value. `stop` is where reading
+    /// stopped: the call's close, or the end.
+    Unclosed { sibling: Option<usize>, stop: usize },
 }
 
 /// Reads a tagged value to its close, in one pass (the rule is the module's doc).
@@ -154,11 +158,14 @@ pub(crate) fn value_end(rest: &[u8], tags: &ValueTags<'_>) -> ValueEnd {
             if calls > 0 {
                 calls -= 1;
             } else if sibling.is_some() {
-                return ValueEnd::Unclosed { sibling };
+                return ValueEnd::Unclosed { sibling, stop: at };
             }
         }
     }
-    ValueEnd::Unclosed { sibling }
+    ValueEnd::Unclosed {
+        sibling,
+        stop: rest.len(),
+    }
 }
 
 /// A value that was closed: its length from where it starts, and whether it holds an `&`.
@@ -169,13 +176,14 @@ pub(crate) struct Closed {
 }
 
 /// Reads the value that starts at `value_at`, whose opening tag starts at `opener`, to its close.
-/// A value that was not closed before a sibling opener is `tool_call.unclosed` at `opener`; the
-/// text ending inside a value is `tool_call.unclosed` at the end.
+/// A value that was not closed before a sibling opener is `tool_call.unclosed` at `opener` (read
+/// up to where the reading stopped); the text ending inside a value is `tool_call.unclosed` at
+/// the end.
 pub(crate) fn read(text: &str, opener: usize, value_at: usize, tags: &ValueTags<'_>) -> Result<Closed, ParseError> {
     match value_end(&text.as_bytes()[value_at..], tags) {
         ValueEnd::Closed { at, amp } => Ok(Closed { len: at, amp }),
-        ValueEnd::Unclosed { sibling: Some(_) } => Err(not_closed(opener, tags)),
-        ValueEnd::Unclosed { sibling: None } => Err(ParseError::new(
+        ValueEnd::Unclosed { sibling: Some(_), stop } => Err(not_closed(opener, tags).read_to(value_at + stop)),
+        ValueEnd::Unclosed { sibling: None, .. } => Err(ParseError::new(
             ErrorCode::Unclosed,
             text.len(),
             format!("the text ends inside `{}`: expected `{}`", tags.open, tags.close),
@@ -200,25 +208,20 @@ pub(crate) fn not_closed(opener: usize, tags: &ValueTags<'_>) -> ParseError {
 mod tests {
     use super::*;
 
-    const QWEN: ValueTags<'static> = ValueTags {
-        open: "<parameter=…>",
-        close: "</parameter>",
-        sibling: Opener {
-            tag: "<parameter",
-            after: b"=",
-            pair: None,
-        },
-        call: Opener {
-            tag: "<function",
-            after: b"=",
-            pair: None,
-        },
-        call_close: "</function>",
-        place: Place::LineStart,
-    };
+    // The families' own tags: Qwen3-Coder's at a line's start, GLM's anywhere.
+    const QWEN: ValueTags<'static> = super::super::qwen3_coder::VALUE_TAGS;
 
     fn end(value: &str, tags: &ValueTags<'_>) -> ValueEnd {
         value_end(value.as_bytes(), tags)
+    }
+
+    /// The end of a value that `tags.close`, at the end of `value`, closes.
+    fn closed_by_its_last_tag(value: &str, tags: &ValueTags<'_>) -> ValueEnd {
+        assert!(value.ends_with(tags.close));
+        ValueEnd::Closed {
+            at: value.len() - tags.close.len(),
+            amp: false,
+        }
     }
 
     #[test]
@@ -231,30 +234,26 @@ mod tests {
 
     #[test]
     fn a_sibling_before_the_close_of_the_call_means_the_value_was_not_closed() {
+        // Reading stops at the call's close, or at the end.
         let v = "\nDallas\n<parameter=state>\nTX\n</parameter>\n</function>\n</tool_call>";
-        assert_eq!(end(v, &QWEN), ValueEnd::Unclosed { sibling: Some(8) });
+        let stop = v.find("</function>").unwrap_or_default();
+        assert_eq!(end(v, &QWEN), ValueEnd::Unclosed { sibling: Some(8), stop });
         let v = "\nDallas\n<parameter=state>\nTX\n";
-        assert_eq!(end(v, &QWEN), ValueEnd::Unclosed { sibling: Some(8) });
+        assert_eq!(
+            end(v, &QWEN),
+            ValueEnd::Unclosed {
+                sibling: Some(8),
+                stop: v.len()
+            }
+        );
     }
 
     #[test]
     fn template_text_that_closes_itself_stays_in_the_value() {
         let v = "\n<parameter=x>\n1\n</parameter>\n</parameter>";
-        assert_eq!(
-            end(v, &QWEN),
-            ValueEnd::Closed {
-                at: v.len() - 12,
-                amp: false
-            }
-        );
+        assert_eq!(end(v, &QWEN), closed_by_its_last_tag(v, &QWEN));
         let v = "\n<function=g>\n<parameter=x>\n1\n</parameter>\n</function>\n</parameter>";
-        assert_eq!(
-            end(v, &QWEN),
-            ValueEnd::Closed {
-                at: v.len() - 12,
-                amp: false
-            }
-        );
+        assert_eq!(end(v, &QWEN), closed_by_its_last_tag(v, &QWEN));
     }
 
     #[test]
@@ -264,44 +263,26 @@ mod tests {
         assert_eq!(end(v, &QWEN), ValueEnd::Closed { at: 22, amp: false });
         // Without a sibling, the call's close is text.
         let v = "\n</function>\nmore\n</parameter>";
+        assert_eq!(end(v, &QWEN), closed_by_its_last_tag(v, &QWEN));
+        let v = "\nx\n</function>\n";
         assert_eq!(
             end(v, &QWEN),
-            ValueEnd::Closed {
-                at: v.len() - 12,
-                amp: false
+            ValueEnd::Unclosed {
+                sibling: None,
+                stop: v.len()
             }
         );
-        assert_eq!(end("\nx\n</function>\n", &QWEN), ValueEnd::Unclosed { sibling: None });
         // Back to back: anywhere.
-        let glm = ValueTags {
-            open: "<arg_value>",
-            close: "</arg_value>",
-            sibling: Opener {
-                tag: "<arg_key",
-                after: b">",
-                pair: Some(("</arg_key>", "<arg_value>")),
-            },
-            call: Opener {
-                tag: "<tool_call",
-                after: b">",
-                pair: None,
-            },
-            call_close: "</tool_call>",
-            place: Place::Anywhere,
-        };
+        let glm = super::super::glm::TAGS.value_tags();
         let v = "Dallas<arg_key>state</arg_key><arg_value>TX</arg_value></tool_call>";
-        assert_eq!(end(v, &glm), ValueEnd::Unclosed { sibling: Some(6) });
+        let stop = v.len() - "</tool_call>".len();
+        assert_eq!(end(v, &glm), ValueEnd::Unclosed { sibling: Some(6), stop });
         let v = "Dallas<arg_key>state</arg_key>\n<arg_value>TX</arg_value></tool_call>";
-        assert_eq!(end(v, &glm), ValueEnd::Unclosed { sibling: Some(6) });
+        let stop = v.len() - "</tool_call>".len();
+        assert_eq!(end(v, &glm), ValueEnd::Unclosed { sibling: Some(6), stop });
         // A key tag that is not followed by its close and a value tag is text.
         let v = "use <arg_key> or <arg_key>k</arg_key> alone</arg_value>";
-        assert_eq!(
-            end(v, &glm),
-            ValueEnd::Closed {
-                at: v.len() - 12,
-                amp: false
-            }
-        );
+        assert_eq!(end(v, &glm), closed_by_its_last_tag(v, &glm));
     }
 
     #[test]
@@ -309,14 +290,14 @@ mod tests {
         // 100 000 openers, unmatched or matched: the answer, from one pass (a rescan from each
         // opener would make these 10^10 steps).
         let v = "x\n".to_string() + &"<parameter=a>\n".repeat(100_000);
-        assert_eq!(end(&v, &QWEN), ValueEnd::Unclosed { sibling: Some(2) });
-        let v = "x\n".to_string() + &"<parameter=a>\n</parameter>\n".repeat(100_000) + "</parameter>";
         assert_eq!(
             end(&v, &QWEN),
-            ValueEnd::Closed {
-                at: v.len() - 12,
-                amp: false
+            ValueEnd::Unclosed {
+                sibling: Some(2),
+                stop: v.len()
             }
         );
+        let v = "x\n".to_string() + &"<parameter=a>\n</parameter>\n".repeat(100_000) + "</parameter>";
+        assert_eq!(end(&v, &QWEN), closed_by_its_last_tag(&v, &QWEN));
     }
 }
