@@ -75,6 +75,33 @@ fn main() {
             "unclosed think, DSML parameters",
         ),
         ("<think><|tool_call>call:f{a:<|\"|>", "unclosed think, Gemma strings"),
+        // Values whose close is missing (core/src/formats/tagged.rs): the next parameter's opener
+        // inside a value, at a line's start or (GLM, steptml) anywhere.
+        (
+            "<tool_call>\n<function=f>\n<parameter=a>\n",
+            "repeated unclosed Qwen3 values",
+        ),
+        ("<parameter=a>\nx\n", "repeated Qwen3 parameters"),
+        (
+            "<think><function=f>\n<parameter=a>\nx\n",
+            "unclosed think, Qwen3 values",
+        ),
+        (
+            "<invoke name=\"f\">\n<parameter name=\"a\">x\n",
+            "repeated unclosed XML values",
+        ),
+        (
+            "<steptml:invoke name=\"f\"><steptml:parameter name=\"a\">x",
+            "repeated unclosed steptml values",
+        ),
+        (
+            "<tool_call>f<arg_key>a</arg_key><arg_value>x",
+            "repeated unclosed GLM values",
+        ),
+        (
+            "<think><tool_call>f<arg_key>a</arg_key><arg_value>x",
+            "unclosed think, GLM values",
+        ),
         (
             "<think><tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"",
             "unclosed think, JSON strings",

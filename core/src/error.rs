@@ -27,7 +27,8 @@ pub enum ErrorCode {
     /// `tool_call.duplicate_argument`: the same argument twice, `f(q=1, q=2)`.
     DuplicateArgument,
     /// `tool_call.unclosed`: the text ends inside a call: a tag, parenthesis or string that is
-    /// never closed.
+    /// never closed; or a tagged value was not closed before the next parameter's opener began
+    /// inside it (at the value's opening tag).
     Unclosed,
     /// `tool_call.syntax`: malformed call syntax or tag structure (a token other than the one the
     /// grammar allows at that point).
@@ -160,7 +161,7 @@ impl fmt::Display for ErrorCode {
 /// `offset` is a byte offset into the text the caller passed in (never into an inner substring
 /// such as a decoded arguments string); [`locate`] turns it into the caller's own units and a
 /// 1-based line and column.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct ParseError {
     pub code: ErrorCode,
     pub message: String,
@@ -169,7 +170,25 @@ pub struct ParseError {
     /// call's arguments (`""` for the arguments object itself, `/todos/1/status` deeper). `None`
     /// for every other error.
     pub path: Option<String>,
+    /// How far the parser read before it failed, when that is past `offset`: an error placed at
+    /// an opening tag that the parser read beyond (a tagged value that was not closed). The
+    /// scanner, which reads on after a call that fails inside reasoning, resumes there, so that
+    /// no text is read twice. Not part of the error's identity (equality ignores it).
+    pub(crate) read_to: Option<usize>,
 }
+
+/// Two errors are equal when they say the same thing at the same place; how far the parser
+/// read is bookkeeping.
+impl PartialEq for ParseError {
+    fn eq(&self, other: &Self) -> bool {
+        self.code == other.code
+            && self.offset == other.offset
+            && self.message == other.message
+            && self.path == other.path
+    }
+}
+
+impl Eq for ParseError {}
 
 impl ParseError {
     pub fn new(code: ErrorCode, offset: usize, message: impl Into<String>) -> Self {
@@ -178,7 +197,15 @@ impl ParseError {
             message: message.into(),
             offset,
             path: None,
+            read_to: None,
         }
+    }
+
+    /// The error, with the parser having read up to `end` (see [`ParseError::read_to`]).
+    #[must_use]
+    pub(crate) fn read_to(mut self, end: usize) -> Self {
+        self.read_to = Some(end);
+        self
     }
 
     /// The error with a JSON pointer into the call's arguments (see [`ParseError::path`]).

@@ -32,6 +32,10 @@
 //! (whitespace around it allowed), and without the attribute the value is typed as in
 //! `xml_invoke` (strict JSON if the trimmed text is JSON, else the text). Instead of parameters,
 //! an invoke may hold one JSON object; an empty invoke has no arguments.
+//! A parameter whose `</｜DSML｜parameter>` is missing, so that the next `<｜DSML｜parameter` begins
+//! inside its value at the start of a line (where the template writes it) or right after its
+//! `string="false"` JSON value, is `tool_call.unclosed` at that parameter's tag; a value holds
+//! such a tag only when it closes itself ([`super::tagged`]).
 //!
 //! Every token is also accepted with ASCII `|` in place of `｜` (`<|tool▁call▁begin|>`,
 //! `<|DSML|invoke`), as some templates write them; one section or block uses one kind throughout.
@@ -45,6 +49,7 @@
 //! `tool_call.invalid_arguments`; a repeated parameter or `string` attribute is
 //! `tool_call.duplicate_argument`; broken JSON is its `json.*` error.
 
+use super::tagged::Place;
 use super::xml_invoke::{self, Dialect};
 use super::Calls;
 use super::{cut_short, expect_token, unclosed_marker, unrecognized, widen_span};
@@ -171,6 +176,8 @@ const DSML: Dsml = Dsml {
         entities: false,
         typed: true,
         json_body: true,
+        // The template ends each parameter with a line break.
+        place: Place::LineStart,
     },
     eos: EOS,
 };

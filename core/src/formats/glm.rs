@@ -24,12 +24,19 @@
 //! - KEY is the text up to `</arg_key>` (it cannot contain `<`), trimmed; it must be non-empty
 //!   (`tool_call.syntax`) and appear once per call (`tool_call.duplicate_argument`, at its
 //!   `<arg_key>`).
-//! - VALUE is the raw text up to the first `</arg_value>`. The template writes strings as they are
+//! - VALUE is the raw text up to its `</arg_value>`. The template writes strings as they are
 //!   and every other type as JSON, so without a tool list values are typed like `xml_invoke`'s:
 //!   the trimmed text as strict JSON when it is one (`5`, `true`, `null`, `[{"a": 1}]`), else the
 //!   text as a string, untrimmed. A string argument that reads as JSON (`2024`, `true`) therefore
 //!   comes back as that JSON value; with a tool list the parameter's schema types it
 //!   ([`crate::tools`]).
+//! - The next pair's opening, `<arg_key>KEY</arg_key>` then whitespace and `<arg_value>`, inside a
+//!   VALUE is where the template writes the next pair: GLM 4.7/5 write it right after the value's
+//!   `</arg_value>`, GLM 4.5/4.6 on the next line, so it counts anywhere in the value (a lone
+//!   `<arg_key>` is text). The VALUE holds such a pair only when the pair closes itself (its own
+//!   `</arg_value>`, then the VALUE's); when the text ends, or `</tool_call>` comes, with the VALUE
+//!   still open, the VALUE was not closed and the call is `tool_call.unclosed` at its
+//!   `<arg_value>` — never a value holding the next pair ([`super::tagged`]).
 //! - Any other token where a tag is expected is `tool_call.syntax`.
 //!
 //! Text after `</tool_call>` (GLM's `<|observation|>`, `<|user|>`, `<|endoftext|>`, Hunyuan's
@@ -37,10 +44,11 @@
 
 use std::ops::Range;
 
+use super::tagged::{self, Opener, Place, ValueTags};
 use super::{expect, unexpected, unrecognized};
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, skip_ws, value_end, ValueEnd, ValueTags};
+use crate::lex::{at, skip_ws};
 use crate::value::{Object, Value};
 
 /// The tag names of one key/value pair grammar.
@@ -54,6 +62,30 @@ pub(crate) struct Tags {
     /// A token that may end the name (Hunyuan v3's `<tool_sep>`).
     pub name_sep: Option<&'static str>,
     pub format: Format,
+}
+
+impl Tags {
+    /// How a value meets the tags around it: the next pair's key tag anywhere inside a value (GLM
+    /// 4.7/5 write the tags back to back) means the value was not closed, unless that pair closes
+    /// itself ([`tagged`]).
+    pub(crate) fn value_tags(&self) -> ValueTags<'static> {
+        ValueTags {
+            open: self.value,
+            close: self.value_close,
+            sibling: Opener {
+                tag: self.key.trim_end_matches('>'),
+                after: b">",
+                pair: Some((self.key_close, self.value)),
+            },
+            call: Opener {
+                tag: self.open.trim_end_matches('>'),
+                after: b">",
+                pair: None,
+            },
+            call_close: self.close,
+            place: Place::Anywhere,
+        }
+    }
 }
 
 /// GLM's tags (and Hunyuan v3's, which add `<tool_sep>`).
@@ -185,34 +217,7 @@ fn pair<'t>(text: &'t str, pos: usize, tags: &Tags) -> Result<(&'t str, Value, R
         return Err(ParseError::new(ErrorCode::Syntax, key_at, "the argument name is empty"));
     }
     let value_at = expect(text, skip_ws(bytes, after_key), tags.value, "the argument")?;
-    // The next pair's key tag at the start of a line inside the value, with no close of the value
-    // before the call's close: this value was never closed (never a value holding the next pair).
-    let value_tags = ValueTags {
-        close: tags.value_close,
-        opener: tags.key.trim_end_matches('>'),
-        after: b">",
-        outer_close: tags.close,
-    };
-    let len = match value_end(&bytes[value_at..], &value_tags) {
-        ValueEnd::Closed { at, .. } => at,
-        ValueEnd::Unclosed { sibling: true } => {
-            return Err(ParseError::new(
-                ErrorCode::Unclosed,
-                value_at - tags.value.len(),
-                format!(
-                    "this `{}` is never closed: the next `{}` begins inside it, before its `{}`",
-                    tags.value, tags.key, tags.value_close
-                ),
-            ))
-        }
-        ValueEnd::Unclosed { sibling: false } => {
-            return Err(ParseError::new(
-                ErrorCode::Unclosed,
-                bytes.len(),
-                format!("the text ends inside `{}`: expected `{}`", tags.value, tags.value_close),
-            ))
-        }
-    };
+    let len = tagged::read(text, value_at - tags.value.len(), value_at, &tags.value_tags())?.len;
     let raw = &text[value_at..value_at + len];
     let value = crate::syntax::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
     Ok((

@@ -25,6 +25,7 @@ pub(crate) mod python;
 pub(crate) mod pythonic;
 pub(crate) mod qwen3_coder;
 pub(crate) mod step3;
+pub(crate) mod tagged;
 pub(crate) mod tokens;
 pub(crate) mod xml_invoke;
 

@@ -3,8 +3,12 @@
 //! A call is a dotted name immediately followed by `(` whose contents are empty or start with
 //! `identifier=`; anything else is prose. Names are Python identifiers (Unicode XID; a keyword
 //! such as `if` is no name, so `if(a=1)` is prose). A name defined rather than called is prose
-//! too: after `def` or `class`, or written `name():` (code in an answer, `def foo():`). A recognised call must parse, and a `(`
-//! directly after its `)` is `tool_call.syntax`.
+//! too: after `def` or `class` (`def foo(a=1):`, `class Foo(metaclass=M):`, indented or not),
+//! or written `name():` (code in an answer). The keyword stands before the name, so no prefix of
+//! a `def` or `class` line reads as a call. A `:` after a call with arguments (`with
+//! open(file='a.txt'):`) is not looked for: the text cut before that `:` would still read as a
+//! different call than the whole text gives (the truncation property, `core/tests/truncation.rs`). A
+//! recognised call must parse, and a `(` directly after its `)` is `tool_call.syntax`.
 //!
 //! A text that starts (after whitespace) with a list of such calls, `[f(a=1), g()]`, is a
 //! Python call list: it is parsed as a whole by [`super::pythonic::bare_list`] and its calls are

@@ -11,15 +11,23 @@
 //!   else is the text as a string, so `True` stays the string `"True"`; with a tool list the
 //!   parameter's schema types the text instead ([`crate::tools`]: `True` is then a boolean).
 //!
+//!   A `<parameter=` at the start of a line inside a value is where the template writes the next
+//!   parameter: the value holds it only when it closes itself (its own `</parameter>`, then the
+//!   value's); when the text ends, or `</function>` at the start of a line comes, with the value
+//!   still open, the value was not closed and the call is `tool_call.unclosed` at that value's
+//!   `<parameter=` (the rule and its one pass: [`super::tagged`]). So the output that drops a
+//!   `</parameter>` raises; it never gives a value holding the next parameter's text.
+//!
 //! The name is the trimmed text up to `>` on the same line: non-empty, without whitespace. In
 //! both formats the text ending before `</function>` is `tool_call.unclosed`.
 
 use std::ops::Range;
 
+use super::tagged::{self, Opener, Place, ValueTags};
 use super::Calls;
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, skip_ws, value_end, ValueEnd, ValueTags};
+use crate::lex::{at, skip_ws};
 use crate::syntax::origin::offset_of;
 use crate::value::{Object, Value};
 
@@ -27,6 +35,24 @@ pub(crate) const MARKER: &str = "<function=";
 const PARAMETER: &str = "<parameter=";
 const PARAMETER_CLOSE: &str = "</parameter>";
 const CLOSE: &str = "</function>";
+
+/// How a value meets the tags around it ([`tagged`]): the template writes each tag on its own line.
+pub(crate) const VALUE_TAGS: ValueTags<'static> = ValueTags {
+    open: "<parameter=…>",
+    close: PARAMETER_CLOSE,
+    sibling: Opener {
+        tag: "<parameter",
+        after: b"=",
+        pair: None,
+    },
+    call: Opener {
+        tag: "<function",
+        after: b"=",
+        pair: None,
+    },
+    call_close: CLOSE,
+    place: Place::LineStart,
+};
 
 pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::Qwen3Coder, Format::FunctionaryV31],
@@ -164,38 +190,11 @@ fn parameters(text: &str, mut p: usize) -> Result<(Object, Vec<Param>, usize), P
 }
 
 /// The value of the parameter whose tag opens at `opener`, from `value_at` to its
-/// `</parameter>`, where its text is, and the offset after that tag.
-///
-/// A `<parameter=` at the start of a line inside the value is where the template writes the next
-/// parameter: the value may hold such a parameter only with its own `</parameter>` (then the
-/// value's own close comes after it). When a `</function>` at the start of a line, or the end of
-/// the text, comes first, the value was never closed: `tool_call.unclosed` at its opener (reading
-/// on would give a wrong value and lose the parameters after it).
+/// `</parameter>`, where its text is, and the offset after that tag. [`tagged::read`] finds the
+/// close: a `<parameter=` at the start of a line inside the value means it was not closed, unless
+/// that parameter closes itself and the value's own close follows.
 fn parameter_value(text: &str, opener: usize, value_at: usize) -> Result<(Value, Range<usize>, usize), ParseError> {
-    let tags = ValueTags {
-        close: PARAMETER_CLOSE,
-        opener: "<parameter",
-        after: b"=",
-        outer_close: CLOSE,
-    };
-    let len = match value_end(&text.as_bytes()[value_at..], &tags) {
-        ValueEnd::Closed { at, .. } => at,
-        ValueEnd::Unclosed { sibling: true } => {
-            return Err(ParseError::new(
-                ErrorCode::Unclosed,
-                opener,
-                "this `<parameter=…>` is never closed: the next `<parameter=…>` begins inside its value, \
-                 before its `</parameter>`",
-            ))
-        }
-        ValueEnd::Unclosed { sibling: false } => {
-            return Err(ParseError::new(
-                ErrorCode::Unclosed,
-                text.len(),
-                "the text ends inside `<parameter=…>`: expected `</parameter>`",
-            ))
-        }
-    };
+    let len = tagged::read(text, opener, value_at, &VALUE_TAGS)?.len;
     let raw = trim_line_breaks(&text[value_at..value_at + len]);
     let value = crate::syntax::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
     let raw_at = offset_of(text, raw);

@@ -16,8 +16,15 @@
 //!
 //! Errors are DeepSeek's (see there): a cut call or token is `tool_call.unclosed` at the end, a
 //! type word other than `function` or any other token out of place `tool_call.syntax`.
+//!
+//! A value whose `</steptml:parameter>` is missing, so that the next `<steptml:parameter` begins
+//! inside it, is `tool_call.unclosed` at that value's `<steptml:parameter`. Step-3 writes its tags
+//! back to back, so the next tag counts anywhere in the value, not only at the start of a line; a
+//! value holds such a tag only when it closes itself and the value's own close follows
+//! ([`super::tagged`]).
 
 use super::deepseek::{self, Section};
+use super::tagged::Place;
 use super::xml_invoke::{self, Dialect};
 use super::Calls;
 use super::{cut_short, expect_token, unclosed_marker};
@@ -43,6 +50,8 @@ const STEPTML: Dialect = Dialect {
     entities: false,
     typed: false,
     json_body: false,
+    // Step-3 writes its parameters back to back: a parameter tag anywhere in a value counts.
+    place: Place::Anywhere,
 };
 
 const TYPE: &str = "function";

@@ -8,6 +8,12 @@
 //! a `name` attribute given twice in one tag, is `tool_call.duplicate_argument`; other attributes
 //! are ignored. The text ending inside a tag is `tool_call.unclosed`.
 //!
+//! A value whose `</parameter>` is missing, so that the next `<parameter ` begins inside it at
+//! the start of a line (where MiniMax's and Claude's templates write it), is `tool_call.unclosed`
+//! at that value's `<parameter`: never one value holding the next parameter's text. A value holds
+//! such a tag (an XML example, a code block) when the tag closes itself and the value's own
+//! `</parameter>` follows; an `<invoke …>` inside it must close itself too ([`super::tagged`]).
+//!
 //! The same element grammar under other tag names is DeepSeek's DSML and Step-3's `steptml`: a
 //! [`Dialect`] names the tags and says what differs (entities, the `string` attribute, a JSON
 //! body); [`invoke`] parses one call of any dialect.
@@ -15,11 +21,12 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use super::tagged::{self, Opener, Place, ValueTags};
 use super::Calls;
 use super::{cut_short, expect_token};
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, decode_entities, is_ws, skip_ws, value_end, ValueEnd, ValueTags};
+use crate::lex::{at, decode_entities, is_ws, skip_ws};
 use crate::value::{Object, Value};
 
 /// The tag names of one invoke dialect, and the rules in which dialects differ.
@@ -38,6 +45,32 @@ pub(crate) struct Dialect {
     pub typed: bool,
     /// The invoke body may be one JSON object instead of parameters (DeepSeek DSML).
     pub json_body: bool,
+    /// Where the template writes the next parameter tag after a value: a parameter tag there
+    /// inside a value means that value was not closed ([`tagged`]).
+    pub place: Place,
+}
+
+impl Dialect {
+    /// How a value meets the tags around it.
+    fn value_tags(&self) -> ValueTags<'static> {
+        const WS: &[u8] = b" \t\r\n";
+        ValueTags {
+            open: self.parameter,
+            close: self.parameter_close,
+            sibling: Opener {
+                tag: self.parameter,
+                after: WS,
+                pair: None,
+            },
+            call: Opener {
+                tag: self.invoke,
+                after: WS,
+                pair: None,
+            },
+            call_close: self.invoke_close,
+            place: self.place,
+        }
+    }
 }
 
 const XML: Dialect = Dialect {
@@ -49,6 +82,7 @@ const XML: Dialect = Dialect {
     entities: true,
     typed: false,
     json_body: false,
+    place: Place::LineStart,
 };
 
 pub(crate) const FAMILY: super::Family = super::Family {
@@ -168,9 +202,10 @@ fn json_body(text: &str, p: usize, d: &Dialect) -> Result<(Object, usize), Parse
 
 /// The value of the parameter whose tag opens at `opener` and whose text starts at `value_at`,
 /// where it is written, and the offset after its closing tag. `string` is the tag's `string`
-/// attribute and where its value starts. A parameter tag at the start of a line inside the value
-/// counts only with its own closing tag; when the invoke's close (at a line's start) or the end
-/// comes first, this value was never closed: `tool_call.unclosed` at its opener.
+/// attribute and where its value starts. [`tagged::read`] finds the close: a parameter tag inside
+/// the value where the template writes the next one (`d.place`) means this value was not closed
+/// (`tool_call.unclosed` at `opener`), unless that parameter closes itself and the value's own
+/// close follows.
 fn parameter_value(
     text: &str,
     opener: usize,
@@ -178,10 +213,9 @@ fn parameter_value(
     string: Option<(&str, usize)>,
     d: &Dialect,
 ) -> Result<(Value, Param, usize), ParseError> {
-    let bytes = text.as_bytes();
     let string = if d.typed { string } else { None };
     if let Some(("false", _)) = string {
-        let (value, written, end) = json_parameter(text, value_at, d)?;
+        let (value, written, end) = json_parameter(text, opener, value_at, d)?;
         return Ok((value, Param::new(written, Text::Typed), end));
     }
     if let Some((other, attr_at)) = string.filter(|(s, _)| *s != "true") {
@@ -194,35 +228,7 @@ fn parameter_value(
             ),
         ));
     }
-    let tags = ValueTags {
-        close: d.parameter_close,
-        opener: d.parameter,
-        after: b" \t\r\n",
-        outer_close: d.invoke_close,
-    };
-    let (len, amp) = match value_end(&bytes[value_at..], &tags) {
-        ValueEnd::Closed { at, amp } => (at, amp),
-        ValueEnd::Unclosed { sibling: true } => {
-            return Err(ParseError::new(
-                ErrorCode::Unclosed,
-                opener,
-                format!(
-                    "this `{}>` is never closed: the next `{} …>` begins inside its value, before its `{}`",
-                    d.parameter, d.parameter, d.parameter_close
-                ),
-            ))
-        }
-        ValueEnd::Unclosed { sibling: false } => {
-            return Err(ParseError::new(
-                ErrorCode::Unclosed,
-                bytes.len(),
-                format!(
-                    "the text ends inside `{}>`: expected `{}`",
-                    d.parameter, d.parameter_close
-                ),
-            ))
-        }
-    };
+    let tagged::Closed { len, amp } = tagged::read(text, opener, value_at, &d.value_tags())?;
     let end = value_at + len + d.parameter_close.len();
     let written = value_at..value_at + len;
     let raw = &text[written.clone()];
@@ -240,8 +246,15 @@ fn parameter_value(
 }
 
 /// A `string="false"` value: one strict JSON value (whitespace around it allowed), then the
-/// closing tag. Returns the value, its text and the offset after the closing tag.
-fn json_parameter(text: &str, value_at: usize, d: &Dialect) -> Result<(Value, Range<usize>, usize), ParseError> {
+/// closing tag. Returns the value, its text and the offset after the closing tag. The next
+/// parameter's tag in place of the close means this value was not closed: `tool_call.unclosed`
+/// at `opener`, as for a text value.
+fn json_parameter(
+    text: &str,
+    opener: usize,
+    value_at: usize,
+    d: &Dialect,
+) -> Result<(Value, Range<usize>, usize), ParseError> {
     let bytes = text.as_bytes();
     let (value, end) = crate::syntax::json::parse_value_at(text, value_at)?;
     let close = skip_ws(bytes, end);
@@ -254,6 +267,10 @@ fn json_parameter(text: &str, value_at: usize, d: &Dialect) -> Result<(Value, Ra
             bytes.len(),
             format!("the text ends before `{}`", d.parameter_close),
         ));
+    }
+    let tags = d.value_tags();
+    if tags.sibling_at(bytes, close) {
+        return Err(tagged::not_closed(opener, &tags).read_to(close));
     }
     Err(ParseError::new(
         ErrorCode::JsonUnexpectedToken,

@@ -532,7 +532,8 @@ impl Scanner {
     }
 
     /// Inside reasoning: calls until the close tag; a marker that is not followed by a
-    /// well-formed call is reasoning text, and scanning resumes where it stopped parsing. The
+    /// well-formed call is reasoning text, and scanning resumes where it stopped parsing (an
+    /// error's [`ParseError::read_to`] when it has one). The
     /// close tag is searched for once per block; again only when a call inside the block ran
     /// past it (a string holding the tag). A failed search stays failed.
     fn step_block(&mut self, text: &str, more: bool, known: Option<&Tools>) -> Result<Flow, ParseError> {
@@ -617,7 +618,10 @@ impl Scanner {
             }
             Err(e) => {
                 self.found.inside.truncate(first);
-                e.offset.max(at + len).min(limit).max(at + 1)
+                // Where the parse stopped: its error's offset, or further when the error stands
+                // at an opener the parse read beyond (a tagged value that was not closed).
+                let read_to = e.read_to.map_or(e.offset, |r| r.max(e.offset));
+                read_to.max(at + len).min(limit).max(at + 1)
             }
         };
         Ok(Flow::Go)
