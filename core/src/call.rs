@@ -225,6 +225,8 @@ pub struct ToolCall {
     /// Where its arguments object is written, when the parse checked it without building it
     /// (`arguments` is then empty; see `shape::Defer::Large`): a host builds them from the text.
     pub(crate) deferred: Option<usize>,
+    /// What a parse with `repair` mended in this call (see [`crate::repair`]); empty otherwise.
+    pub repairs: Vec<crate::repair::Repair>,
 }
 
 impl ToolCall {
@@ -238,6 +240,7 @@ impl ToolCall {
             span,
             origin: crate::call::Origin::default(),
             deferred: None,
+            repairs: Vec::new(),
         }
     }
 
@@ -265,6 +268,7 @@ impl PartialEq for ToolCall {
             && self.arguments == other.arguments
             && self.format == other.format
             && self.span == other.span
+            && self.repairs == other.repairs
     }
 }
 
@@ -280,6 +284,7 @@ impl std::fmt::Debug for ToolCall {
             .field("arguments", &self.arguments)
             .field("format", &self.format)
             .field("span", &self.span)
+            .field("repairs", &self.repairs)
             .finish()
     }
 }

@@ -175,6 +175,9 @@ pub struct ParseError {
     /// scanner, which reads on after a call that fails inside reasoning, resumes there, so that
     /// no text is read twice. Not part of the error's identity (equality ignores it).
     pub(crate) read_to: Option<usize>,
+    /// How to mend this error when the caller asks for repairs (see [`crate::repair`]): only a
+    /// raising site that knows more than the error's code and place sets it.
+    pub(crate) fix: Option<Box<crate::repair::Fix>>,
 }
 
 /// Two errors are equal when they say the same thing at the same place; how far the parser
@@ -198,6 +201,29 @@ impl ParseError {
             offset,
             path: None,
             read_to: None,
+            fix: None,
+        }
+    }
+
+    /// Whether the error only says that the text (of `len` bytes) ended inside a call: it stands
+    /// at the end of the text. Such a call is cut off, and no repair mends it.
+    pub fn truncated(&self, len: usize) -> bool {
+        self.code != ErrorCode::NotFound && self.offset >= len
+    }
+
+    #[must_use]
+    pub(crate) fn fix(mut self, fix: crate::repair::Fix) -> Self {
+        self.fix = Some(Box::new(fix));
+        self
+    }
+
+    /// The error of a piece of text that starts at `by` in the text, in the text's offsets.
+    pub(crate) fn shift(&mut self, by: usize) {
+        self.offset += by;
+        self.read_to = self.read_to.map(|r| r + by);
+        if let Some(fix) = &mut self.fix {
+            fix.at += by;
+            fix.range = fix.range.start + by..fix.range.end + by;
         }
     }
 

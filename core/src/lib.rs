@@ -15,6 +15,7 @@ mod formats;
 pub mod host;
 mod lex;
 mod providers;
+pub mod repair;
 mod syntax;
 mod text;
 mod tools;

@@ -43,6 +43,8 @@ struct Case {
     tools: Option<Tools>,
     validate: bool,
     unknown: UnknownTools,
+    /// The `repair` option.
+    repair: bool,
 }
 
 impl Case {
@@ -52,6 +54,7 @@ impl Case {
             tools: self.tools.as_ref(),
             validate: self.validate,
             unknown: self.unknown,
+            repair: self.repair,
         }
     }
 }
@@ -162,6 +165,9 @@ fn load_cases() -> Vec<Case> {
                 Some("drop") => UnknownTools::Drop,
                 Some(other) => panic!("{file}/{id}: unknown must be \"keep\" or \"drop\", found {other:?}"),
             };
+            let repair = raw
+                .get("repair")
+                .is_some_and(|v| v.as_bool().expect("repair is a boolean"));
             cases.push(Case {
                 file: file.clone(),
                 id,
@@ -174,6 +180,7 @@ fn load_cases() -> Vec<Case> {
                 tools,
                 validate,
                 unknown,
+                repair,
             });
         }
     }
@@ -370,6 +377,10 @@ fn check(case: &Case) -> (Vec<String>, String) {
                     .as_object()
                     .unwrap_or_else(|| panic!("{}: calls[{i}].arguments must be an object", case.id));
                 compare_object(args, &g.arguments, &format!("calls[{i}].arguments"), &mut problems);
+                compare_repairs(input, w.get("repairs"), g, i, &mut problems);
+            }
+            if !case.repair {
+                check_repair_changes_nothing(case, got, &mut problems);
             }
         }
         (
@@ -419,6 +430,49 @@ fn check(case: &Case) -> (Vec<String>, String) {
     (problems, actual)
 }
 
+/// The receipts of call `i`: the case's `repairs` (code and position; none when it states none).
+fn compare_repairs(input: &str, want: Option<&Json>, got: &ToolCall, i: usize, problems: &mut Vec<String>) {
+    let want: Vec<(String, usize)> = want
+        .map(|w| {
+            w.as_array()
+                .expect("calls[].repairs is a list")
+                .iter()
+                .map(|r| {
+                    let code = r["code"].as_str().expect("a repair's code").to_owned();
+                    let at = r["position"].as_u64().expect("a repair's position") as usize;
+                    (code, at)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let got: Vec<(String, usize)> = got
+        .repairs
+        .iter()
+        .map(|r| (r.code.as_str().to_owned(), locate(input, r.offset, Unit::CodePoints).offset))
+        .collect();
+    if want != got {
+        problems.push(format!("calls[{i}].repairs: expected {want:?}, got {got:?}"));
+    }
+}
+
+/// Repair mode on a text that parses: the same calls, and no receipts.
+fn check_repair_changes_nothing(case: &Case, strict: &[ToolCall], problems: &mut Vec<String>) {
+    let options = ParseOptions {
+        repair: true,
+        ..case.options()
+    };
+    let repaired = if case.function == "parse_tool_call" {
+        parse_tool_call_with(&case.input, &options).map(|c| vec![c])
+    } else {
+        parse_tool_calls_with(&case.input, &options)
+    };
+    match repaired {
+        Ok(calls) if calls == strict => {}
+        Ok(calls) => problems.push(format!("with repair: {}", describe_calls(&calls))),
+        Err(e) => problems.push(format!("with repair: {}", describe_error(&case.input, &e))),
+    }
+}
+
 /// The message counterpart of a case: `parse_message` finds the same calls (in order, with
 /// spans that slice the input) or fails the same way, except that no call is no error; and it
 /// has the content and reasoning the case states.
@@ -432,6 +486,7 @@ fn check_message(case: &Case, calls: &Result<Vec<ToolCall>, ParseError>, problem
                 tools: case.tools.as_ref(),
                 validate: case.validate,
                 unknown: case.unknown,
+                repair: case.repair,
                 ..Default::default()
             },
         )

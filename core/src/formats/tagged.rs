@@ -44,6 +44,7 @@
 //! reasoning, goes on from there and reads no text twice.
 
 use crate::error::{ErrorCode, ParseError};
+use crate::repair::{Fix, RepairCode};
 
 /// An opening tag as it is recognised inside a value: `tag` (its `<` and element name) followed by
 /// one of the bytes `after` (`=` for `<parameter=`, whitespace for `<parameter name=…>`, `>` for
@@ -182,7 +183,10 @@ pub(crate) struct Closed {
 pub(crate) fn read(text: &str, opener: usize, value_at: usize, tags: &ValueTags<'_>) -> Result<Closed, ParseError> {
     match value_end(&text.as_bytes()[value_at..], tags) {
         ValueEnd::Closed { at, amp } => Ok(Closed { len: at, amp }),
-        ValueEnd::Unclosed { sibling: Some(_), stop } => Err(not_closed(opener, tags).read_to(value_at + stop)),
+        ValueEnd::Unclosed {
+            sibling: Some(sibling),
+            stop,
+        } => Err(not_closed(text, opener, value_at + sibling, tags).read_to(value_at + stop)),
         ValueEnd::Unclosed { sibling: None, .. } => Err(ParseError::new(
             ErrorCode::Unclosed,
             text.len(),
@@ -191,9 +195,20 @@ pub(crate) fn read(text: &str, opener: usize, value_at: usize, tags: &ValueTags<
     }
 }
 
-/// The error for the value whose opening tag is at `opener` and that a sibling opener shows was
-/// not closed.
-pub(crate) fn not_closed(opener: usize, tags: &ValueTags<'_>) -> ParseError {
+/// The error for the value whose opening tag is at `opener` and that the sibling opener at
+/// `sibling` shows was not closed. Its repair inserts the value's close before that opener, or
+/// before the line break that puts the opener on its own line (which the template writes after a
+/// close).
+pub(crate) fn not_closed(text: &str, opener: usize, sibling: usize, tags: &ValueTags<'_>) -> ParseError {
+    let before = &text.as_bytes()[..sibling];
+    let close_at = if before.ends_with(b"\r\n") {
+        sibling - 2
+    } else if before.ends_with(b"\n") {
+        sibling - 1
+    } else {
+        sibling
+    }
+    .max(opener);
     ParseError::new(
         ErrorCode::Unclosed,
         opener,
@@ -202,6 +217,13 @@ pub(crate) fn not_closed(opener: usize, tags: &ValueTags<'_>) -> ParseError {
             tags.open, tags.sibling.tag, tags.close
         ),
     )
+    .fix(Fix {
+        code: RepairCode::UnclosedValue,
+        at: opener,
+        range: close_at..close_at,
+        insert: tags.close.to_owned(),
+        message: format!("`{}` was inserted before the next `{}`", tags.close, tags.sibling.tag),
+    })
 }
 
 #[cfg(test)]

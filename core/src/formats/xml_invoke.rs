@@ -270,7 +270,7 @@ fn json_parameter(
     }
     let tags = d.value_tags();
     if tags.sibling_at(bytes, close) {
-        return Err(tagged::not_closed(opener, &tags).read_to(close));
+        return Err(tagged::not_closed(text, opener, close, &tags).read_to(close));
     }
     Err(ParseError::new(
         ErrorCode::JsonUnexpectedToken,

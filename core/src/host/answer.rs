@@ -5,6 +5,8 @@
 //! host holds its own copy, so a large result is not held twice in full.
 
 use crate::call::ToolCall;
+use crate::error::{locate, Unit};
+use crate::repair::Repair;
 use crate::providers::ProviderCall;
 use crate::text::stream::Event;
 use crate::value::{Number, Object, Value};
@@ -23,16 +25,23 @@ use super::{Located, Output};
 ///   the stream's text built from there.
 pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Error> {
     match output {
-        Output::Call { call, source } => tool_call(sink, call, false, source),
+        Output::Call { call, source, unit } => tool_call(sink, call, false, source, unit),
         Output::Calls {
             calls,
             include_format,
             source,
+            unit,
         } => list(sink, calls.len(), calls, |sink, call| {
-            tool_call(sink, call, include_format, source)
+            tool_call(sink, call, include_format, source, unit)
         }),
-        Output::Message { message, spans, source } => {
-            let mut m = sink.map(3)?;
+        Output::Message {
+            message,
+            spans,
+            source,
+            unit,
+            repair,
+        } => {
+            let mut m = sink.map(3 + usize::from(repair))?;
             field(sink, &mut m, Field::Content, |s| s.str(&message.content))?;
             field(sink, &mut m, Field::Reasoning, |s| {
                 optional_str(s, message.reasoning.as_deref())
@@ -40,8 +49,11 @@ pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Er
             let calls = message.tool_calls.into_iter().zip(spans);
             let n = calls.len();
             field(sink, &mut m, Field::ToolCalls, |s| {
-                list(s, n, calls, |s, (call, span)| message_call(s, call, span, source))
+                list(s, n, calls, |s, (call, span)| message_call(s, call, span, source, unit))
             })?;
+            if repair {
+                field(sink, &mut m, Field::Repairs, |s| receipts(s, &message.repairs, source, unit))?;
+            }
             sink.end_map(m)
         }
         Output::ProviderCalls(calls) => list(sink, calls.len(), calls, provider_call),
@@ -117,16 +129,18 @@ fn event<S: Sink>(sink: &mut S, event: Event, deferred: Option<usize>, source: &
     sink.end_map(m)
 }
 
-/// Builds `error` as `{"code", "message", "position", "line", "column", "path"?}` (`path` only
-/// when the error has one: `tool_call.schema`), for a host that receives errors as data; the
-/// message is the error's whole text (its `Display`, what an `Error`'s message is in JavaScript).
+/// Builds `error` as `{"code", "message", "position", "line", "column", "truncated", "path"?}`
+/// (`path` only when the error has one: `tool_call.schema`), for a host that receives errors as
+/// data; the message is the error's whole text (its `Display`, what an `Error`'s message is in
+/// JavaScript).
 pub fn emit_error<S: Sink>(sink: &mut S, error: &Located) -> Result<S::Value, S::Error> {
-    let mut m = sink.map(5 + usize::from(error.path.is_some()))?;
+    let mut m = sink.map(6 + usize::from(error.path.is_some()))?;
     field(sink, &mut m, Field::Code, |s| s.id(error.code.as_str()))?;
     field(sink, &mut m, Field::Message, |s| s.str(&error.to_string()))?;
     field(sink, &mut m, Field::Position, |s| s.int(count(error.position)))?;
     field(sink, &mut m, Field::Line, |s| s.int(count(error.line)))?;
     field(sink, &mut m, Field::Column, |s| s.int(count(error.column)))?;
+    field(sink, &mut m, Field::Truncated, |s| s.bool(error.truncated))?;
     if let Some(path) = &error.path {
         field(sink, &mut m, Field::Path, |s| s.str(path))?;
     }
@@ -171,8 +185,15 @@ fn optional_str<S: Sink>(sink: &mut S, s: Option<&str>) -> Result<S::Value, S::E
     }
 }
 
-fn tool_call<S: Sink>(sink: &mut S, call: ToolCall, include_format: bool, source: &str) -> Result<S::Value, S::Error> {
-    let len = 2 + usize::from(call.id.is_some()) + usize::from(include_format);
+fn tool_call<S: Sink>(
+    sink: &mut S,
+    call: ToolCall,
+    include_format: bool,
+    source: &str,
+    unit: Unit,
+) -> Result<S::Value, S::Error> {
+    let repaired = !call.repairs.is_empty();
+    let len = 2 + usize::from(call.id.is_some()) + usize::from(include_format) + usize::from(repaired);
     let mut m = sink.map(len)?;
     if let Some(id) = &call.id {
         field(sink, &mut m, Field::Id, |s| s.str(id))?;
@@ -184,11 +205,40 @@ fn tool_call<S: Sink>(sink: &mut S, call: ToolCall, include_format: bool, source
     if include_format {
         field(sink, &mut m, Field::Format, |s| s.id(call.format.as_str()))?;
     }
+    if repaired {
+        field(sink, &mut m, Field::Repairs, |s| receipts(s, &call.repairs, source, unit))?;
+    }
     sink.end_map(m)
 }
 
-fn message_call<S: Sink>(sink: &mut S, call: ToolCall, span: [usize; 2], source: &str) -> Result<S::Value, S::Error> {
-    let mut m = sink.map(5)?;
+/// Receipts as `[{"code", "message", "position", "line", "column", "call_index"}]`, positions in
+/// `unit`s of `source` (`call_index` null for a receipt no call of the answer holds).
+fn receipts<S: Sink>(sink: &mut S, repairs: &[Repair], source: &str, unit: Unit) -> Result<S::Value, S::Error> {
+    list(sink, repairs.len(), repairs, |sink, r| {
+        let at = locate(source, r.offset, unit);
+        let mut m = sink.map(6)?;
+        field(sink, &mut m, Field::Code, |s| s.id(r.code.as_str()))?;
+        field(sink, &mut m, Field::Message, |s| s.str(&r.message))?;
+        field(sink, &mut m, Field::Position, |s| s.int(count(at.offset)))?;
+        field(sink, &mut m, Field::Line, |s| s.int(count(at.line)))?;
+        field(sink, &mut m, Field::Column, |s| s.int(count(at.column)))?;
+        field(sink, &mut m, Field::CallIndex, |s| match r.call_index {
+            Some(i) => s.int(count(i)),
+            None => s.null(),
+        })?;
+        sink.end_map(m)
+    })
+}
+
+fn message_call<S: Sink>(
+    sink: &mut S,
+    call: ToolCall,
+    span: [usize; 2],
+    source: &str,
+    unit: Unit,
+) -> Result<S::Value, S::Error> {
+    let repaired = !call.repairs.is_empty();
+    let mut m = sink.map(5 + usize::from(repaired))?;
     field(sink, &mut m, Field::Id, |s| optional_str(s, call.id.as_deref()))?;
     field(sink, &mut m, Field::Name, |s| s.str(&call.name))?;
     field(sink, &mut m, Field::Arguments, |s| {
@@ -198,6 +248,9 @@ fn message_call<S: Sink>(sink: &mut S, call: ToolCall, span: [usize; 2], source:
     field(sink, &mut m, Field::Span, |s| {
         list(s, 2, span, |s, at| s.int(count(at)))
     })?;
+    if repaired {
+        field(sink, &mut m, Field::Repairs, |s| receipts(s, &call.repairs, source, unit))?;
+    }
     sink.end_map(m)
 }
 

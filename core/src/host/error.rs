@@ -19,6 +19,9 @@ pub struct Located {
     /// For `tool_call.schema`: the JSON pointer of the offending value in the call's arguments
     /// (`""` for the arguments themselves); `None` for every other error.
     pub path: Option<String>,
+    /// Whether the text ended inside the call ([`ParseError::truncated`]): a cut-off output, which
+    /// no repair mends.
+    pub truncated: bool,
 }
 
 impl Located {
@@ -32,6 +35,7 @@ impl Located {
             line: at.line,
             column: at.column,
             path: err.path.clone(),
+            truncated: err.truncated(text.len()),
         }
     }
 

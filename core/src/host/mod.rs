@@ -36,7 +36,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use crate::call::{FormatSet, ToolCall};
-use crate::error::{locate, ErrorCode, ParseError};
+use crate::error::{locate, ErrorCode, ParseError, Unit};
 use crate::providers::{Provider, ProviderCall, ResponseOptions, ToolResult};
 use crate::syntax::shape::Defer;
 use crate::text::message::{message_with, Ids, Message, MessageOptions};
@@ -91,12 +91,14 @@ pub enum Op {
 
 /// The tools options of the parse operations: the caller's tools, compiled once ([`tools`]) and
 /// shared by every call that passes them, whether to validate, and what an unknown tool's call is
-/// ([`unknown`]). `validate` and `unknown` apply only with `tools`.
+/// ([`unknown`]). `validate` and `unknown` apply only with `tools`; `repair` mends the mistakes
+/// [`crate::repair`] lists, with or without tools.
 #[derive(Debug, Clone)]
 pub struct ToolOptions {
     pub tools: Option<Arc<Tools>>,
     pub validate: bool,
     pub unknown: UnknownTools,
+    pub repair: bool,
 }
 
 impl Default for ToolOptions {
@@ -105,6 +107,7 @@ impl Default for ToolOptions {
             tools: None,
             validate: true,
             unknown: UnknownTools::Error,
+            repair: false,
         }
     }
 }
@@ -135,6 +138,7 @@ impl ToolOptions {
             validate: self.validate,
             unknown: self.unknown,
             start,
+            repair: self.repair,
         }
     }
 
@@ -144,6 +148,7 @@ impl ToolOptions {
             tools: self.tools.as_deref(),
             validate: self.validate,
             unknown: self.unknown,
+            repair: self.repair,
         }
     }
 }
@@ -163,20 +168,26 @@ pub enum Query {
 /// builds the host's values straight from the text; [`run_settled`] builds them in the core.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Output<'a> {
+    /// A call; `unit` is the caller's, which its receipts' positions are given in.
     Call {
         call: ToolCall,
         source: &'a str,
+        unit: Unit,
     },
     Calls {
         calls: Vec<ToolCall>,
         include_format: bool,
         source: &'a str,
+        unit: Unit,
     },
-    /// A message, with each call's span in the caller's units (same order as its calls).
+    /// A message, with each call's span in the caller's units (same order as its calls), and its
+    /// receipts when the parse was asked to repair (`repair`).
     Message {
         message: Message,
         spans: Vec<[usize; 2]>,
         source: &'a str,
+        unit: Unit,
+        repair: bool,
     },
     ProviderCalls(Vec<ProviderCall>),
     Bool(bool),
@@ -206,18 +217,30 @@ pub fn run<'a>(input: &Input<'a>, op: Op, host: Host) -> Result<Output<'a>, Loca
 /// input, for a caller that keeps it past the input (a batch) or reads the calls itself.
 pub fn run_settled(input: &Input<'_>, op: Op, host: Host) -> Result<Output<'static>, Located> {
     run_with(input, op, host, Defer::Never).map(|output| match output {
-        Output::Call { call, .. } => Output::Call { call, source: "" },
+        Output::Call { call, unit, .. } => Output::Call { call, source: "", unit },
         Output::Calls {
-            calls, include_format, ..
+            calls,
+            include_format,
+            unit,
+            ..
         } => Output::Calls {
             calls,
             include_format,
             source: "",
+            unit,
         },
-        Output::Message { message, spans, .. } => Output::Message {
+        Output::Message {
+            message,
+            spans,
+            unit,
+            repair,
+            ..
+        } => Output::Message {
             message,
             spans,
             source: "",
+            unit,
+            repair,
         },
         Output::ProviderCalls(calls) => Output::ProviderCalls(calls),
         Output::Bool(b) => Output::Bool(b),
@@ -253,7 +276,11 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Out
         Op::ToolCall { formats, tools } => {
             let source = input.text()?;
             let call = crate::text::parse::call_with(source, &tools.parse_options(formats), defer)?;
-            Ok(Output::Call { call, source })
+            Ok(Output::Call {
+                call,
+                source,
+                unit: host.unit(),
+            })
         }
         Op::ToolCalls {
             formats,
@@ -266,6 +293,7 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Out
                 calls,
                 include_format,
                 source,
+                unit: host.unit(),
             })
         }
         Op::Message { formats, ids, tools } => {
@@ -273,7 +301,13 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Out
             let options = tools.message_options(formats, ids, crate::text::reasoning::Start::default());
             let message = message_with(source, options, defer)?;
             let spans = spans(source, &message.tool_calls, host);
-            Ok(Output::Message { message, spans, source })
+            Ok(Output::Message {
+                message,
+                spans,
+                source,
+                unit: host.unit(),
+                repair: tools.repair,
+            })
         }
         Op::ScanStream => {
             let text = input.text()?;

@@ -23,10 +23,13 @@ pub enum Field {
     Text,
     Index,
     Delta,
+    Repairs,
+    CallIndex,
+    Truncated,
 }
 
 impl Field {
-    pub const ALL: [Field; 19] = [
+    pub const ALL: [Field; 22] = [
         Field::Id,
         Field::Name,
         Field::Arguments,
@@ -46,6 +49,9 @@ impl Field {
         Field::Text,
         Field::Index,
         Field::Delta,
+        Field::Repairs,
+        Field::CallIndex,
+        Field::Truncated,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -69,6 +75,9 @@ impl Field {
             Field::Text => "text",
             Field::Index => "index",
             Field::Delta => "delta",
+            Field::Repairs => "repairs",
+            Field::CallIndex => "call_index",
+            Field::Truncated => "truncated",
         }
     }
 }

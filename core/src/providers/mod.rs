@@ -499,6 +499,7 @@ fn settle(
             tools: options.tools,
             validate: options.validate,
             unknown: options.unknown,
+            repair: false,
         };
         return walk::fallback(ctx, &found.text, &parse);
     }

@@ -30,6 +30,9 @@ pub struct Message {
     pub content: String,
     pub reasoning: Option<String>,
     pub tool_calls: Vec<ToolCall>,
+    /// With `repair`, every receipt of the parse, in text order (each also in its call's
+    /// `repairs`); empty otherwise.
+    pub repairs: Vec<crate::repair::Repair>,
 }
 
 /// How calls without a native id get one.
@@ -149,6 +152,8 @@ pub struct MessageOptions<'a> {
     pub unknown: UnknownTools,
     /// Whether the prompt opened a reasoning block.
     pub start: Start,
+    /// Mend the model mistakes [`crate::repair`] lists, each reported in `repairs`.
+    pub repair: bool,
 }
 
 impl Default for MessageOptions<'_> {
@@ -160,6 +165,7 @@ impl Default for MessageOptions<'_> {
             validate: true,
             unknown: UnknownTools::Error,
             start: Start::default(),
+            repair: false,
         }
     }
 }
@@ -182,6 +188,16 @@ pub fn parse_message(text: &str, options: MessageOptions<'_>) -> Result<Message,
 /// [`parse_message`], building the arguments as `defer` says when no tools are given (typing
 /// and validation read built arguments).
 pub(crate) fn message_with(text: &str, options: MessageOptions<'_>, defer: Defer) -> Result<Message, ParseError> {
+    if options.repair {
+        let repaired = crate::repair::run(text, |t| message_in(t, options, Defer::Never));
+        return crate::error::within(
+            text,
+            repaired.map(|(mut message, repairs, edits)| {
+                message.repairs = crate::repair::settle(&mut message.tool_calls, repairs, &edits);
+                message
+            }),
+        );
+    }
     crate::error::within(text, message_in(text, options, defer))
 }
 
@@ -242,6 +258,7 @@ pub(crate) fn assemble(
         content,
         reasoning,
         tool_calls: calls,
+        repairs: Vec::new(),
     }
 }
 

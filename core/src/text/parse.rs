@@ -5,6 +5,7 @@
 use crate::call::{FormatSet, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::syntax::shape::Defer;
+use crate::repair;
 use crate::text::tiers;
 use crate::tools::{self, Tools, UnknownTools};
 
@@ -20,6 +21,8 @@ pub struct ParseOptions<'a> {
     pub validate: bool,
     /// With `tools`, what a call to a tool not in the list is.
     pub unknown: UnknownTools,
+    /// Mend the model mistakes [`crate::repair`] lists, each reported in its call's `repairs`.
+    pub repair: bool,
 }
 
 impl Default for ParseOptions<'_> {
@@ -29,6 +32,7 @@ impl Default for ParseOptions<'_> {
             tools: None,
             validate: true,
             unknown: UnknownTools::Error,
+            repair: false,
         }
     }
 }
@@ -63,6 +67,16 @@ pub fn parse_tool_calls_with(text: &str, options: &ParseOptions<'_>) -> Result<V
 /// [`parse_tool_calls_with`], building the arguments as `defer` says when no tools are given
 /// (typing and validation read built arguments).
 pub(crate) fn calls_with(text: &str, options: &ParseOptions<'_>, defer: Defer) -> Result<Vec<ToolCall>, ParseError> {
+    if options.repair {
+        let repaired = repair::run(text, |t| calls_in(t, options, Defer::Never));
+        return crate::error::within(
+            text,
+            repaired.map(|(mut calls, repairs, edits)| {
+                repair::settle(&mut calls, repairs, &edits);
+                calls
+            }),
+        );
+    }
     crate::error::within(text, calls_in(text, options, defer))
 }
 

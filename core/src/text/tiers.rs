@@ -222,7 +222,7 @@ fn outside_reasoning(
     for block in reasoning.iter().chain(std::iter::once(&end)) {
         let first = regions.len();
         let calls = tier(&text[from..block.start], from, regions).map_err(|mut e| {
-            e.offset += from;
+            e.shift(from);
             e
         })?;
         for r in &mut regions[first..] {

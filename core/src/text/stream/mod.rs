@@ -492,6 +492,7 @@ impl ToolCallStream {
                             span: call.span.clone(),
                             origin: std::mem::take(&mut call.origin),
                             deferred: call.deferred,
+                            repairs: Vec::new(),
                         };
                         self.report_call(text, call, range.start, events);
                     }

@@ -1,0 +1,359 @@
+//! Repair with receipts: a fixed list of model mistakes that a parse mends when the caller asks
+//! (`repair` in the options), each reported as a [`Repair`].
+//!
+//! ## How a repair happens
+//!
+//! The parse runs strictly. When it fails with an error that is one of the mistakes below, the
+//! mistake is mended in a working copy of the text (one edit: a tag inserted, a comma taken out, a
+//! literal rewritten) and the text is parsed again; the edit's place and code become a receipt. This
+//! repeats until the parse succeeds or fails with an error that is not a mistake on the list, which
+//! is then raised with its position in the caller's text. So a valid text parses exactly as in
+//! strict mode, with no receipts, and a repair never changes how anything outside the broken call
+//! is read. A text that needs `k` repairs is read `k + 1` times; at most [`MAX_REPAIRS`] repairs
+//! are made, and a text needing more raises the error it stops at.
+//!
+//! **Truncation is never repaired**: a call cut off by the end of the text raises as in strict
+//! mode ([`ParseError::truncated`]).
+//!
+//! ## The mistakes
+//!
+//! | code | mistake | mended as |
+//! | --- | --- | --- |
+//! | `repair.unclosed_value` | a tagged value's close is missing before the next parameter's opener | the close inserted before that opener |
+//! | `repair.trailing_comma` | a `,` before `}` or `]` in JSON | the comma removed |
+//! | `repair.python_literal` | `True`/`False`/`None` or a single-quoted string where JSON is expected | `true`/`false`/`null`, a JSON string |
+//! | `repair.raw_newline` | a raw control character inside a JSON string | its escape (`\n`, `\t`, `\u0001`) |
+//! | `repair.leading_zero` | a number written with leading zeros (`07`) in JSON | the zeros removed |
+//!
+//! Positions are byte offsets into the caller's text, as every position in the core.
+
+use std::ops::Range;
+
+use crate::call::ToolCall;
+use crate::error::{ErrorCode, ParseError};
+
+/// The most repairs one text gets.
+pub const MAX_REPAIRS: usize = 256;
+
+/// A kind of model mistake that a repair mends. Its [`as_str`](RepairCode::as_str) is stable, as
+/// error codes are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RepairCode {
+    UnclosedValue,
+    TrailingComma,
+    PythonLiteral,
+    RawNewline,
+    LeadingZero,
+}
+
+impl RepairCode {
+    /// Every repair code, in the order of the module's table.
+    pub const ALL: [RepairCode; 5] = [
+        RepairCode::UnclosedValue,
+        RepairCode::TrailingComma,
+        RepairCode::PythonLiteral,
+        RepairCode::RawNewline,
+        RepairCode::LeadingZero,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RepairCode::UnclosedValue => "repair.unclosed_value",
+            RepairCode::TrailingComma => "repair.trailing_comma",
+            RepairCode::PythonLiteral => "repair.python_literal",
+            RepairCode::RawNewline => "repair.raw_newline",
+            RepairCode::LeadingZero => "repair.leading_zero",
+        }
+    }
+}
+
+impl std::fmt::Display for RepairCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A receipt: what was mended, where (a byte offset into the caller's text: the mistake's place,
+/// or for `repair.unclosed_value` the opener of the value that was not closed), and in which call
+/// of the answer (`None` when the answer has no call there, as when the parse still failed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repair {
+    pub code: RepairCode,
+    pub message: String,
+    pub offset: usize,
+    pub call_index: Option<usize>,
+}
+
+/// How the raising site says to mend its error: replace `range` of the text with `insert`; the
+/// receipt stands at `at`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Fix {
+    pub code: RepairCode,
+    pub at: usize,
+    pub range: Range<usize>,
+    pub insert: String,
+    pub message: String,
+}
+
+/// One edit made to the working text, in the working text's offsets at the time.
+#[derive(Debug, Clone)]
+struct Edit {
+    start: usize,
+    removed: usize,
+    inserted: usize,
+}
+
+/// The edits made to a text, to map offsets of the working text back to the caller's.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Edits {
+    edits: Vec<Edit>,
+}
+
+impl Edits {
+    /// The caller's offset of `offset` in the working text: an offset inside inserted text maps to
+    /// where the insertion was made.
+    pub(crate) fn original(&self, mut offset: usize) -> usize {
+        for e in self.edits.iter().rev() {
+            if offset >= e.start + e.inserted {
+                offset = offset - e.inserted + e.removed;
+            } else if offset > e.start {
+                offset = e.start;
+            }
+        }
+        offset
+    }
+
+    /// `range` of the working text in the caller's offsets.
+    pub(crate) fn original_range(&self, range: &Range<usize>) -> Range<usize> {
+        self.original(range.start)..self.original(range.end)
+    }
+}
+
+/// Runs `parse` on `text`, mending the mistakes its errors name (see the module's rules): the
+/// answer read from the mended text, the receipts (with no `call_index` yet) and the edits, or the
+/// first error that is not a mistake, at its place in `text`.
+pub(crate) fn run<T>(
+    text: &str,
+    mut parse: impl FnMut(&str) -> Result<T, ParseError>,
+) -> Result<(T, Vec<Repair>, Edits), ParseError> {
+    let mut work: Option<String> = None;
+    let mut edits = Edits::default();
+    let mut repairs = Vec::new();
+    loop {
+        let current = work.as_deref().unwrap_or(text);
+        let err = match parse(current) {
+            Ok(answer) => return Ok((answer, repairs, edits)),
+            Err(err) => err,
+        };
+        let fix = (repairs.len() < MAX_REPAIRS && !err.truncated(current.len()))
+            .then(|| fix_for(current, &err))
+            .flatten();
+        let Some(fix) = fix else {
+            let mut err = err;
+            err.offset = edits.original(err.offset);
+            err.read_to = None;
+            err.fix = None;
+            return Err(err);
+        };
+        repairs.push(Repair {
+            code: fix.code,
+            message: fix.message,
+            offset: edits.original(fix.at),
+            call_index: None,
+        });
+        let mut next = current.to_owned();
+        next.replace_range(fix.range.clone(), &fix.insert);
+        edits.edits.push(Edit {
+            start: fix.range.start,
+            removed: fix.range.len(),
+            inserted: fix.insert.len(),
+        });
+        work = Some(next);
+    }
+}
+
+/// Settles the receipts of a repaired parse in its answer: each call's span back in the caller's
+/// offsets, each receipt given to the call whose span holds it (its `call_index`, and the call's
+/// `repairs`). Returns every receipt, in text order.
+pub(crate) fn settle(calls: &mut [ToolCall], mut repairs: Vec<Repair>, edits: &Edits) -> Vec<Repair> {
+    for call in calls.iter_mut() {
+        call.span = edits.original_range(&call.span);
+    }
+    repairs.sort_by_key(|r| r.offset);
+    for r in &mut repairs {
+        r.call_index = calls.iter().position(|c| c.span.contains(&r.offset));
+        if let Some(i) = r.call_index {
+            calls[i].repairs.push(r.clone());
+        }
+    }
+    repairs
+}
+
+/// The mend for `err` raised on `text`: the raising site's own, or one read from the text at the
+/// error for the JSON grammar's errors.
+fn fix_for(text: &str, err: &ParseError) -> Option<Fix> {
+    if let Some(fix) = &err.fix {
+        return Some((**fix).clone());
+    }
+    let at = err.offset;
+    let rest = text.get(at..)?;
+    match err.code {
+        ErrorCode::JsonUnexpectedToken => trailing_comma(text, at).or_else(|| python_literal(rest, at)),
+        ErrorCode::JsonInvalidString => raw_control(rest, at),
+        ErrorCode::JsonInvalidNumber => leading_zero(text, at),
+        _ => None,
+    }
+}
+
+/// A `,` (then whitespace) before the `}` or `]` at `at`.
+fn trailing_comma(text: &str, at: usize) -> Option<Fix> {
+    if !matches!(text.as_bytes().get(at), Some(b'}' | b']')) {
+        return None;
+    }
+    let before = text[..at].trim_end_matches([' ', '\t', '\n', '\r']);
+    before.ends_with(',').then(|| Fix {
+        code: RepairCode::TrailingComma,
+        at: before.len() - 1,
+        range: before.len() - 1..before.len(),
+        insert: String::new(),
+        message: "a trailing comma before the close was removed".to_owned(),
+    })
+}
+
+/// `True`, `False`, `None` or a single-quoted Python string at `at`, where a JSON value stands.
+fn python_literal(rest: &str, at: usize) -> Option<Fix> {
+    let word_end = rest
+        .bytes()
+        .position(|b| !(b.is_ascii_alphanumeric() || b == b'_'))
+        .unwrap_or(rest.len());
+    let literal = |json: &str, python: &str| Fix {
+        code: RepairCode::PythonLiteral,
+        at,
+        range: at..at + python.len(),
+        insert: json.to_owned(),
+        message: format!("the Python literal `{python}` was read as JSON `{json}`"),
+    };
+    match &rest[..word_end] {
+        "True" => return Some(literal("true", "True")),
+        "False" => return Some(literal("false", "False")),
+        "None" => return Some(literal("null", "None")),
+        _ => {}
+    }
+    let (value, len) = python_string(rest)?;
+    Some(Fix {
+        code: RepairCode::PythonLiteral,
+        at,
+        range: at..at + len,
+        insert: crate::lex::quote(&value),
+        message: "a single-quoted Python string was read as a JSON string".to_owned(),
+    })
+}
+
+/// The single-quoted Python string literal at the start of `s` (escapes `\\`, `\'`, `\"`, `\n`,
+/// `\t`, `\r`, `\0` only) and its length, or `None` when there is none or it holds a raw line
+/// break or another escape.
+fn python_string(s: &str) -> Option<(String, usize)> {
+    let mut chars = s.char_indices();
+    if chars.next()?.1 != '\'' {
+        return None;
+    }
+    let mut out = String::new();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\'' => return Some((out, i + 1)),
+            '\n' | '\r' => return None,
+            '\\' => out.push(match chars.next()?.1 {
+                '\\' => '\\',
+                '\'' => '\'',
+                '"' => '"',
+                'n' => '\n',
+                't' => '\t',
+                'r' => '\r',
+                '0' => '\0',
+                _ => return None,
+            }),
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// A raw control character at `at` inside a JSON string: its escape.
+fn raw_control(rest: &str, at: usize) -> Option<Fix> {
+    let b = *rest.as_bytes().first()?;
+    if b >= 0x20 {
+        return None;
+    }
+    let insert = match b {
+        b'\n' => "\\n".to_owned(),
+        b'\r' => "\\r".to_owned(),
+        b'\t' => "\\t".to_owned(),
+        _ => format!("\\u{b:04x}"),
+    };
+    Some(Fix {
+        code: RepairCode::RawNewline,
+        at,
+        range: at..at + 1,
+        message: format!("a raw control character (U+{b:04X}) in a string was escaped as `{insert}`"),
+        insert,
+    })
+}
+
+/// The digit at `at` after a number's leading `0`: the zeros before the first other digit go.
+fn leading_zero(text: &str, at: usize) -> Option<Fix> {
+    let bytes = text.as_bytes();
+    if at == 0 || bytes.get(at - 1) != Some(&b'0') || !bytes.get(at).is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut start = at - 1;
+    while start > 0 && bytes[start - 1] == b'0' {
+        start -= 1;
+    }
+    if start > 0 && bytes[start - 1].is_ascii_digit() {
+        return None;
+    }
+    let mut end = at;
+    while end + 1 < bytes.len() && bytes[end] == b'0' && bytes[end + 1].is_ascii_digit() {
+        end += 1;
+    }
+    Some(Fix {
+        code: RepairCode::LeadingZero,
+        at: start,
+        range: start..end,
+        insert: String::new(),
+        message: format!("the leading zeros of `{}` were removed", &text[start..=end]),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_map_back_through_edits() {
+        let mut edits = Edits::default();
+        // "ab,}" -> "ab}" (the comma at 2 removed), then "xab}" (x inserted at 0).
+        edits.edits.push(Edit {
+            start: 2,
+            removed: 1,
+            inserted: 0,
+        });
+        edits.edits.push(Edit {
+            start: 0,
+            removed: 0,
+            inserted: 1,
+        });
+        assert_eq!(edits.original(0), 0);
+        assert_eq!(edits.original(1), 0);
+        assert_eq!(edits.original(3), 3);
+        assert_eq!(edits.original(4), 4);
+    }
+
+    #[test]
+    fn python_strings_decode_their_escapes() {
+        assert_eq!(python_string(r#"'it\'s \"x\"' rest"#), Some(("it's \"x\"".to_owned(), 13)));
+        assert_eq!(python_string("'open"), None);
+        assert_eq!(python_string("'a\nb'"), None);
+    }
+}
