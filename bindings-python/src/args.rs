@@ -188,6 +188,7 @@ fn value_error(code: ErrorCode, message: String) -> PyErr {
         line: 1,
         column: 1,
         path: None,
+        truncated: false,
     })
 }
 

@@ -16,8 +16,12 @@
 //!   its own), null when there is no call;
 //! - `content`, `reasoning`: as `parse_message` defines them (`reasoning` null when there is
 //!   none);
-//! - `error_code`, `error_message`, `error_position` (code points into the row's text): null when
-//!   the row parsed. A row that failed has null `calls`, `format`, `content` and `reasoning`.
+//! - `repairs`: with `repair`, the row's receipts as compact JSON text, a list of `{"code",
+//!   "message", "position", "call_index"}` (positions in code points); `[]` when nothing was
+//!   mended or without `repair`;
+//! - `error_code`, `error_message`, `error_position` (code points into the row's text),
+//!   `error_truncated` (whether the text ended inside the call): null when the row parsed. A row
+//!   that failed has null `calls`, `format`, `content`, `reasoning` and `repairs`.
 //!
 //! A null input row gives a row whose every column is null. Strings are `utf8` (32-bit offsets):
 //! a result column past 2 GiB in one call is a `ValueError` asking for smaller chunks.
@@ -29,7 +33,7 @@
 use std::ffi::CStr;
 use std::sync::Arc;
 
-use arrow_array::builder::{Int64Builder, StringBuilder};
+use arrow_array::builder::{BooleanBuilder, Int64Builder, StringBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::ffi_stream::{ArrayStreamReader, FFI_ArrowArrayStream};
@@ -48,14 +52,16 @@ use crate::pool::Workers;
 use crate::HOST;
 
 /// The result's columns, in order.
-pub(crate) const COLUMNS: [&str; 7] = [
+pub(crate) const COLUMNS: [&str; 9] = [
     "calls",
     "format",
     "content",
     "reasoning",
+    "repairs",
     "error_code",
     "error_message",
     "error_position",
+    "error_truncated",
 ];
 
 /// The fields of one call in `calls`.
@@ -83,11 +89,13 @@ enum Out {
         calls: Vec<CallOut>,
         content: String,
         reasoning: Option<String>,
+        repairs: String,
     },
     Failed {
         code: String,
         message: String,
         position: i64,
+        truncated: bool,
     },
 }
 
@@ -102,17 +110,46 @@ struct CallOut {
 /// `Op::Message`): panics are caught there, and errors are located in code points.
 fn parse_row(text: &str, op: &Op) -> Out {
     match host::run_settled(&Input::Text(text), op.clone(), HOST) {
-        Ok(Output::Message { message, .. }) => parsed(message),
+        Ok(Output::Message { message, .. }) => parsed(text, message),
         Ok(_) => Out::Failed {
             code: ErrorCode::Internal.as_str().to_owned(),
             message: "the message operation gave another answer; this is a bug in beacon".to_owned(),
             position: 0,
+            truncated: false,
         },
         Err(err) => failed(err),
     }
 }
 
-fn parsed(message: Message) -> Out {
+/// The receipts of a message as compact JSON text, positions in code points of `text`.
+fn receipts(text: &str, repairs: &[beacon_core::Repair]) -> String {
+    let items = repairs
+        .iter()
+        .map(|r| {
+            let at = beacon_core::locate(text, r.offset, beacon_core::Unit::CodePoints).offset;
+            let call_index = r
+                .call_index
+                .map_or(Value::Null, |i| Value::Number(beacon_core::Number::Int(count(i))));
+            Value::Object(vec![
+                ("code".to_owned(), Value::String(r.code.as_str().to_owned())),
+                ("message".to_owned(), Value::String(r.message.clone())),
+                (
+                    "position".to_owned(),
+                    Value::Number(beacon_core::Number::Int(count(at))),
+                ),
+                ("call_index".to_owned(), call_index),
+            ])
+        })
+        .collect();
+    Value::Array(items).to_json()
+}
+
+fn count(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn parsed(text: &str, message: Message) -> Out {
+    let repairs = receipts(text, &message.repairs);
     let calls = message
         .tool_calls
         .into_iter()
@@ -127,6 +164,7 @@ fn parsed(message: Message) -> Out {
         calls,
         content: message.content,
         reasoning: message.reasoning,
+        repairs,
     }
 }
 
@@ -134,7 +172,8 @@ fn failed(err: Located) -> Out {
     Out::Failed {
         code: err.code.as_str().to_owned(),
         message: err.message,
-        position: i64::try_from(err.position).unwrap_or(i64::MAX),
+        position: count(err.position),
+        truncated: err.truncated,
     }
 }
 
@@ -146,6 +185,7 @@ fn unreadable(err: &Bound<'_, PyAny>) -> PyResult<Out> {
         code: err.getattr(intern!(py, "code"))?.extract()?,
         message: err.getattr(intern!(py, "message"))?.extract()?,
         position: err.getattr(intern!(py, "position"))?.extract()?,
+        truncated: err.getattr(intern!(py, "truncated"))?.extract()?,
     })
 }
 
@@ -205,9 +245,11 @@ struct Columns {
     format: Strings,
     content: Strings,
     reasoning: Strings,
+    repairs: Strings,
     error_code: Strings,
     error_message: Strings,
     error_position: Int64Builder,
+    error_truncated: BooleanBuilder,
 }
 
 impl Columns {
@@ -221,9 +263,11 @@ impl Columns {
             format: Strings::new("format"),
             content: Strings::new("content"),
             reasoning: Strings::new("reasoning"),
+            repairs: Strings::new("repairs"),
             error_code: Strings::new("error_code"),
             error_message: Strings::new("error_message"),
             error_position: Int64Builder::new(),
+            error_truncated: BooleanBuilder::new(),
         }
     }
 
@@ -231,27 +275,29 @@ impl Columns {
         match out {
             Out::Null => {
                 self.push_calls(None)?;
-                self.push_message(None, None, None)?;
+                self.push_message(None, None, None, None)?;
                 self.push_error(None)
             }
             Out::Parsed {
                 calls,
                 content,
                 reasoning,
+                repairs,
             } => {
                 self.push_calls(Some(calls))?;
                 let format = calls.first().map(|c| c.format);
-                self.push_message(format, Some(content), reasoning.as_deref())?;
+                self.push_message(format, Some(content), reasoning.as_deref(), Some(repairs))?;
                 self.push_error(None)
             }
             Out::Failed {
                 code,
                 message,
                 position,
+                truncated,
             } => {
                 self.push_calls(None)?;
-                self.push_message(None, None, None)?;
-                self.push_error(Some((code, message, *position)))
+                self.push_message(None, None, None, None)?;
+                self.push_error(Some((code, message, *position, *truncated)))
             }
         }
     }
@@ -278,16 +324,19 @@ impl Columns {
         format: Option<&str>,
         content: Option<&str>,
         reasoning: Option<&str>,
+        repairs: Option<&str>,
     ) -> Result<(), TooLarge> {
         self.format.push(format)?;
         self.content.push(content)?;
-        self.reasoning.push(reasoning)
+        self.reasoning.push(reasoning)?;
+        self.repairs.push(repairs)
     }
 
-    fn push_error(&mut self, error: Option<(&str, &str, i64)>) -> Result<(), TooLarge> {
+    fn push_error(&mut self, error: Option<(&str, &str, i64, bool)>) -> Result<(), TooLarge> {
         self.error_code.push(error.map(|e| e.0))?;
         self.error_message.push(error.map(|e| e.1))?;
         self.error_position.append_option(error.map(|e| e.2));
+        self.error_truncated.append_option(error.map(|e| e.3));
         Ok(())
     }
 
@@ -318,9 +367,11 @@ impl Columns {
                 self.format.finish(),
                 content,
                 self.reasoning.finish(),
+                self.repairs.finish(),
                 self.error_code.finish(),
                 self.error_message.finish(),
                 Arc::new(self.error_position.finish()),
+                Arc::new(self.error_truncated.finish()),
             ],
             None,
         )
@@ -342,15 +393,17 @@ fn call_item() -> Arc<Field> {
 }
 
 fn result_fields() -> Fields {
-    let [calls, format, content, reasoning, code, message, position] = COLUMNS;
+    let [calls, format, content, reasoning, repairs, code, message, position, truncated] = COLUMNS;
     Fields::from(vec![
         Field::new(calls, DataType::List(call_item()), true),
         Field::new(format, DataType::Utf8, true),
         Field::new(content, DataType::Utf8, true),
         Field::new(reasoning, DataType::Utf8, true),
+        Field::new(repairs, DataType::Utf8, true),
         Field::new(code, DataType::Utf8, true),
         Field::new(message, DataType::Utf8, true),
         Field::new(position, DataType::Int64, true),
+        Field::new(truncated, DataType::Boolean, true),
     ])
 }
 
@@ -438,7 +491,8 @@ fn parse_into(columns: &mut Columns, workers: &Workers, texts: &[Option<&str>], 
 /// Parses every row of `array` (an Arrow string array, or an iterable of `str` / `None`) into an
 /// Arrow struct array. See `beacon.parse_arrow`.
 #[pyfunction]
-#[pyo3(signature = (array, *, formats = None, tools = None, validate = true, unknown = None, threads = None))]
+#[pyo3(signature = (array, *, formats = None, tools = None, validate = true, unknown = None, threads = None, repair = false))]
+#[allow(clippy::too_many_arguments)] // the keyword arguments of the Python function
 pub(crate) fn parse_arrow<'py>(
     py: Python<'py>,
     array: &Bound<'py, PyAny>,
@@ -447,12 +501,13 @@ pub(crate) fn parse_arrow<'py>(
     validate: bool,
     unknown: Option<&Bound<'py, PyAny>>,
     threads: Option<usize>,
+    repair: bool,
 ) -> PyResult<ArrowArray> {
     const FUNC: &str = "parse_arrow";
     let op = Op::Message {
         formats: crate::formats(FUNC, formats)?,
         ids: Ids::Keep,
-        tools: crate::tool_options(FUNC, tools, validate, unknown)?,
+        tools: crate::tool_options(FUNC, tools, validate, unknown, repair)?,
     };
     let workers = Workers::new(threads)?;
     let mut columns = Columns::new();
@@ -574,8 +629,9 @@ impl ArrowArray {
         let call_columns: Vec<_> = (0..CALL_FIELDS.len())
             .map(|i| call.column(i).as_string::<i32>())
             .collect();
-        let strings: Vec<_> = (1..6).map(|i| column(i).as_string::<i32>()).collect();
-        let positions = column(6).as_primitive::<arrow_array::types::Int64Type>();
+        let strings: Vec<_> = (1..7).map(|i| column(i).as_string::<i32>()).collect();
+        let positions = column(7).as_primitive::<arrow_array::types::Int64Type>();
+        let truncated = column(8).as_boolean();
         let keys: Vec<_> = COLUMNS.iter().map(|c| pyo3::types::PyString::intern(py, c)).collect();
         let call_keys: Vec<_> = CALL_FIELDS
             .iter()
@@ -600,11 +656,13 @@ impl ArrowArray {
                 list.into_any()
             };
             dict.set_item(&keys[0], row_calls)?;
-            for (key, values) in keys[1..6].iter().zip(&strings) {
+            for (key, values) in keys[1..7].iter().zip(&strings) {
                 dict.set_item(key, values.is_valid(row).then(|| values.value(row)))?;
             }
             let position = positions.is_valid(row).then(|| positions.value(row));
-            dict.set_item(&keys[6], position.into_py_any(py)?)?;
+            dict.set_item(&keys[7], position.into_py_any(py)?)?;
+            let cut = truncated.is_valid(row).then(|| truncated.value(row));
+            dict.set_item(&keys[8], cut)?;
             out.append(dict)?;
         }
         Ok(out)

@@ -116,7 +116,8 @@ fn entry<'py>(py: Python<'py>, row: Row, parsed: Parsed) -> PyResult<Bound<'py, 
 /// `ToolCallError`, or `None` for a `None` row. See `beacon.parse_many`.
 #[pyfunction]
 #[pyo3(signature = (
-    texts, *, include_format = false, formats = None, tools = None, validate = true, unknown = None, threads = None
+    texts, *, include_format = false, formats = None, tools = None, validate = true, unknown = None, threads = None,
+    repair = false
 ))]
 #[allow(clippy::too_many_arguments)] // the keyword arguments of the Python function
 pub(crate) fn parse_many<'py>(
@@ -128,12 +129,13 @@ pub(crate) fn parse_many<'py>(
     validate: bool,
     unknown: Option<&Bound<'py, PyAny>>,
     threads: Option<usize>,
+    repair: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     const FUNC: &str = "parse_many";
     let op = Op::ToolCalls {
         formats: crate::formats(FUNC, formats)?,
         include_format,
-        tools: crate::tool_options(FUNC, tools, validate, unknown)?,
+        tools: crate::tool_options(FUNC, tools, validate, unknown, repair)?,
     };
     let workers = Workers::new(threads)?;
     let mut items = texts_iter(FUNC, texts)?;

@@ -51,6 +51,7 @@ fn located_error(err: Located) -> PyErr {
         err.line,
         err.column,
         err.path,
+        err.truncated,
     );
     if err.code == beacon_core::ErrorCode::NotFound {
         NoToolCallFoundError::new_err(args)
@@ -134,6 +135,7 @@ fn tool_options(
     tools: Option<&Bound<'_, PyAny>>,
     validate: bool,
     unknown: Option<&Bound<'_, PyAny>>,
+    repair: bool,
 ) -> PyResult<ToolOptions> {
     let tools = match tools {
         None => None,
@@ -153,6 +155,7 @@ fn tool_options(
         tools,
         validate,
         unknown: host::unknown(func, unknown.as_deref()).map_err(arg_error)?,
+        repair,
     })
 }
 
@@ -177,7 +180,7 @@ fn optional_str<'a>(
 
 /// The one tool call in `text`. See `beacon.parse_tool_call`.
 #[pyfunction]
-#[pyo3(signature = (text, formats = None, tools = None, validate = true, unknown = None))]
+#[pyo3(signature = (text, formats = None, tools = None, validate = true, unknown = None, repair = false))]
 fn parse_tool_call<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
@@ -185,10 +188,11 @@ fn parse_tool_call<'py>(
     tools: Option<&Bound<'py, PyAny>>,
     validate: bool,
     unknown: Option<&Bound<'py, PyAny>>,
+    repair: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "parse_tool_call";
     let formats = self::formats(FUNC, formats)?;
-    let tools = tool_options(FUNC, tools, validate, unknown)?;
+    let tools = tool_options(FUNC, tools, validate, unknown, repair)?;
     call(
         py,
         Input::Text(args::text(FUNC, text)?),
@@ -198,7 +202,11 @@ fn parse_tool_call<'py>(
 
 /// Every tool call in `text`. See `beacon.parse_tool_calls`.
 #[pyfunction]
-#[pyo3(signature = (text, include_format = false, formats = None, tools = None, validate = true, unknown = None))]
+#[pyo3(signature = (text, include_format = false, formats = None, tools = None, validate = true, unknown = None, repair = false))]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the keyword options of beacon.parse_tool_calls"
+)]
 fn parse_tool_calls<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
@@ -207,20 +215,21 @@ fn parse_tool_calls<'py>(
     tools: Option<&Bound<'py, PyAny>>,
     validate: bool,
     unknown: Option<&Bound<'py, PyAny>>,
+    repair: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "parse_tool_calls";
     let formats = self::formats(FUNC, formats)?;
     let op = Op::ToolCalls {
         formats,
         include_format,
-        tools: tool_options(FUNC, tools, validate, unknown)?,
+        tools: tool_options(FUNC, tools, validate, unknown, repair)?,
     };
     call(py, Input::Text(args::text(FUNC, text)?), op)
 }
 
 /// The whole message: content, reasoning and calls. See `beacon.parse_message`.
 #[pyfunction]
-#[pyo3(signature = (text, formats = None, ids = None, tools = None, validate = true, unknown = None, id_seed = None))]
+#[pyo3(signature = (text, formats = None, ids = None, tools = None, validate = true, unknown = None, id_seed = None, repair = false))]
 #[allow(clippy::too_many_arguments, reason = "the keyword options of beacon.parse_message")]
 fn parse_message<'py>(
     py: Python<'py>,
@@ -231,13 +240,14 @@ fn parse_message<'py>(
     validate: bool,
     unknown: Option<&Bound<'py, PyAny>>,
     id_seed: Option<&Bound<'py, PyAny>>,
+    repair: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "parse_message";
     let formats = self::formats(FUNC, formats)?;
     let ids = optional_str(FUNC, "ids", ids)?;
     let id_seed = optional_str(FUNC, "id_seed", id_seed)?;
     let ids = host::ids(FUNC, ids.as_deref(), id_seed.as_deref(), HOST).map_err(arg_error)?;
-    let tools = tool_options(FUNC, tools, validate, unknown)?;
+    let tools = tool_options(FUNC, tools, validate, unknown, repair)?;
     let op = Op::Message { formats, ids, tools };
     call(py, Input::Text(args::text(FUNC, text)?), op)
 }
@@ -284,7 +294,7 @@ fn parse_response<'py>(
     unknown: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "parse_response";
-    let tools = tool_options(FUNC, tools, validate, unknown)?;
+    let tools = tool_options(FUNC, tools, validate, unknown, false)?;
     response_op(py, FUNC, response, provider, text_fallback, Query::Calls, tools)
 }
 

@@ -57,7 +57,7 @@ impl PyToolCallStream {
         let ids = optional_str(FUNC, "ids", ids)?;
         let id_seed = optional_str(FUNC, "id_seed", id_seed)?;
         let ids = host::ids(FUNC, ids.as_deref(), id_seed.as_deref(), HOST).map_err(arg_error)?;
-        let tools = tool_options(FUNC, tools, validate, unknown)?;
+        let tools = tool_options(FUNC, tools, validate, unknown, false)?;
         let start = optional_str(FUNC, "start", start)?;
         let start = host::start(FUNC, start.as_deref()).map_err(arg_error)?;
         let options = tools.message_options(formats, ids, start);
@@ -102,7 +102,7 @@ impl PyResponseStream {
             Some(p) => host::provider(FUNC, &crate::provider_str(FUNC, p)?).map_err(arg_error)?,
             None => None,
         };
-        let tools = tool_options(FUNC, tools, validate, unknown)?;
+        let tools = tool_options(FUNC, tools, validate, unknown, false)?;
         Ok(PyResponseStream {
             stream: Stream::response(provider, &tools, HOST),
         })

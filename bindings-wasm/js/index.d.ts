@@ -20,6 +20,24 @@ export interface ToolCall {
   id?: string;
   name: string;
   arguments: { [key: string]: Value };
+  /** With `repair: true`, what was mended in this call; absent when nothing was. */
+  repairs?: Repair[];
+}
+
+/** A receipt of `repair: true`: what was mended, and where (UTF-16 indices into the text). */
+export interface Repair {
+  code:
+    | 'repair.unclosed_value'
+    | 'repair.trailing_comma'
+    | 'repair.python_literal'
+    | 'repair.raw_newline'
+    | 'repair.leading_zero';
+  message: string;
+  position: number;
+  line: number;
+  column: number;
+  /** The index of the call it was mended in, or null. */
+  call_index: number | null;
 }
 
 /** The format ids, in detection order (see the README's formats table). */
@@ -101,7 +119,15 @@ export const ERROR_CODES: readonly ErrorCode[];
 export class ToolCallError extends Error {
   constructor(
     message: string,
-    details?: { code: ErrorCode; position: number; line: number; column: number; path?: string; cause?: unknown },
+    details?: {
+      code: ErrorCode;
+      position: number;
+      line: number;
+      column: number;
+      path?: string;
+      truncated?: boolean;
+      cause?: unknown;
+    },
   );
   /** Stable error code, e.g. `json.unexpected_token`. */
   code: ErrorCode;
@@ -117,6 +143,8 @@ export class ToolCallError extends Error {
    * undefined for every other error.
    */
   path?: string;
+  /** Whether the text ended inside the call: a cut-off output, which `repair` never mends. */
+  truncated: boolean;
 }
 
 /** No tool call in the text: `code` is `tool_call.not_found`, `position` is 0. */
@@ -202,6 +230,12 @@ export interface ParseOptions {
   bigints?: BigintMode;
 }
 
+/** `parseToolCall`, `parseToolCalls` and `parseMessage`: mend a fixed list of model mistakes
+ * (docs/repair.md), each reported as a `Repair` (default false). */
+export interface RepairOptions {
+  repair?: boolean;
+}
+
 /**
  * The one tool call in `text`.
  * @throws {NoToolCallFoundError} when there is none.
@@ -213,7 +247,7 @@ export interface ParseOptions {
  */
 export function parseToolCall<A extends ToolArgs = { [name: string]: Arguments }>(
   text: string,
-  options?: ParseOptions & ToolsOptions<A>,
+  options?: ParseOptions & RepairOptions & ToolsOptions<A>,
 ): ToolCallOf<A>;
 
 /**
@@ -226,11 +260,11 @@ export function parseToolCall<A extends ToolArgs = { [name: string]: Arguments }
  */
 export function parseToolCalls<A extends ToolArgs = { [name: string]: Arguments }>(
   text: string,
-  options: ParseOptions & { includeFormat: true } & ToolsOptions<A>,
+  options: ParseOptions & RepairOptions & { includeFormat: true } & ToolsOptions<A>,
 ): (ToolCallOf<A> & { format: Format })[];
 export function parseToolCalls<A extends ToolArgs = { [name: string]: Arguments }>(
   text: string,
-  options?: ParseOptions & { includeFormat?: boolean } & ToolsOptions<A>,
+  options?: ParseOptions & RepairOptions & { includeFormat?: boolean } & ToolsOptions<A>,
 ): ToolCallOf<A>[];
 
 /** One call of a `Message`. */
@@ -243,6 +277,8 @@ export interface MessageToolCall {
   format: Format;
   /** `[start, end]`: UTF-16 indices of the call in the text (`text.slice(start, end)`). */
   span: [number, number];
+  /** With `repair: true`, what was mended in this call; absent when nothing was. */
+  repairs?: Repair[];
 }
 
 /** A whole model message. */
@@ -256,6 +292,8 @@ export interface Message<A extends ToolArgs = { [name: string]: Arguments }> {
   tool_calls: (string extends keyof A
     ? MessageToolCall
     : { [N in keyof A & string]: Omit<MessageToolCall, 'name' | 'arguments'> & { name: N; arguments: A[N] } }[keyof A & string])[];
+  /** With `repair: true`: every receipt, in text order. */
+  repairs?: Repair[];
 }
 
 /** How calls without an id get one (`parseMessage`, `ToolCallStream`). */
@@ -280,7 +318,7 @@ export interface IdOptions {
  */
 export function parseMessage<A extends ToolArgs = { [name: string]: Arguments }>(
   text: string,
-  options?: ParseOptions & IdOptions & ToolsOptions<A>,
+  options?: ParseOptions & RepairOptions & IdOptions & ToolsOptions<A>,
 ): Message<A>;
 
 /** What `scanStream` found in the text streamed so far. */

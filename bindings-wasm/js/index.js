@@ -109,7 +109,7 @@ export const ERROR_CODES = Object.freeze(wasmErrorCodes().split(','));
 
 /** A tool call that is present but broken, or any other parse failure. */
 export class ToolCallError extends Error {
-  constructor(message, { code, position, line, column, path, cause } = {}) {
+  constructor(message, { code, position, line, column, path, truncated = false, cause } = {}) {
     super(message, cause === undefined ? undefined : { cause });
     /** Stable error code such as `json.unexpected_token`. */
     this.code = code;
@@ -124,6 +124,11 @@ export class ToolCallError extends Error {
      * the call's arguments (`''` for the arguments themselves); undefined for every other error.
      */
     this.path = path;
+    /**
+     * Whether the text ended inside the call (the error stands at the end of the text): a cut-off
+     * output, which `repair: true` never mends.
+     */
+    this.truncated = truncated;
   }
 }
 Object.defineProperty(ToolCallError.prototype, 'name', {
@@ -313,6 +318,7 @@ const OPTION = {
   content: ['a string', (v) => v === null || typeof v === 'string'],
   tools: ['a Tools or an array of tool definitions', (v) => v === null || v instanceof Tools || Array.isArray(v)],
   validate: ['a boolean', (v) => typeof v === 'boolean'],
+  repair: ['a boolean', (v) => typeof v === 'boolean'],
   unknown: ["'error', 'keep' or 'drop'", (v) => v === null || typeof v === 'string'],
   start: ["'detect', 'content' or 'reasoning'", (v) => v === null || typeof v === 'string'],
 };
@@ -459,9 +465,10 @@ function withTools(fn, { tools, validate = true, unknown }, run) {
 export function parseToolCall(text, options) {
   const fn = 'parseToolCall';
   const t = textArg(fn, text);
-  const o = optionsArg(fn, options, ['formats', 'bigints', ...TOOL_OPTIONS]);
+  const o = optionsArg(fn, options, ['formats', 'bigints', 'repair', ...TOOL_OPTIONS]);
   const f = formatsArg(fn, o.formats);
-  return withTools(fn, o, (...x) => callModuleBigints(o.bigints, t.length, wasmParseToolCalls, t, false, false, f, ...x));
+  const r = o.repair ?? false;
+  return withTools(fn, o, (...x) => callModuleBigints(o.bigints, t.length, wasmParseToolCalls, t, false, false, f, ...x, r));
 }
 
 /**
@@ -473,14 +480,19 @@ export function parseToolCall(text, options) {
  * `tool_call.unknown_tool` (`unknown: 'keep'` returns it, `unknown: 'drop'` leaves it out), a
  * JSON or call-syntax candidate with an unknown name is prose; arguments that break the schema
  * throw `tool_call.schema` with `error.path` (`validate: false`: naming and typing only).
+ *
+ * `repair: true` mends a fixed list of model mistakes (docs/repair.md) and reports each: a
+ * repaired call has `repairs`, `[{code, message, position, line, column, call_index}]`. A call cut
+ * off by the end of the text still throws (`error.truncated`).
  */
 export function parseToolCalls(text, options) {
   const fn = 'parseToolCalls';
   const t = textArg(fn, text);
-  const o = optionsArg(fn, options, ['includeFormat', 'formats', 'bigints', ...TOOL_OPTIONS]);
+  const o = optionsArg(fn, options, ['includeFormat', 'formats', 'bigints', 'repair', ...TOOL_OPTIONS]);
   const f = formatsArg(fn, o.formats);
   const all = o.includeFormat ?? false;
-  return withTools(fn, o, (...x) => callModuleBigints(o.bigints, t.length, wasmParseToolCalls, t, true, all, f, ...x));
+  const r = o.repair ?? false;
+  return withTools(fn, o, (...x) => callModuleBigints(o.bigints, t.length, wasmParseToolCalls, t, true, all, f, ...x, r));
 }
 
 /**
@@ -496,10 +508,11 @@ export function parseToolCalls(text, options) {
 export function parseMessage(text, options) {
   const fn = 'parseMessage';
   const t = textArg(fn, text);
-  const o = optionsArg(fn, options, ['formats', 'ids', 'idSeed', 'bigints', ...TOOL_OPTIONS]);
+  const o = optionsArg(fn, options, ['formats', 'ids', 'idSeed', 'bigints', 'repair', ...TOOL_OPTIONS]);
   const f = formatsArg(fn, o.formats);
+  const r = o.repair ?? false;
   return withTools(fn, o, (...x) => callModuleBigints(
-    o.bigints, t.length, wasmParseMessage, t, f, o.ids ?? undefined, o.idSeed ?? undefined, ...x,
+    o.bigints, t.length, wasmParseMessage, t, f, o.ids ?? undefined, o.idSeed ?? undefined, ...x, r,
   ));
 }
 

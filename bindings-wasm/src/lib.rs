@@ -37,7 +37,7 @@
 //!   `Number.MAX_SAFE_INTEGER` (the digits follow, for `BigInt`) or `s` for a string that itself
 //!   starts with U+0000 (the string follows). Keys are never tagged. Only used when needed, so the
 //!   common case pays nothing;
-//! - `e` + JSON: a `ToolCallError`, `{"code", "message", "position", "line", "column", "path"?}`
+//! - `e` + JSON: a `ToolCallError`, `{"code", "message", "position", "line", "column", "truncated", "path"?}`
 //!   (the message is the error's whole text; positions in UTF-16 units, JavaScript's own; `path`
 //!   only for `tool_call.schema`);
 //! - `t` + text: a `TypeError` with this message; `r` + text: a `RangeError`. An unknown format
@@ -116,6 +116,7 @@ pub(crate) fn tool_options(
     tools: Option<u32>,
     validate: bool,
     unknown: Option<&str>,
+    repair: bool,
 ) -> Result<ToolOptions, ArgError> {
     let tools = match tools {
         None => None,
@@ -129,6 +130,7 @@ pub(crate) fn tool_options(
         tools,
         validate,
         unknown: host::unknown(func, unknown).map_err(type_error)?,
+        repair,
     })
 }
 
@@ -145,11 +147,12 @@ pub fn parse_tool_calls(
     tools: Option<u32>,
     validate: bool,
     unknown: Option<String>,
+    repair: bool,
 ) -> String {
     let func = if all { "parseToolCalls" } else { "parseToolCall" };
     run(Input::Text(text), 64 + text.len() / 2, || {
         let formats = formats_arg(func, formats.as_deref())?;
-        let tools = tool_options(func, tools, validate, unknown.as_deref())?;
+        let tools = tool_options(func, tools, validate, unknown.as_deref(), repair)?;
         Ok(if all {
             Op::ToolCalls {
                 formats,
@@ -163,9 +166,11 @@ pub fn parse_tool_calls(
 }
 
 /// `parseMessage`. `ids`: `"generate"`, or none to keep the ids the text has; `id_seed`: the
-/// seed of deterministic ids (`idSeed`); `tools`, `validate`, `unknown`: see [`tool_options`].
+/// seed of deterministic ids (`idSeed`); `tools`, `validate`, `unknown`, `repair`: see
+/// [`tool_options`].
 #[wasm_bindgen]
 #[must_use]
+#[allow(clippy::too_many_arguments)]
 pub fn parse_message(
     text: &str,
     formats: Option<String>,
@@ -174,12 +179,13 @@ pub fn parse_message(
     tools: Option<u32>,
     validate: bool,
     unknown: Option<String>,
+    repair: bool,
 ) -> String {
     const FUNC: &str = "parseMessage";
     run(Input::Text(text), 96 + text.len(), || {
         let formats = formats_arg(FUNC, formats.as_deref())?;
         let ids = ids_arg(FUNC, ids.as_deref(), id_seed.as_deref())?;
-        let tools = tool_options(FUNC, tools, validate, unknown.as_deref())?;
+        let tools = tool_options(FUNC, tools, validate, unknown.as_deref(), repair)?;
         Ok(Op::Message { formats, ids, tools })
     })
 }
@@ -240,7 +246,7 @@ fn response(func: &str, input: Input<'_>, args: ResponseArgs<'_>) -> String {
             provider: host::provider(func, args.provider)?,
             text_fallback: args.text_fallback,
             query,
-            tools: tool_options(func, args.tools, args.validate, args.unknown.as_deref())?,
+            tools: tool_options(func, args.tools, args.validate, args.unknown.as_deref(), false)?,
         })
     })
 }

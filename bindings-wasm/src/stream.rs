@@ -36,7 +36,7 @@ pub fn tool_call_stream(
         let formats = formats_arg(FUNC, formats.as_deref())?;
         let ids = crate::ids_arg(FUNC, ids.as_deref(), id_seed.as_deref())?;
         let start = host::start(FUNC, start.as_deref()).map_err(type_error)?;
-        let tools = tool_options(FUNC, tools, validate, unknown.as_deref())?;
+        let tools = tool_options(FUNC, tools, validate, unknown.as_deref(), false)?;
         Ok(Stream::text(tools.message_options(formats, ids, start), HOST))
     })();
     keep(stream)
@@ -51,7 +51,7 @@ pub fn response_stream(provider: &str, tools: Option<u32>, validate: bool, unkno
     const FUNC: &str = "ResponseStream";
     let stream = (|| {
         let provider = host::provider(FUNC, provider)?;
-        let tools = tool_options(FUNC, tools, validate, unknown.as_deref())?;
+        let tools = tool_options(FUNC, tools, validate, unknown.as_deref(), false)?;
         Ok(Stream::response(provider, &tools, HOST))
     })();
     keep(stream.map_err(Failure::Arg))

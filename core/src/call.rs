@@ -225,7 +225,7 @@ pub struct ToolCall {
     /// Where its arguments object is written, when the parse checked it without building it
     /// (`arguments` is then empty; see `shape::Defer::Large`): a host builds them from the text.
     pub(crate) deferred: Option<usize>,
-    /// What a parse with `repair` mended in this call (see [`crate::repair`]); empty otherwise.
+    /// What a parse with `repair` mended in this call (see [`Repair`](crate::Repair)); empty otherwise.
     pub repairs: Vec<crate::repair::Repair>,
 }
 

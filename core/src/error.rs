@@ -175,7 +175,7 @@ pub struct ParseError {
     /// scanner, which reads on after a call that fails inside reasoning, resumes there, so that
     /// no text is read twice. Not part of the error's identity (equality ignores it).
     pub(crate) read_to: Option<usize>,
-    /// How to mend this error when the caller asks for repairs (see [`crate::repair`]): only a
+    /// How to mend this error when the caller asks for repairs (see [`Repair`](crate::Repair)): only a
     /// raising site that knows more than the error's code and place sets it.
     pub(crate) fix: Option<Box<crate::repair::Fix>>,
 }

@@ -15,7 +15,7 @@ mod formats;
 pub mod host;
 mod lex;
 mod providers;
-pub mod repair;
+mod repair;
 mod syntax;
 mod text;
 mod tools;
@@ -28,6 +28,7 @@ pub use providers::{
     parse_response, parse_response_value, parse_response_value_with, parse_response_with, utf8_text, Provider,
     ProviderCall, ResponseOptions, ResponseStream, ToolResult,
 };
+pub use repair::{Repair, RepairCode, MAX_REPAIRS};
 pub use syntax::json::parse_json;
 pub use text::message::{parse_message, set_random_source, IdSeed, Ids, Message, MessageOptions};
 pub use text::parse::{

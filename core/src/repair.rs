@@ -352,7 +352,10 @@ mod tests {
 
     #[test]
     fn python_strings_decode_their_escapes() {
-        assert_eq!(python_string(r#"'it\'s \"x\"' rest"#), Some(("it's \"x\"".to_owned(), 13)));
+        assert_eq!(
+            python_string(r#"'it\'s \"x\"' rest"#),
+            Some(("it's \"x\"".to_owned(), 13))
+        );
         assert_eq!(python_string("'open"), None);
         assert_eq!(python_string("'a\nb'"), None);
     }

@@ -448,7 +448,12 @@ fn compare_repairs(input: &str, want: Option<&Json>, got: &ToolCall, i: usize, p
     let got: Vec<(String, usize)> = got
         .repairs
         .iter()
-        .map(|r| (r.code.as_str().to_owned(), locate(input, r.offset, Unit::CodePoints).offset))
+        .map(|r| {
+            (
+                r.code.as_str().to_owned(),
+                locate(input, r.offset, Unit::CodePoints).offset,
+            )
+        })
         .collect();
     if want != got {
         problems.push(format!("calls[{i}].repairs: expected {want:?}, got {got:?}"));

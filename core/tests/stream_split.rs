@@ -33,6 +33,8 @@ impl Input {
             validate: self.validate,
             unknown: self.unknown,
             start,
+            // A stream does not take `repair` yet: every case runs strictly, stream and one-shot.
+            repair: false,
         }
     }
 }

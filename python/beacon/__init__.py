@@ -208,6 +208,7 @@ def parse_tool_call(
     validate: bool = True,
     unknown: UnknownTools = "error",
     as_models: bool = False,
+    repair: bool = False,
 ) -> ToolCall:
     """Parse the one tool call in ``text``.
 
@@ -232,15 +233,15 @@ def parse_tool_call(
     ``formats`` (a collection of ids from :data:`FORMATS`) recognises only those formats;
     everything else is prose.
 
-    ``tools`` (a :class:`Tools`, or a list of definitions), ``validate``, ``unknown`` and
-    ``as_models``: see :func:`parse_tool_calls`.
+    ``tools`` (a :class:`Tools`, or a list of definitions), ``validate``, ``unknown``,
+    ``as_models`` and ``repair``: see :func:`parse_tool_calls`.
     """
     # Positional, and the tools steps only with tools: the common call has no Python-level work.
     t = None if tools is None else tools_arg(tools)
     if as_models:
         check_as_models("parse_tool_call", as_models, t)
     ids = None if formats is None else _format_ids(formats)
-    call = _core.parse_tool_call(text, ids, None if t is None else t._compiled, validate, unknown)
+    call = _core.parse_tool_call(text, ids, None if t is None else t._compiled, validate, unknown, repair)
     return to_model(call, t) if as_models and t is not None else call
 
 
@@ -276,6 +277,7 @@ def parse_message(
     validate: bool = True,
     unknown: UnknownTools = "error",
     as_models: bool = False,
+    repair: bool = False,
 ) -> Message:
     """Parse a whole model message: the text around the calls, the reasoning, and every call with
     its id, format and span.
@@ -297,7 +299,9 @@ def parse_message(
     By default (``ids=None``, no ``id_seed``) nothing is invented. ``formats`` recognises only those formats, and ``tools``, ``validate``,
     ``unknown`` and ``as_models`` check the calls against the caller's tools, as for
     :func:`parse_tool_calls` (a JSON or call-syntax candidate with an unknown name stays in
-    ``content``).
+    ``content``). ``repair=True`` mends the model mistakes :func:`parse_tool_calls` lists; the
+    message then also has ``repairs``, every receipt in text order (each also in its call's
+    ``repairs``).
 
     Raises:
         ToolCallError: a call is broken (as :func:`parse_tool_calls` raises it), or ``text``
@@ -312,7 +316,7 @@ def parse_message(
         check_as_models("parse_message", as_models, t)
     format_ids = None if formats is None else _format_ids(formats)
     message = _core.parse_message(
-        text, format_ids, ids, None if t is None else t._compiled, validate, unknown, id_seed=id_seed
+        text, format_ids, ids, None if t is None else t._compiled, validate, unknown, id_seed=id_seed, repair=repair
     )
     if as_models:
         to_models(message["tool_calls"], t, as_models)
@@ -582,6 +586,7 @@ def parse_tool_calls(
     validate: bool = ...,
     unknown: UnknownTools = ...,
     as_models: bool = ...,
+    repair: bool = ...,
 ) -> List[ToolCall]: ...
 @overload
 def parse_tool_calls(
@@ -593,6 +598,7 @@ def parse_tool_calls(
     validate: bool = ...,
     unknown: UnknownTools = ...,
     as_models: bool = ...,
+    repair: bool = ...,
 ) -> List[ToolCallWithFormat]: ...
 @overload
 def parse_tool_calls(
@@ -604,6 +610,7 @@ def parse_tool_calls(
     validate: bool = ...,
     unknown: UnknownTools = ...,
     as_models: bool = ...,
+    repair: bool = ...,
 ) -> Union[List[ToolCall], List[ToolCallWithFormat]]: ...
 
 
@@ -616,6 +623,7 @@ def parse_tool_calls(
     validate: bool = True,
     unknown: UnknownTools = "error",
     as_models: bool = False,
+    repair: bool = False,
 ) -> Union[List[ToolCall], List[ToolCallWithFormat]]:
     """Parse every tool call in ``text``, in text order.
 
@@ -649,6 +657,15 @@ def parse_tool_calls(
     validated instance of the model (other calls keep a ``dict``); a model's own validators that
     reject them raise pydantic's ``ValidationError``.
 
+    ``repair=True`` mends a fixed list of model mistakes (docs/repair.md: a missing
+    ``</parameter>``-style close, a trailing comma, Python literals, raw control characters in
+    strings, leading zeros) and reports each: a repaired call has ``"repairs"``, a list of
+    ``{"code", "message", "position", "line", "column", "call_index"}``. A call cut off by the end
+    of the text still raises (``err.truncated``).
+
+    >>> parse_tool_calls('<tool_call>{"name": "f", "arguments": {"a": 1,}}</tool_call>', repair=True)[0]["repairs"][0]["code"]
+    'repair.trailing_comma'
+
     >>> parse_tool_calls('<function=lookup_zip><parameter=zip>10001</parameter></function>',
     ...                  tools=[{"name": "lookup_zip", "input_schema": {"properties": {"zip": {"type": "string"}}}}])
     [{'name': 'lookup_zip', 'arguments': {'zip': '10001'}}]
@@ -657,7 +674,9 @@ def parse_tool_calls(
     if as_models:
         check_as_models("parse_tool_calls", as_models, t)
     ids = None if formats is None else _format_ids(formats)
-    calls = _core.parse_tool_calls(text, include_format, ids, None if t is None else t._compiled, validate, unknown)
+    calls = _core.parse_tool_calls(
+        text, include_format, ids, None if t is None else t._compiled, validate, unknown, repair
+    )
     return to_models(calls, t, as_models) if as_models else calls
 
 

@@ -37,6 +37,7 @@ def parse_many(
     validate: bool = True,
     unknown: str = "error",
     threads: Optional[int] = None,
+    repair: bool = False,
 ) -> List[Union[List[Dict[str, Any]], ToolCallError, None]]:
     """Parse every text of ``texts`` in parallel; errors are returned, never raised.
 
@@ -63,7 +64,7 @@ def parse_many(
     (``texts`` may be a generator). The cyclic garbage collector is paused while a chunk's
     objects are built (they hold no cycles) and restored before the GIL is released.
 
-    ``formats``, ``tools``, ``validate`` and ``unknown`` mean what they mean for
+    ``formats``, ``tools``, ``validate``, ``unknown`` and ``repair`` mean what they mean for
     :func:`parse_tool_calls` (a list of definitions is compiled once for the whole batch; a
     ``tool_call.schema`` error has its ``path``). ``as_models`` is not offered: build the models
     from the rows you keep.
@@ -84,6 +85,7 @@ def parse_many(
         validate=validate,
         unknown=unknown,
         threads=threads,
+        repair=repair,
     )
 
 
@@ -95,6 +97,7 @@ def parse_arrow(
     validate: bool = True,
     unknown: str = "error",
     threads: Optional[int] = None,
+    repair: bool = False,
 ) -> ArrowArray:
     """Parse every row of an Arrow string array; the result is an Arrow struct array.
 
@@ -115,12 +118,15 @@ def parse_arrow(
                         each call has its own), null without calls
     ``content``         the text around the calls (see ``parse_message``)
     ``reasoning``       the reasoning blocks' text, or null
+    ``repairs``         with ``repair=True``, the receipts as compact JSON text (a list of
+                        ``{"code", "message", "position", "call_index"}``); ``[]`` otherwise
     ``error_code``      null when the row parsed; else the :class:`ToolCallError` code
     ``error_message``   its message
     ``error_position``  its position, in code points of the row's text (``int64``)
+    ``error_truncated`` whether the text ended inside the call (``bool``)
     ==================  =====================================================================
 
-    A row that failed has null ``calls``, ``format``, ``content`` and ``reasoning``; a null input
+    A row that failed has null ``calls``, ``format``, ``content``, ``reasoning`` and ``repairs``; a null input
     row gives a row that is null in every column.
 
     >>> import pyarrow as pa
@@ -132,7 +138,7 @@ def parse_arrow(
     result as a struct column; ``pl.from_arrow(beacon.parse_arrow(...))`` gives it as a
     DataFrame.
 
-    ``formats``, ``tools``, ``validate`` and ``unknown`` mean what they mean for
+    ``formats``, ``tools``, ``validate``, ``unknown`` and ``repair`` mean what they mean for
     :func:`parse_message` (a list of definitions is compiled once for the whole array; with
     ``unknown="drop"`` a dropped call is in no row's ``calls``).
 
@@ -145,5 +151,5 @@ def parse_arrow(
     """
     t = compiled(tools_arg(tools))
     return _core.parse_arrow(
-        array, formats=_format_ids(formats), tools=t, validate=validate, unknown=unknown, threads=threads
+        array, formats=_format_ids(formats), tools=t, validate=validate, unknown=unknown, threads=threads, repair=repair
     )

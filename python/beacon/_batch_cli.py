@@ -30,7 +30,17 @@ from ._batch import parse_arrow
 EXIT_OK = 0
 EXIT_ERROR = 2
 
-RESULT_COLUMNS = ("calls", "format", "content", "reasoning", "error_code", "error_message", "error_position")
+RESULT_COLUMNS = (
+    "calls",
+    "format",
+    "content",
+    "reasoning",
+    "repairs",
+    "error_code",
+    "error_message",
+    "error_position",
+    "error_truncated",
+)
 
 _KINDS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 

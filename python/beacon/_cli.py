@@ -89,6 +89,12 @@ def _parser() -> argparse.ArgumentParser:
         "the same seed and text",
     )
     parser.add_argument(
+        "--repair",
+        action="store_true",
+        help="mend the model mistakes on the repair list (repair=True; docs/repair.md): each repaired "
+        'call gets "repairs", its receipts; a call cut off by the end of the text still fails',
+    )
+    parser.add_argument(
         "--stream",
         action="store_true",
         help="read the input as it arrives and print each event as one JSON line (ToolCallStream; with "
@@ -227,6 +233,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error("--text-fallback reads a whole response; it does not apply to --stream")
     if args.start is not None and (not args.stream or args.response):
         parser.error("--start needs --stream (without --response)")
+    if args.repair and (args.stream or args.response):
+        parser.error("--repair reads model output whole: it takes neither --stream nor --response")
     if args.message and args.response:
         parser.error("--message reads model output; --response reads an API response: use one")
     if not args.response and (args.provider is not None or args.text_fallback):
@@ -242,10 +250,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_ERROR
 
     if args.message:
-        return _with_big_ints(lambda: _run_message(text, args.generate_ids, args.id_seed))
+        return _with_big_ints(lambda: _run_message(text, args.generate_ids, args.id_seed, args.repair))
     if args.response:
         return _with_big_ints(lambda: _run_response(text, args.provider or "auto", args.text_fallback))
-    return _with_big_ints(lambda: _run(text, args.all, args.include_format))
+    return _with_big_ints(lambda: _run(text, args.all, args.include_format, args.repair))
 
 
 def _with_big_ints(run: Callable[[], int]) -> int:
@@ -285,27 +293,27 @@ def _response_hint(text: str) -> Optional[str]:
     return f"the input is a model API response ({provider}): read its calls with `beacon --response`"
 
 
-def _run_message(text: str, generate_ids: bool, id_seed: Optional[str]) -> int:
+def _run_message(text: str, generate_ids: bool, id_seed: Optional[str], repair: bool) -> int:
     from . import parse_message
 
     try:
-        result = parse_message(text, ids="generate" if generate_ids else None, id_seed=id_seed)
+        result = parse_message(text, ids="generate" if generate_ids else None, id_seed=id_seed, repair=repair)
     except ToolCallError as err:
         return _report(text, err)
     return _print(result)
 
 
-def _run(text: str, all_calls: bool, include_format: bool) -> int:
+def _run(text: str, all_calls: bool, include_format: bool, repair: bool) -> int:
     try:
         result: Any
         if all_calls:
-            result = parse_tool_calls(text, include_format=include_format)
+            result = parse_tool_calls(text, include_format=include_format, repair=repair)
         elif include_format:
             # parse_tool_call has no include_format: take the format from the one call found.
-            calls = parse_tool_calls(text, include_format=True)
-            result = parse_tool_call(text) if len(calls) > 1 else calls[0]
+            calls = parse_tool_calls(text, include_format=True, repair=repair)
+            result = parse_tool_call(text, repair=repair) if len(calls) > 1 else calls[0]
         else:
-            result = parse_tool_call(text)
+            result = parse_tool_call(text, repair=repair)
     except NoToolCallFoundError as err:
         return _report(text, err, _response_hint(text))
     except ToolCallError as err:

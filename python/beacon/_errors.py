@@ -24,6 +24,8 @@ class ToolCallError(ValueError):
         path: for ``tool_call.schema`` (with ``tools=``), the JSON pointer of the offending value
             in the call's arguments (``""`` for the arguments themselves, ``"/todos/1/status"``
             deeper); ``None`` for every other error.
+        truncated: whether the text ended inside the call (the error stands at the end of the
+            text): a cut-off output. ``repair=True`` never mends it.
 
     ``str(err)`` is ``"<code> at line <line>, column <column>: <message>"``.
 
@@ -41,18 +43,27 @@ class ToolCallError(ValueError):
     line: int
     column: int
     path: Optional[str]
+    truncated: bool
 
     def __init__(
-        self, code: str, message: str, position: int = 0, line: int = 1, column: int = 1, path: Optional[str] = None
+        self,
+        code: str,
+        message: str,
+        position: int = 0,
+        line: int = 1,
+        column: int = 1,
+        path: Optional[str] = None,
+        truncated: bool = False,
     ) -> None:
         # Every field is in ``args``, so the default pickling (``cls(*args)``) round-trips.
-        super().__init__(code, message, position, line, column, path)
+        super().__init__(code, message, position, line, column, path, truncated)
         self.code = code
         self.message = message
         self.position = position
         self.line = line
         self.column = column
         self.path = path
+        self.truncated = truncated
 
     def __str__(self) -> str:
         # The core writes the one text of a beacon error (the JavaScript package shows the same).

@@ -150,7 +150,28 @@ export function diffExact(actual, expected, path = '$') {
 
 // ------------------------------------------------------------------------------------------
 
-const withoutFormat = ({ id, name, arguments: args }) => (id === undefined ? { name, arguments: args } : { id, name, arguments: args });
+const withoutFormat = ({ id, name, arguments: args, repairs }) => {
+  const call = id === undefined ? { name, arguments: args } : { id, name, arguments: args };
+  return repairs === undefined ? call : { ...call, repairs };
+};
+
+/** A receipt as the fixtures state it: code and location (UTF-16), the call index checked. */
+function receiptAsFixture(r, index, input) {
+  if (r.call_index !== index || typeof r.message !== 'string' || !r.message) {
+    return { problem: `receipt ${show(r)} of call ${index}` };
+  }
+  const cp = [...input.slice(0, r.position)].length;
+  return { code: r.code, position: cp, line: r.line, column: r.column };
+}
+
+/** The calls with their receipts as the fixtures state them (positions in code points). */
+export function receiptsAsFixtures(calls, input) {
+  const one = !Array.isArray(calls);
+  const list = (one ? [calls] : calls).map((call, i) => (call.repairs === undefined
+    ? call
+    : { ...call, repairs: call.repairs.map((r) => receiptAsFixture(r, i, input)) }));
+  return one ? list[0] : list;
+}
 
 /**
  * The options case `c` gives, for every function: `formats`, and `tools` (compiled once into a
@@ -158,6 +179,7 @@ const withoutFormat = ({ id, name, arguments: args }) => (id === undefined ? { n
  */
 export function caseOptions(beacon, c) {
   const o = c.formats === undefined ? {} : { formats: c.formats };
+  if (c.repair) o.repair = true;
   if (c.tools !== undefined) {
     o.tools = new beacon.Tools(c.tools);
     if (c.validate !== undefined) o.validate = c.validate;
@@ -212,14 +234,19 @@ export function runMessageCase(beacon, c, f = caseOptions(beacon, c)) {
   }
   const problems = [];
   const keys = Object.keys(message);
-  if (show(keys) !== show(['content', 'reasoning', 'tool_calls'])) problems.push(`parseMessage keys ${show(keys)}`);
+  const wantKeys = ['content', 'reasoning', 'tool_calls', ...(c.repair ? ['repairs'] : [])];
+  if (show(keys) !== show(wantKeys)) problems.push(`parseMessage keys ${show(keys)}`);
   const calls = message.tool_calls;
   if (code === 'tool_call.not_found' && calls.length !== 0) problems.push(`parseMessage found ${show(calls)}`);
   if (code === undefined) {
     const want = c.calls.map((x) => ({
-      id: x.id ?? null, name: x.name, arguments: x.arguments, format: x.format ?? calls[c.calls.indexOf(x)]?.format,
+      id: x.id ?? null,
+      name: x.name,
+      arguments: x.arguments,
+      format: x.format ?? calls[c.calls.indexOf(x)]?.format,
+      ...(x.repairs === undefined ? {} : { repairs: x.repairs }),
     }));
-    const got = calls.map(({ span: _span, ...rest }) => rest);
+    const got = receiptsAsFixtures(calls.map(({ span: _span, ...rest }) => rest), c.input);
     const d = diffExact(got, want, 'parseMessage.tool_calls');
     if (d) problems.push(d);
   }
@@ -269,15 +296,16 @@ function runCallsCase(beacon, c, f) {
   try {
     if (fn === 'parse_tool_call') {
       if (c.calls.length !== 1) return ['parse_tool_call cases expect exactly one call'];
-      const d = diffExact(parseToolCall(c.input, f), withoutFormat(c.calls[0]), 'result');
+      const d = diffExact(receiptsAsFixtures(parseToolCall(c.input, f), c.input), withoutFormat(c.calls[0]), 'result');
       if (d) problems.push(d);
     } else {
-      const d = diffExact(parseToolCalls(c.input, f), c.calls.map(withoutFormat), 'result');
+      const d = diffExact(receiptsAsFixtures(parseToolCalls(c.input, f), c.input), c.calls.map(withoutFormat), 'result');
       if (d) problems.push(d);
     }
     // Formats, through parseToolCalls (parse_tool_call succeeding means there is one call).
     if (c.calls.every((x) => 'format' in x)) {
-      const d = diffExact(parseToolCalls(c.input, { includeFormat: true, ...f }), c.calls, 'includeFormat');
+      const got = receiptsAsFixtures(parseToolCalls(c.input, { includeFormat: true, ...f }), c.input);
+      const d = diffExact(got, c.calls, 'includeFormat');
       if (d) problems.push(d);
     }
   } catch (e) {

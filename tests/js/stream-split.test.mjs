@@ -40,7 +40,8 @@ function splitPoints(text) {
 }
 
 const cases = loadFixtureFiles().flatMap(({ file, cases: list }) => list
-  .filter((c) => typeof c.input === 'string')
+  // A stream does not take `repair` yet (tests/fixtures/README.md): its cases are left out.
+  .filter((c) => typeof c.input === 'string' && !c.repair)
   .map((c) => ({ file, c })));
 
 test('there are text fixtures to stream', () => {

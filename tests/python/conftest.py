@@ -26,11 +26,13 @@ def fixture_cases() -> List[Any]:
 
 
 def options(case: Dict[str, Any]) -> Dict[str, Any]:
-    """The options a text fixture gives: ``formats``, and ``tools`` (compiled once) with
-    ``validate`` and ``unknown``."""
+    """The options a text fixture gives: ``formats``, ``tools`` (compiled once) with
+    ``validate`` and ``unknown``, and ``repair``."""
     from beacon import Tools
 
     out: Dict[str, Any] = {"formats": case.get("formats")}
+    if case.get("repair"):
+        out["repair"] = True
     if "tools" in case:
         out["tools"] = Tools(case["tools"])
         out["validate"] = case.get("validate", True)
@@ -69,4 +71,23 @@ def iter_calls(calls: List[Dict[str, Any]], include_format: bool) -> Iterator[Di
         out.update(name=call["name"], arguments=call["arguments"])
         if include_format:
             out["format"] = call["format"]
+        if "repairs" in call:
+            out["repairs"] = call["repairs"]
         yield out
+
+
+def receipts_as_fixtures(calls: Any) -> Any:
+    """The calls with each receipt as a fixture states it (code and location), after checking
+    that each names its own call and has a message."""
+    if not isinstance(calls, list):
+        return receipts_as_fixtures([calls])[0]
+    out = []
+    for index, call in enumerate(calls):
+        if "repairs" in call:
+            call = dict(call)
+            for r in call["repairs"]:
+                assert list(r) == ["code", "message", "position", "line", "column", "call_index"], r
+                assert r["call_index"] == index and r["message"], r
+            call["repairs"] = [{k: r[k] for k in ("code", "position", "line", "column")} for r in call["repairs"]]
+        out.append(call)
+    return out

@@ -154,7 +154,8 @@ def test_error_fields_and_str() -> None:
     assert (err.line, err.column) == (1, err.position + 1)
     assert str(err) == f"json.unexpected_token at line 1, column {err.column}: {err.message}"
     assert err.message and "\n" not in err.message
-    assert err.args == (err.code, err.message, err.position, err.line, err.column, None)
+    assert err.args == (err.code, err.message, err.position, err.line, err.column, None, False)
+    assert err.truncated is False
 
 
 @pytest.mark.parametrize(

@@ -38,9 +38,11 @@ def by_options() -> List[Tuple[Dict[str, Any], List[Dict[str, Any]]]]:
     ``tools`` (compiled once) with ``validate`` and ``unknown``, as test_fixtures.py passes them."""
     groups: Dict[str, Tuple[Dict[str, Any], List[Dict[str, Any]]]] = {}
     for case in CASES:
-        key = json.dumps([case.get(k) for k in ("formats", "tools", "validate", "unknown")], sort_keys=True)
+        key = json.dumps([case.get(k) for k in ("formats", "tools", "validate", "unknown", "repair")], sort_keys=True)
         if key not in groups:
             options: Dict[str, Any] = {"formats": case.get("formats")}
+            if case.get("repair"):
+                options["repair"] = True
             if "tools" in case:
                 options.update(
                     tools=beacon.Tools(case["tools"]),
@@ -65,7 +67,7 @@ def one_by_one(text: Optional[str], options: Dict[str, Any], include_format: boo
 
 
 def error_tuple(err: ToolCallError) -> Tuple[Any, ...]:
-    return (type(err), err.code, err.message, err.position, err.line, err.column, err.path)
+    return (type(err), err.code, err.message, err.position, err.line, err.column, err.path, err.truncated)
 
 
 def assert_entry(actual: Any, expected: Any) -> None:
@@ -79,15 +81,28 @@ def assert_entry(actual: Any, expected: Any) -> None:
 def message_row(text: str, options: Dict[str, Any]) -> Dict[str, Any]:
     """The parse_arrow row for `text`, from parse_message (arguments decoded)."""
     row: Dict[str, Any] = dict.fromkeys(
-        ["calls", "format", "content", "reasoning", "error_code", "error_message", "error_position"]
+        [
+            "calls",
+            "format",
+            "content",
+            "reasoning",
+            "repairs",
+            "error_code",
+            "error_message",
+            "error_position",
+            "error_truncated",
+        ]
     )
     try:
         message = beacon.parse_message(text, **options)
     except ToolCallError as err:
-        row.update(error_code=err.code, error_message=err.message, error_position=err.position)
+        row.update(
+            error_code=err.code, error_message=err.message, error_position=err.position, error_truncated=err.truncated
+        )
         return row
     calls = [{k: c[k] for k in ("id", "name", "arguments", "format")} for c in message["tool_calls"]]
-    row.update(calls=calls, content=message["content"], reasoning=message["reasoning"])
+    receipts = [{k: r[k] for k in ("code", "message", "position", "call_index")} for r in message.get("repairs", [])]
+    row.update(calls=calls, content=message["content"], reasoning=message["reasoning"], repairs=receipts)
     row["format"] = calls[0]["format"] if calls else None
     return row
 
@@ -97,6 +112,8 @@ def decoded(row: Dict[str, Any]) -> Dict[str, Any]:
     out = dict(row)
     if out["calls"] is not None:
         out["calls"] = [dict(c, arguments=json.loads(c["arguments"])) for c in out["calls"]]
+    if out["repairs"] is not None:
+        out["repairs"] = json.loads(out["repairs"])
     return out
 
 
@@ -322,11 +339,34 @@ def expected_sample() -> List[Dict[str, Any]]:
     return beacon.parse_arrow(list(SAMPLE)).to_pylist()
 
 
+def test_repair_and_truncation_in_batches() -> None:
+    texts = [
+        '<tool_call>{"name": "f", "arguments": {"a": 1,}}</tool_call>',
+        '<tool_call>{"name": "f", "arguments": {"a": 1,',
+    ]
+    strict = beacon.parse_arrow(texts).to_pylist()
+    assert [r["error_code"] for r in strict] == ["json.unexpected_token", "json.unexpected_end"]
+    assert [r["error_truncated"] for r in strict] == [False, True]
+    rows = beacon.parse_arrow(texts, repair=True).to_pylist()
+    assert json.loads(rows[0]["repairs"]) == [
+        {
+            "code": "repair.trailing_comma",
+            "message": "a trailing comma before the close was removed",
+            "position": texts[0].index(",}"),
+            "call_index": 0,
+        }
+    ]
+    assert (rows[1]["error_code"], rows[1]["error_truncated"]) == ("json.unexpected_end", True)
+    many = beacon.parse_many(texts, repair=True)
+    assert many[0][0]["repairs"][0]["position"] == texts[0].index(",}")
+    assert isinstance(many[1], ToolCallError) and many[1].truncated
+
+
 def test_list_input_rows() -> None:
     rows = expected_sample()
     assert rows[0]["calls"] == [{"id": None, "name": "f", "arguments": '{"x":1}', "format": "hermes"}]
     assert (rows[1]["content"], rows[1]["reasoning"]) == ("Checking.", "Weather?")
-    assert rows[2] == dict.fromkeys(rows[2], None) | {"calls": [], "content": "Plain prose, no call."}
+    assert rows[2] == dict.fromkeys(rows[2], None) | {"calls": [], "content": "Plain prose, no call.", "repairs": "[]"}
     assert rows[3] == dict.fromkeys(rows[3], None)
     assert (rows[4]["error_code"], rows[4]["error_position"], rows[4]["calls"]) == (
         "json.unexpected_token",

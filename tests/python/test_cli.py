@@ -444,6 +444,22 @@ def test_message_broken_call_exit_2_with_caret() -> None:
     assert lines[-1].endswith("^")
 
 
+def test_repair_mends_and_reports_and_strict_still_fails() -> None:
+    text = 'Sure.\n<tool_call>{"name": "f", "arguments": {"a": 1,}}</tool_call>'
+    assert run(["--all"], stdin=text).returncode == 2
+    [call] = json.loads(out(run(["--all", "--repair"], stdin=text)))
+    assert call["arguments"] == {"a": 1}
+    [receipt] = call["repairs"]
+    assert (receipt["code"], receipt["position"], receipt["call_index"]) == ("repair.trailing_comma", text.index(",}"), 0)
+    message = json.loads(out(run(["--message", "--repair"], stdin=text)))
+    assert message["content"] == "Sure." and message["repairs"] == [receipt]
+    # Truncation is never repaired.
+    cut = run(["--repair"], stdin='<tool_call>{"name": "f", "arguments": {"a": 1,')
+    assert cut.returncode == 2 and err(cut).startswith("json.unexpected_end")
+    proc = run(["--repair", "--stream"], stdin=text)
+    assert proc.returncode == 2 and "--repair" in err(proc)
+
+
 @pytest.mark.parametrize("extra", [["--all"], ["--include-format"]])
 def test_message_takes_no_all_or_include_format(extra: List[str]) -> None:
     proc = run(["--message", *extra], stdin=MESSAGE)

@@ -14,7 +14,15 @@ import pytest
 
 from beacon import NoToolCallFoundError, ToolCallError, parse_message, parse_tool_call, parse_tool_calls
 
-from conftest import assert_same, error_fields, expected_location, fixture_cases, iter_calls, options
+from conftest import (
+    assert_same,
+    error_fields,
+    expected_location,
+    fixture_cases,
+    iter_calls,
+    options,
+    receipts_as_fixtures,
+)
 
 CASES = fixture_cases()
 
@@ -65,11 +73,13 @@ def test_fixture(case: Dict[str, Any]) -> None:
     if function == "parse_tool_call":
         assert len(calls) == 1, "a parse_tool_call case expects exactly one call"
     if with_format:
-        assert_same(parse_tool_calls(text, include_format=True, **opts), list(iter_calls(calls, True)))
-    assert_same(parse_tool_calls(text, **opts), list(iter_calls(calls, False)))
-    assert_same(parse_tool_calls(text, include_format=False, **opts), list(iter_calls(calls, False)))
+        got = receipts_as_fixtures(parse_tool_calls(text, include_format=True, **opts))
+        assert_same(got, list(iter_calls(calls, True)))
+    assert_same(receipts_as_fixtures(parse_tool_calls(text, **opts)), list(iter_calls(calls, False)))
+    got = receipts_as_fixtures(parse_tool_calls(text, include_format=False, **opts))
+    assert_same(got, list(iter_calls(calls, False)))
     if len(calls) == 1:
-        assert_same(parse_tool_call(text, **opts), next(iter_calls(calls, False)))
+        assert_same(receipts_as_fixtures(parse_tool_call(text, **opts)), next(iter_calls(calls, False)))
     else:
         with pytest.raises(ToolCallError) as info:
             parse_tool_call(text, **opts)
@@ -87,15 +97,19 @@ def check_message(case: Dict[str, Any], opts: Dict[str, Any]) -> None:
         assert info.value.path == error.get("path")
         return
     message = parse_message(text, **opts)
-    assert list(message) == ["content", "reasoning", "tool_calls"]
+    repair = opts.get("repair", False)
+    assert list(message) == ["content", "reasoning", "tool_calls"] + (["repairs"] if repair else [])
     calls = message["tool_calls"]
+    if repair:
+        assert message["repairs"] == [r for call in calls for r in call.get("repairs", [])]
     if error is not None and error["code"] == "tool_call.not_found":
         assert calls == []
     elif error is None:
         want = case["calls"]
         assert len(calls) == len(want)
         for got, exp in zip(calls, want):
-            assert list(got) == ["id", "name", "arguments", "format", "span"]
+            keys = ["id", "name", "arguments", "format", "span"] + (["repairs"] if "repairs" in exp else [])
+            assert list(got) == keys
             assert (got["id"], got["name"]) == (exp.get("id"), exp["name"])
             assert_same(got["arguments"], exp["arguments"])
             if "format" in exp:

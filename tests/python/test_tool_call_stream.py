@@ -28,7 +28,8 @@ from conftest import error_fields, fixture_cases, options, typed
 EVERY_SPLIT_MAX = 4000
 RANDOM_SPLITS = 20
 
-CASES = fixture_cases()
+# A stream does not take `repair` yet (tests/fixtures/README.md): its cases are left out.
+CASES = [c for c in fixture_cases() if not c.values[0].get("repair")]
 
 
 Outcome = Tuple[str, Any]

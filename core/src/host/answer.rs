@@ -5,14 +5,13 @@
 //! host holds its own copy, so a large result is not held twice in full.
 
 use crate::call::ToolCall;
-use crate::error::{locate, Unit};
-use crate::repair::Repair;
 use crate::providers::ProviderCall;
+use crate::repair::Repair;
 use crate::text::stream::Event;
 use crate::value::{Number, Object, Value};
 
 use super::sink::{Field, Key, Sink};
-use super::{Located, Output};
+use super::{Located, Output, Receipts};
 
 /// Builds `output` in `sink`:
 /// - a call: `{"id"?, "name", "arguments", "format"?}` (`id` only when the text wrote one,
@@ -25,20 +24,20 @@ use super::{Located, Output};
 ///   the stream's text built from there.
 pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Error> {
     match output {
-        Output::Call { call, source, unit } => tool_call(sink, call, false, source, unit),
+        Output::Call { call, source, at } => tool_call(sink, call, false, source, &at),
         Output::Calls {
             calls,
             include_format,
             source,
-            unit,
+            at,
         } => list(sink, calls.len(), calls, |sink, call| {
-            tool_call(sink, call, include_format, source, unit)
+            tool_call(sink, call, include_format, source, &at)
         }),
         Output::Message {
             message,
             spans,
             source,
-            unit,
+            at,
             repair,
         } => {
             let mut m = sink.map(3 + usize::from(repair))?;
@@ -49,10 +48,10 @@ pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Er
             let calls = message.tool_calls.into_iter().zip(spans);
             let n = calls.len();
             field(sink, &mut m, Field::ToolCalls, |s| {
-                list(s, n, calls, |s, (call, span)| message_call(s, call, span, source, unit))
+                list(s, n, calls, |s, (call, span)| message_call(s, call, span, source, &at))
             })?;
             if repair {
-                field(sink, &mut m, Field::Repairs, |s| receipts(s, &message.repairs, source, unit))?;
+                field(sink, &mut m, Field::Repairs, |s| receipts(s, &message.repairs, &at))?;
             }
             sink.end_map(m)
         }
@@ -190,7 +189,7 @@ fn tool_call<S: Sink>(
     call: ToolCall,
     include_format: bool,
     source: &str,
-    unit: Unit,
+    at: &Receipts,
 ) -> Result<S::Value, S::Error> {
     let repaired = !call.repairs.is_empty();
     let len = 2 + usize::from(call.id.is_some()) + usize::from(include_format) + usize::from(repaired);
@@ -206,16 +205,16 @@ fn tool_call<S: Sink>(
         field(sink, &mut m, Field::Format, |s| s.id(call.format.as_str()))?;
     }
     if repaired {
-        field(sink, &mut m, Field::Repairs, |s| receipts(s, &call.repairs, source, unit))?;
+        field(sink, &mut m, Field::Repairs, |s| receipts(s, &call.repairs, at))?;
     }
     sink.end_map(m)
 }
 
-/// Receipts as `[{"code", "message", "position", "line", "column", "call_index"}]`, positions in
-/// `unit`s of `source` (`call_index` null for a receipt no call of the answer holds).
-fn receipts<S: Sink>(sink: &mut S, repairs: &[Repair], source: &str, unit: Unit) -> Result<S::Value, S::Error> {
+/// Receipts as `[{"code", "message", "position", "line", "column", "call_index"}]`, located by
+/// `at` (`call_index` null for a receipt no call of the answer holds).
+fn receipts<S: Sink>(sink: &mut S, repairs: &[Repair], at: &Receipts) -> Result<S::Value, S::Error> {
     list(sink, repairs.len(), repairs, |sink, r| {
-        let at = locate(source, r.offset, unit);
+        let at = at.at(r.offset);
         let mut m = sink.map(6)?;
         field(sink, &mut m, Field::Code, |s| s.id(r.code.as_str()))?;
         field(sink, &mut m, Field::Message, |s| s.str(&r.message))?;
@@ -235,7 +234,7 @@ fn message_call<S: Sink>(
     call: ToolCall,
     span: [usize; 2],
     source: &str,
-    unit: Unit,
+    at: &Receipts,
 ) -> Result<S::Value, S::Error> {
     let repaired = !call.repairs.is_empty();
     let mut m = sink.map(5 + usize::from(repaired))?;
@@ -249,7 +248,7 @@ fn message_call<S: Sink>(
         list(s, 2, span, |s, at| s.int(count(at)))
     })?;
     if repaired {
-        field(sink, &mut m, Field::Repairs, |s| receipts(s, &call.repairs, source, unit))?;
+        field(sink, &mut m, Field::Repairs, |s| receipts(s, &call.repairs, at))?;
     }
     sink.end_map(m)
 }

@@ -36,7 +36,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use crate::call::{FormatSet, ToolCall};
-use crate::error::{locate, ErrorCode, ParseError, Unit};
+use crate::error::{locate, ErrorCode, ParseError};
 use crate::providers::{Provider, ProviderCall, ResponseOptions, ToolResult};
 use crate::syntax::shape::Defer;
 use crate::text::message::{message_with, Ids, Message, MessageOptions};
@@ -92,7 +92,7 @@ pub enum Op {
 /// The tools options of the parse operations: the caller's tools, compiled once ([`tools`]) and
 /// shared by every call that passes them, whether to validate, and what an unknown tool's call is
 /// ([`unknown`]). `validate` and `unknown` apply only with `tools`; `repair` mends the mistakes
-/// [`crate::repair`] lists, with or without tools.
+/// [`RepairCode`](crate::RepairCode) lists, with or without tools.
 #[derive(Debug, Clone)]
 pub struct ToolOptions {
     pub tools: Option<Arc<Tools>>,
@@ -168,17 +168,17 @@ pub enum Query {
 /// builds the host's values straight from the text; [`run_settled`] builds them in the core.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Output<'a> {
-    /// A call; `unit` is the caller's, which its receipts' positions are given in.
+    /// A call; `at` locates its receipts in the caller's units ([`Receipts`]).
     Call {
         call: ToolCall,
         source: &'a str,
-        unit: Unit,
+        at: Receipts,
     },
     Calls {
         calls: Vec<ToolCall>,
         include_format: bool,
         source: &'a str,
-        unit: Unit,
+        at: Receipts,
     },
     /// A message, with each call's span in the caller's units (same order as its calls), and its
     /// receipts when the parse was asked to repair (`repair`).
@@ -186,7 +186,7 @@ pub enum Output<'a> {
         message: Message,
         spans: Vec<[usize; 2]>,
         source: &'a str,
-        unit: Unit,
+        at: Receipts,
         repair: bool,
     },
     ProviderCalls(Vec<ProviderCall>),
@@ -217,29 +217,29 @@ pub fn run<'a>(input: &Input<'a>, op: Op, host: Host) -> Result<Output<'a>, Loca
 /// input, for a caller that keeps it past the input (a batch) or reads the calls itself.
 pub fn run_settled(input: &Input<'_>, op: Op, host: Host) -> Result<Output<'static>, Located> {
     run_with(input, op, host, Defer::Never).map(|output| match output {
-        Output::Call { call, unit, .. } => Output::Call { call, source: "", unit },
+        Output::Call { call, at, .. } => Output::Call { call, source: "", at },
         Output::Calls {
             calls,
             include_format,
-            unit,
+            at,
             ..
         } => Output::Calls {
             calls,
             include_format,
             source: "",
-            unit,
+            at,
         },
         Output::Message {
             message,
             spans,
-            unit,
+            at,
             repair,
             ..
         } => Output::Message {
             message,
             spans,
             source: "",
-            unit,
+            at,
             repair,
         },
         Output::ProviderCalls(calls) => Output::ProviderCalls(calls),
@@ -276,11 +276,8 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Out
         Op::ToolCall { formats, tools } => {
             let source = input.text()?;
             let call = crate::text::parse::call_with(source, &tools.parse_options(formats), defer)?;
-            Ok(Output::Call {
-                call,
-                source,
-                unit: host.unit(),
-            })
+            let at = Receipts::new(source, &call.repairs, host);
+            Ok(Output::Call { call, source, at })
         }
         Op::ToolCalls {
             formats,
@@ -289,11 +286,12 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Out
         } => {
             let source = input.text()?;
             let calls = crate::text::parse::calls_with(source, &tools.parse_options(formats), defer)?;
+            let at = Receipts::new(source, calls.iter().flat_map(|c| &c.repairs), host);
             Ok(Output::Calls {
                 calls,
                 include_format,
                 source,
-                unit: host.unit(),
+                at,
             })
         }
         Op::Message { formats, ids, tools } => {
@@ -301,11 +299,12 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Out
             let options = tools.message_options(formats, ids, crate::text::reasoning::Start::default());
             let message = message_with(source, options, defer)?;
             let spans = spans(source, &message.tool_calls, host);
+            let at = Receipts::new(source, &message.repairs, host);
             Ok(Output::Message {
                 message,
                 spans,
                 source,
-                unit: host.unit(),
+                at,
                 repair: tools.repair,
             })
         }
@@ -355,6 +354,34 @@ impl Output<'_> {
 }
 
 /// The spans of `calls` (in text order) in `host`'s units, counted in one pass over the text.
+/// Where the receipts of an answer's calls stand in the caller's units: each receipt's byte
+/// offset with its location, so that an answer built without its text still places them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Receipts(Vec<(usize, crate::error::Location)>);
+
+impl Receipts {
+    fn new<'r>(text: &str, repairs: impl IntoIterator<Item = &'r crate::repair::Repair>, host: Host) -> Self {
+        let mut at: Vec<_> = repairs
+            .into_iter()
+            .map(|r| (r.offset, locate(text, r.offset, host.unit())))
+            .collect();
+        at.sort_by_key(|(offset, _)| *offset);
+        Receipts(at)
+    }
+
+    /// The location of the receipt at byte `offset`.
+    pub(crate) fn at(&self, offset: usize) -> crate::error::Location {
+        match self.0.binary_search_by_key(&offset, |(o, _)| *o) {
+            Ok(i) => self.0[i].1,
+            Err(_) => crate::error::Location {
+                offset,
+                line: 1,
+                column: 1,
+            },
+        }
+    }
+}
+
 fn spans(text: &str, calls: &[ToolCall], host: Host) -> Vec<[usize; 2]> {
     let mut counter = input::Counter::new(text, host.unit());
     calls

@@ -152,7 +152,7 @@ pub struct MessageOptions<'a> {
     pub unknown: UnknownTools,
     /// Whether the prompt opened a reasoning block.
     pub start: Start,
-    /// Mend the model mistakes [`crate::repair`] lists, each reported in `repairs`.
+    /// Mend the model mistakes [`RepairCode`](crate::RepairCode) lists, each reported in `repairs`.
     pub repair: bool,
 }
 

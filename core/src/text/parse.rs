@@ -4,8 +4,8 @@
 
 use crate::call::{FormatSet, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::syntax::shape::Defer;
 use crate::repair;
+use crate::syntax::shape::Defer;
 use crate::text::tiers;
 use crate::tools::{self, Tools, UnknownTools};
 
@@ -21,7 +21,7 @@ pub struct ParseOptions<'a> {
     pub validate: bool,
     /// With `tools`, what a call to a tool not in the list is.
     pub unknown: UnknownTools,
-    /// Mend the model mistakes [`crate::repair`] lists, each reported in its call's `repairs`.
+    /// Mend the model mistakes [`RepairCode`](crate::RepairCode) lists, each reported in its call's `repairs`.
     pub repair: bool,
 }
 
