@@ -38,6 +38,7 @@ export type Format =
   | 'glm45'
   | 'longcat'
   | 'ifm'
+  | 'minicpm'
   | 'harmony'
   | 'gemma4'
   | 'function_gemma'
