@@ -109,6 +109,7 @@ fn main() {
         // MiniCPM 5: its markers, CDATA sections left open or ended where no close follows, and
         // values left open.
         ("<function name=\"", "repeated MiniCPM call"),
+        ("<function x", "repeated `<function `"),
         ("<functionname=\"f\"><paramname=\"", "repeated collapsed MiniCPM tags"),
         (
             "<function name=\"f\"><param name=\"a\">x",

@@ -1,11 +1,13 @@
 //! MiniCPM 5: `<function name="f"><param name="k">v</param></function>`, the tags back to back,
 //! one call after another with no section around them.
 //!
-//! - A call is `<function name="NAME">` (single or double quotes; other attributes are ignored),
-//!   any number of `<param name="KEY">VALUE</param>` (whitespace allowed between the tags), then
-//!   `</function>`. The space before `name=` may be missing (`<functionname="f">`,
+//! - A call is `<function name="NAME">` (single or double quotes, whitespace allowed around `=`
+//!   and before `>`; other attributes are ignored), any number of
+//!   `<param name="KEY">VALUE</param>` (whitespace allowed between the tags), then `</function>`.
+//!   The space before `name=` may be missing (`<functionname="f">`,
 //!   `<paramname="k">`: decoders drop it) or written `Ġ` (U+0120, a byte-level tokenizer's space
-//!   left undecoded); each tag is read on its own.
+//!   left undecoded); each tag is read on its own. `<function` and whitespace that `name =` does
+//!   not follow is the word in prose, no call.
 //! - VALUE is raw text up to `</param>`, with no entities decoded (the template wraps a value with
 //!   `<`, `&` or a line break in CDATA instead), typed as in `xml_invoke`: JSON when the trimmed
 //!   text is JSON (`[1, 2, 3]`, `true`, `5`), else the text as a string, untrimmed; with a tool
@@ -87,7 +89,14 @@ pub(crate) const VALUE_TAGS: ValueTags<'static> = ValueTags {
 
 pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::Minicpm],
-    markers: &["<function name=", "<functionname=", "<function\u{120}name="],
+    markers: &[
+        "<function ",
+        "<function\t",
+        "<function\n",
+        "<function\r",
+        "<functionname=",
+        "<function\u{120}name=",
+    ],
     tokens: &[
         CLOSE,
         "<param name=",
@@ -103,10 +112,33 @@ pub(crate) const FAMILY: super::Family = super::Family {
     parse,
 };
 
-/// Parses the call whose marker is at `start`; returns the offset after its `</function>`.
+/// Parses the call whose marker is at `start`; returns the offset after its `</function>`. A
+/// `<function` and whitespace that no `name =` follows is no call (the word in prose): scanning
+/// goes on after it.
 fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let word = opener_len(bytes, start, FUNCTION).unwrap_or(FUNCTION.len());
+    if bytes.get(start + word).is_some_and(|&b| is_ws(b)) {
+        let q = skip_ws(bytes, start + word);
+        let eq = skip_ws(bytes, q + 4);
+        if !at(bytes, q, "name") || bytes.get(eq).is_some_and(|&b| b != b'=') {
+            if b"name".starts_with(&bytes[q.min(bytes.len())..]) {
+                return Err(ParseError::new(
+                    ErrorCode::Unclosed,
+                    bytes.len(),
+                    "the text ends inside a `<function` tag",
+                ));
+            }
+            return Ok(q);
+        }
+        if eq == bytes.len() {
+            return Err(ParseError::new(
+                ErrorCode::Unclosed,
+                bytes.len(),
+                "the text ends inside a `<function` tag",
+            ));
+        }
+    }
     let (tag, body) = read_tag(text, start, word, &TAG)?;
     let (arguments, params, end) = parameters(text, body)?;
     let origin = Origin::At {
