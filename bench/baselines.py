@@ -120,6 +120,8 @@ LONGCAT_CALL = re.compile(r"<longcat_tool_call>(.*?)</longcat_tool_call>", re.S)
 LONGCAT_PAIR = re.compile(r"<longcat_arg_key>(.*?)</longcat_arg_key>\s*<longcat_arg_value>(.*?)</longcat_arg_value>", re.S)
 IFM_CALL = re.compile(r"<ifm\|tool_call>(.*?)</ifm\|tool_call>", re.S)
 IFM_PAIR = re.compile(r"<ifm\|arg_key>(.*?)</ifm\|arg_key>\s*<ifm\|arg_value>(.*?)</ifm\|arg_value>", re.S)
+MINICPM_CALL = re.compile(r'<function ?name="([^"]+)">(.*?)</function>', re.S)
+MINICPM_PARAM = re.compile(r'<param ?name="([^"]+)">(?:<!\[CDATA\[(.*?)\]\]>|(.*?))</param>', re.S)
 HARMONY = re.compile(r"to=functions\.([\w.-]+)[^<]*(?:<\|constrain\|>json)?<\|message\|>(.*?)<\|call\|>", re.S)
 GEMMA4 = re.compile(r"<\|tool_call>call:([\w.-]+)(\{.*?\})<tool_call\|>", re.S)
 FUNCTION_GEMMA = re.compile(r"<start_function_call>call:([\w.-]+)(\{.*?\})<end_function_call>", re.S)
@@ -183,6 +185,13 @@ def longcat(text):
 
 def ifm(text):
     return _pairs(IFM_CALL, IFM_PAIR, text)
+
+
+def minicpm(text):
+    return [
+        (name, {k: cdata if plain == "" and cdata else _text_value(plain) for k, cdata, plain in MINICPM_PARAM.findall(body)})
+        for name, body in MINICPM_CALL.findall(text)
+    ]
 
 
 def harmony(text):
@@ -285,6 +294,7 @@ EXTRACTORS = {
     "glm45": glm45,
     "longcat": longcat,
     "ifm": ifm,
+    "minicpm": minicpm,
     "harmony": harmony,
     "gemma4": gemma4,
     "function_gemma": function_gemma,

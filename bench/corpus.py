@@ -6,8 +6,8 @@ import json
 
 FORMATS = [
     "hermes", "bracket", "mistral", "llama", "xml_invoke", "qwen3_coder",
-    "deepseek_v3", "deepseek_v31", "deepseek_v32", "step3", "kimi_k2", "glm45", "longcat", "ifm", "harmony",
-    "gemma4", "function_gemma", "pythonic", "command_r7b", "granite", "functionary_v31",
+    "deepseek_v3", "deepseek_v31", "deepseek_v32", "step3", "kimi_k2", "glm45", "longcat", "ifm", "minicpm",
+    "harmony", "gemma4", "function_gemma", "pythonic", "command_r7b", "granite", "functionary_v31",
     "functionary_v32", "functools", "nemotron", "apertus", "tool_calls", "internlm", "gigachat",
     "json", "python",
 ]
@@ -72,6 +72,14 @@ def _raw(v):
     return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
 
 
+def _cdata(v):
+    """A value as MiniCPM 5's template writes it: a string with `<`, `&` or a line break in CDATA,
+    other strings raw, everything else JSON."""
+    if isinstance(v, str) and any(c in v for c in "<&\n"):
+        return f"<![CDATA[{v}]]>"
+    return _raw(v)
+
+
 def _xml(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -131,6 +139,9 @@ def render(fmt, name, args):
         pairs = "".join(f"<ifm|arg_key>{k}</ifm|arg_key><ifm|arg_value>{_raw(v)}</ifm|arg_value>"
                         for k, v in args.items())
         return lead + f"<ifm|tool_calls><ifm|tool_call>{name}{pairs}</ifm|tool_call></ifm|tool_calls>", payload
+    if fmt == "minicpm":
+        params = "".join(f'<param name="{k}">{_cdata(v)}</param>' for k, v in args.items())
+        return lead + f'<function name="{name}">{params}</function>', payload
     if fmt == "harmony":
         return ("<|channel|>analysis<|message|>The user wants the weather. Call the tool.<|end|>"
                 f"<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>"

@@ -56,6 +56,7 @@ export type Format =
   | 'glm45'
   | 'longcat'
   | 'ifm'
+  | 'minicpm'
   | 'harmony'
   | 'gemma4'
   | 'function_gemma'

@@ -106,6 +106,33 @@ fn main() {
             "<think><tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"",
             "unclosed think, JSON strings",
         ),
+        // MiniCPM 5: its markers, CDATA sections left open or ended where no close follows, and
+        // values left open.
+        ("<function name=\"", "repeated MiniCPM call"),
+        ("<function x", "repeated `<function `"),
+        ("<functionname=\"f\"><paramname=\"", "repeated collapsed MiniCPM tags"),
+        (
+            "<function name=\"f\"><param name=\"a\">x",
+            "repeated unclosed MiniCPM values",
+        ),
+        ("<param name=\"a\">x", "repeated MiniCPM parameters"),
+        (
+            "<function name=\"f\"><param name=\"a\"><![CDATA[",
+            "repeated MiniCPM CDATA",
+        ),
+        ("]]>x", "repeated `]]>`"),
+        (
+            "<think><function name=\"f\"><param name=\"a\"><![CDATA[x]]>",
+            "unclosed think, MiniCPM CDATA ends",
+        ),
+        (
+            "<think><function name=\"f\"><param name=\"a\"><![CDATA[x]]><param name=\"b\">",
+            "unclosed think, MiniCPM CDATA values",
+        ),
+        (
+            "<think><function name=\"f\"><param name=\"a\">x",
+            "unclosed think, MiniCPM values",
+        ),
     ];
     let filter = std::env::args().nth(1).unwrap_or_default();
     println!("{:<34} {:>10} {:>12} {:>12}", "input", "size", "time", "ns/byte");

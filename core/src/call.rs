@@ -35,6 +35,8 @@ pub enum Format {
     Longcat,
     /// K2-Horizon (IFM): `<ifm|tool_calls><ifm|tool_call>NAME<ifm|arg_key>k</ifm|arg_key>…`.
     Ifm,
+    /// MiniCPM 5: `<function name="f"><param name="k">v</param></function>`.
+    Minicpm,
     /// gpt-oss Harmony: `<|channel|>commentary to=functions.NAME … <|message|>{json}<|call|>`.
     Harmony,
     /// Gemma 4: `<|tool_call>call:NAME{key:<|"|>text<|"|>}<tool_call|>`.
@@ -72,7 +74,7 @@ pub enum Format {
 
 impl Format {
     /// Every format, tier 1 first, then `json` (tier 2) and `python` (tier 3).
-    pub const ALL: [Format; 30] = [
+    pub const ALL: [Format; 31] = [
         Format::Hermes,
         Format::Bracket,
         Format::Mistral,
@@ -87,6 +89,7 @@ impl Format {
         Format::Glm45,
         Format::Longcat,
         Format::Ifm,
+        Format::Minicpm,
         Format::Harmony,
         Format::Gemma4,
         Format::FunctionGemma,
@@ -122,6 +125,7 @@ impl Format {
             Format::Glm45 => "glm45",
             Format::Longcat => "longcat",
             Format::Ifm => "ifm",
+            Format::Minicpm => "minicpm",
             Format::Harmony => "harmony",
             Format::Gemma4 => "gemma4",
             Format::FunctionGemma => "function_gemma",
@@ -160,7 +164,7 @@ pub struct FormatSet(u32);
 
 impl FormatSet {
     /// Every format.
-    pub const ALL: FormatSet = FormatSet((1 << Format::ALL.len()) - 1);
+    pub const ALL: FormatSet = FormatSet(u32::MAX >> (32 - Format::ALL.len()));
     /// No format.
     pub const EMPTY: FormatSet = FormatSet(0);
 
@@ -338,6 +342,8 @@ pub(crate) enum Args {
     Json(usize),
     /// Call syntax: the `(` of the argument list at this offset.
     Call(usize),
+    /// A Python literal (a dict) at this offset: MiniCPM 5's wrapper parameter.
+    Literal(usize),
     /// Gemma's object literal: its `{` at `at`, strings between `delimiter`s.
     Gemma { at: usize, delimiter: &'static str },
     /// One text per argument, in the order of the arguments.
@@ -380,7 +386,7 @@ impl Origin {
                 *name += by;
                 match args {
                     Args::None => {}
-                    Args::Json(at) | Args::Call(at) | Args::Gemma { at, .. } => *at += by,
+                    Args::Json(at) | Args::Call(at) | Args::Literal(at) | Args::Gemma { at, .. } => *at += by,
                     Args::Params(params) => {
                         for p in params {
                             p.value = p.value.start + by..p.value.end + by;

@@ -163,6 +163,32 @@ fn qwen3_renderable(args: &Object) -> bool {
     })
 }
 
+/// As MiniCPM 5's template writes a call: the tags back to back, strings in CDATA (the template
+/// wraps only those with `<`, `&` or a line break; a CDATA section reads back as the same string
+/// either way), other values as JSON.
+fn minicpm(name: &str, args: &Object) -> String {
+    let params: String = args
+        .iter()
+        .map(|(k, v)| {
+            let text = match v {
+                Value::String(s) => format!("<![CDATA[{s}]]>"),
+                v => json(v),
+            };
+            format!("<param name=\"{k}\">{text}</param>")
+        })
+        .collect();
+    format!("<function name=\"{name}\">{params}</function>")
+}
+
+/// Whether every argument survives MiniCPM 5's markup: a string must not hold `]]>` (the template
+/// does not escape it), and another value's JSON no `<` (a tag in a nested string).
+fn minicpm_renderable(args: &Object) -> bool {
+    args.iter().all(|(_, v)| match v {
+        Value::String(s) => !s.contains("]]>"),
+        v => !json(v).contains('<'),
+    })
+}
+
 /// As DeepSeek V3.2's template writes a call: strings verbatim with `string="true"`, other values
 /// as JSON with `string="false"`.
 fn dsml(name: &str, args: &Object) -> String {
@@ -268,6 +294,7 @@ fn renderings(name: &str, args: &Object) -> Vec<(Format, String)> {
         ),
         (Format::DeepseekV32, dsml(name, args)),
         (Format::Step3, step3(name, args)),
+        (Format::Minicpm, minicpm(name, args)),
         (Format::Json, format!("Calling it:\n{{\"name\": {}, \"arguments\": {a}}}", json_string(name))),
         (
             Format::Json,
@@ -303,6 +330,7 @@ fn first_marker_end(text: &str) -> usize {
         "<｜tool▁calls▁begin｜>",
         "<｜DSML｜function_calls>",
         "<｜tool_calls_begin｜>",
+        "<function name=",
     ]
     .iter()
     .filter_map(|m| text.find(m).map(|i| i + m.len()))
@@ -342,6 +370,9 @@ proptest! {
             if format == Format::Step3 && !step3_renderable(&args) {
                 continue;
             }
+            if format == Format::Minicpm && !minicpm_renderable(&args) {
+                continue;
+            }
             let calls = parse_tool_calls(&text).map_err(|e| TestCaseError::fail(format!("{format:?}: {e} in {text:?}")))?;
             prop_assert_eq!(calls.len(), 1, "{:?}: {:?}", format, text);
             prop_assert_eq!(calls[0].format, format, "{:?}", text);
@@ -356,6 +387,7 @@ proptest! {
             if matches!(format, Format::Json | Format::Python)
                 || (format == Format::Qwen3Coder && !qwen3_renderable(&args))
                 || (format == Format::Step3 && !step3_renderable(&args))
+                || (format == Format::Minicpm && !minicpm_renderable(&args))
             {
                 continue;
             }
@@ -457,7 +489,11 @@ proptest! {
         let pairs = renderings(&first.0, &first.1).into_iter().zip(renderings(&second.0, &second.1));
         for ((format, a), (_, b)) in pairs {
             let renderable = qwen3_renderable(&first.1) && qwen3_renderable(&second.1);
-            if matches!(format, Format::Json | Format::Python) || (format == Format::Qwen3Coder && !renderable) {
+            let minicpm_ok = minicpm_renderable(&first.1) && minicpm_renderable(&second.1);
+            if matches!(format, Format::Json | Format::Python)
+                || (format == Format::Qwen3Coder && !renderable)
+                || (format == Format::Minicpm && !minicpm_ok)
+            {
                 continue;
             }
             // Once the first call is complete, the second arriving leaves the state found.

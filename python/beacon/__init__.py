@@ -106,6 +106,7 @@ Format = Literal[
     "glm45",
     "longcat",
     "ifm",
+    "minicpm",
     "harmony",
     "gemma4",
     "function_gemma",

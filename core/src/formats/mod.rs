@@ -20,6 +20,7 @@ pub(crate) mod json_tags;
 pub(crate) mod kimi_k2;
 pub(crate) mod llama;
 pub(crate) mod longcat;
+pub(crate) mod minicpm;
 pub(crate) mod mistral;
 pub(crate) mod python;
 pub(crate) mod pythonic;
@@ -151,6 +152,7 @@ pub(crate) const FAMILIES: &[Family] = &[
     glm::FAMILY,
     longcat::FAMILY,
     ifm::FAMILY,
+    minicpm::FAMILY,
     harmony::FAMILY,
     gemma::FAMILY,
     pythonic::FAMILY,

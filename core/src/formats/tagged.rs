@@ -1,8 +1,10 @@
 //! Tagged values: a parameter's text written between an opening and a closing tag, the way the
 //! XML-like families write their arguments — one tag per parameter with a text value
 //! (`qwen3_coder`'s `<parameter=K>`, `xml_invoke`'s `<parameter name="K">` and its DSML and
-//! `steptml` dialects, `glm45`'s and `longcat`'s `<arg_value>`). Every one of them reads its
-//! values with [`read`]; this is the one place where a value's end is decided.
+//! `steptml` dialects, `glm45`'s and `longcat`'s `<arg_value>`, `minicpm`'s `<param name="K">`).
+//! Every one of them reads its values with [`read`]; this is the one place where a value's end is
+//! decided (a MiniCPM value in CDATA is the exception: its section is opaque, and `minicpm` reads
+//! it to its `]]>` with the same rule for the tags after it).
 //!
 //! ## A value whose close is missing
 //!
@@ -12,8 +14,8 @@
 //! the template writes it. For the
 //! families whose template puts each parameter on its own line (Qwen3-Coder, MiniMax and
 //! Claude-style XML, DSML) that position is the start of a line inside the value; for those that
-//! write the tags back to back (GLM 4.7/5, whose grammar GLM 4.5/4.6 and LongCat share, and
-//! Step-3's `steptml`) it is anywhere in the value ([`Place`]). A sibling opener there means one
+//! write the tags back to back (GLM 4.7/5, whose grammar GLM 4.5/4.6 and LongCat share,
+//! Step-3's `steptml`, MiniCPM 5) it is anywhere in the value ([`Place`]). A sibling opener there means one
 //! of two things:
 //!
 //! - the value holds template text (an example, a code block, a CDATA section) that closes itself:

@@ -284,16 +284,21 @@ fn json_parameter(
 
 /// What a tag's attributes say: its `name`, and its `string` attribute with the offset of its
 /// value.
-struct Tag<'t> {
-    name: Cow<'t, str>,
+pub(crate) struct Tag<'t> {
+    pub name: Cow<'t, str>,
     /// Where the name's attribute value starts.
-    name_at: usize,
+    pub name_at: usize,
     string: Option<(&'t str, usize)>,
 }
 
 /// Reads the attributes of the tag at `start` (whose element name is `word_len` bytes long) up to
 /// its `>`. Returns them and the offset after `>`.
-fn read_tag<'t>(text: &'t str, start: usize, word_len: usize, d: &Dialect) -> Result<(Tag<'t>, usize), ParseError> {
+pub(crate) fn read_tag<'t>(
+    text: &'t str,
+    start: usize,
+    word_len: usize,
+    d: &Dialect,
+) -> Result<(Tag<'t>, usize), ParseError> {
     if let Some(plain) = plain_tag(text, start + word_len, d) {
         return Ok(plain);
     }

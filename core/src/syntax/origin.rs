@@ -68,6 +68,7 @@ impl ToolCall {
                 Args::None => *name,
                 Args::Json(at) => in_json(text, *at, path),
                 Args::Call(open) => crate::syntax::callsyntax::locate(text, *open, path),
+                Args::Literal(at) => crate::syntax::callsyntax::locate_literal(text, *at, path),
                 Args::Gemma { at, delimiter } => crate::syntax::object_literal::locate(text, *at, delimiter, path),
                 Args::Params(params) => self.in_params(text, params, path),
             },

@@ -8,9 +8,10 @@
 //!   an unknown name is not a call: it is content. A tagged call inside reasoning to an unknown
 //!   tool is reasoning text. [`UnknownTools`] can keep or drop unknown calls instead.
 //! - **Typing.** A value a format writes as text (`xml_invoke`, `qwen3_coder`, `glm45`,
-//!   `longcat`'s pairs, `step3`, `deepseek_v32` without `string=`) is read by its parameter's
-//!   schema ([`typing`]). A parameter the schema does not describe keeps the format's own
-//!   JSON-first reading.
+//!   `longcat`'s and `ifm`'s pairs, `step3`, `deepseek_v32` without `string=`, `minicpm`) is read
+//!   by its parameter's schema ([`typing`]). A parameter the schema does not describe keeps the
+//!   format's own JSON-first reading. A `minicpm` call's wrapper parameter (`properties` or
+//!   `arguments` holding all the arguments) is unwrapped first ([`wrapper`]).
 //! - **Validation** ([`validate`]): the first violation is `tool_call.schema` with the JSON
 //!   pointer of the offending value ([`crate::ParseError::path`]), the keyword in the message,
 //!   and the value's position in the text ([`origin`]).
@@ -24,6 +25,7 @@ mod pattern;
 mod schema;
 mod typing;
 mod validate;
+mod wrapper;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -279,6 +281,9 @@ pub(crate) fn check(
         };
     };
     if let Some(schema) = &tool.schema {
+        if call.format == crate::call::Format::Minicpm {
+            wrapper::unwrap(text, &mut call, |key| declares(schema, 0, key, 0));
+        }
         type_arguments(text, &mut call, schema, validate)?;
         if validate {
             if let Some(v) = tool.violation(&mut call.arguments) {
@@ -376,4 +381,18 @@ fn property(schema: &Schema, id: NodeId, key: &str, depth: usize) -> Option<Node
         return Some(*sub);
     }
     n.additional_properties
+}
+
+/// Whether an object schema names the property `key` under `properties` (here, behind its `$ref`
+/// or in its `allOf`).
+fn declares(schema: &Schema, id: NodeId, key: &str, depth: usize) -> bool {
+    if depth > 16 {
+        return false;
+    }
+    let n = schema.node(id);
+    n.properties.iter().any(|(k, _)| k == key)
+        || n.reference
+            .into_iter()
+            .chain(n.all_of.iter().copied())
+            .any(|sub| declares(schema, sub, key, depth + 1))
 }
