@@ -249,7 +249,7 @@ fn cdata(text: &str, opener: usize, from: usize) -> Result<(usize, usize), Parse
             return Ok((end - from, next + PARAM_CLOSE.len()));
         }
         if opener_len(bytes, next, PARAM).is_some() || at(bytes, next, CLOSE) {
-            return Err(tagged::not_closed(opener, &VALUE_TAGS).read_to(next));
+            return Err(tagged::not_closed(text, opener, next, &VALUE_TAGS).read_to(next));
         }
         search = end + 1;
     }
