@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers from the bottom up; a module is in the layer of its first path segment.
 const LAYERS: &[&[&str]] = &[
-    &["call", "value", "error", "lex"],
+    &["call", "value", "error", "lex", "repair"],
     &["syntax"],
     &["tools"],
     &["formats"],

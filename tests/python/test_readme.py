@@ -17,6 +17,7 @@ MIN_ATTEMPTED = {
     "docs/datasets.md": 5,
     "docs/providers.md": 5,
     "docs/python.md": 4,
+    "docs/repair.md": 5,
     "docs/streaming.md": 10,
     "docs/tools.md": 8,
 }
