@@ -576,7 +576,7 @@ function stopReplay() {
 }
 
 const REASONING_TAGS = [['<think>', '</think>'], ['[THINK]', '[/THINK]'], ['<seed:think>', '</seed:think>'],
-  ['<longcat_think>', '</longcat_think>']];
+  ['<longcat_think>', '</longcat_think>'], ['<|START_THINKING|>', '<|END_THINKING|>'], ['<|channel>', '<channel|>']];
 
 /** `'reasoning'` when the text starts inside a block the prompt opened, else `'content'`. */
 function streamStart(text) {

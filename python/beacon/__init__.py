@@ -435,7 +435,8 @@ class ToolCallStream:
     ``start`` says where the text begins:
 
     - ``"detect"`` (the default) tells from the text, as :func:`parse_message` does: a
-      ``</think>`` (or ``[/THINK]``, ``</seed:think>``, ``</longcat_think>``) with no open tag
+      ``</think>`` (or ``[/THINK]``, ``</seed:think>``, ``</longcat_think>``,
+      ``<|END_THINKING|>``, Gemma 4's ``<channel|>``) with no open tag
       before it closes a reasoning block the prompt opened. Only a later close tag can tell, so
       the stream holds its text (and its calls) until such a close tag arrives, an open tag of
       its kind comes first, or the text ends.

@@ -2,7 +2,8 @@
 //! `<start_function_call>call:NAME{…}<end_function_call>`: one object-literal grammar, two string
 //! delimiters (`<|"|>` and `<escape>`).
 //!
-//! After the marker: `call:`, the name (ASCII letters, digits, `_`, `-`, `.` and any non-ASCII
+//! After the marker: `call:` (Gemma 4 also `:` alone, which models write as the same call), the
+//! name (ASCII letters, digits, `_`, `-`, `.` and any non-ASCII
 //! character; empty is `tool_call.invalid_name`), then the arguments as an object literal, then
 //! the closing tag, which may be missing only at the very end of the text. Calls follow each
 //! other, each with its own marker; `call:` right after a closing tag is `tool_call.syntax`.
@@ -34,6 +35,8 @@ struct Dialect {
     delimiter: &'static str,
     /// The token the model writes after its calls, where it stops.
     stop: &'static str,
+    /// Whether `:` alone may stand for `call:`.
+    bare_colon: bool,
     format: Format,
 }
 
@@ -42,6 +45,7 @@ const GEMMA4: Dialect = Dialect {
     close: "<tool_call|>",
     delimiter: "<|\"|>",
     stop: "<|tool_response>",
+    bare_colon: true,
     format: Format::Gemma4,
 };
 
@@ -50,6 +54,7 @@ const FUNCTION_GEMMA: Dialect = Dialect {
     close: "<end_function_call>",
     delimiter: "<escape>",
     stop: "<start_function_response>",
+    bare_colon: false,
     format: Format::FunctionGemma,
 };
 
@@ -83,22 +88,26 @@ fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseEr
         &FUNCTION_GEMMA
     };
     let p = skip_ws(bytes, start + d.marker.len());
-    if !at(bytes, p, CALL) {
+    let name_at = if at(bytes, p, CALL) {
+        p + CALL.len()
+    } else if d.bare_colon && bytes.get(p) == Some(&b':') {
+        p + 1
+    } else {
         if CALL.as_bytes().starts_with(&bytes[p..]) {
             return Err(super::unclosed_marker(text, d.marker));
         }
         return Err(super::unrecognized(text, p, d.marker));
-    }
-    let name_at = p + CALL.len();
+    };
     let name_end = name_at + bytes[name_at..].iter().take_while(|&&b| is_name_byte(b)).count();
     if name_end == bytes.len() {
         return Err(unclosed(text, "the tool name"));
     }
     if name_end == name_at {
+        let prefix = &text[p..name_at];
         return Err(ParseError::new(
             ErrorCode::InvalidName,
             name_at,
-            format!("expected a tool name after `call:`, found {}", found(text, name_at)),
+            format!("expected a tool name after `{prefix}`, found {}", found(text, name_at)),
         ));
     }
     if bytes[name_end] != b'{' {

@@ -26,6 +26,9 @@
 //! - `<tool_calls>` may hold several JSON values separated by whitespace (MiniMax-M1 writes one
 //!   object a line, Jamba and Hunyuan-A13B one list). Every other row holds one value: another
 //!   JSON value after it is `tool_call.syntax`.
+//! - Command R7B's list may leave out the comma between two objects (`[{…}\n {…}]`, as Command A
+//!   writes its actions): an object, whitespace, then `{` reads as the next element. Only in that
+//!   list; everywhere else, and for anything else in it, the JSON is strict.
 //! - Then whitespace and the closing marker. Like `</tool_call>`, it may be missing only at the
 //!   very end of the text; any other text in its place is `tool_call.syntax`. Rows without a
 //!   closing marker end after their value, and prose may follow.
@@ -49,7 +52,9 @@ use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span}
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, quote, skip_ws};
-use crate::syntax::json::{locate_key, locate_path, parse_complete, parse_value_items_at, raw_offset_in_string};
+use crate::syntax::json::{
+    locate_key, locate_path, parse_complete, parse_spaced_items_at, parse_value_items_at, raw_offset_in_string,
+};
 use crate::syntax::origin::offset_of;
 use crate::syntax::path::Step;
 use crate::syntax::shape::{plain_calls, CallKeys};
@@ -123,6 +128,8 @@ struct Entry {
     others: &'static [Other],
     body: Body,
     reader: Reader,
+    /// Whether a list's objects may be separated by whitespace alone.
+    spaced: bool,
     close: Option<&'static str>,
     format: Format,
 }
@@ -135,6 +142,7 @@ impl Entry {
             others: &[],
             body: Body::One,
             reader,
+            spaced: false,
             close,
             format,
         }
@@ -142,16 +150,19 @@ impl Entry {
 }
 
 const ENTRIES: [Entry; 7] = [
-    Entry::new(
-        START_ACTION,
-        Some(END_ACTION),
-        Reader::Keys {
-            id: "tool_call_id",
-            name: "tool_name",
-            arguments: "parameters",
-        },
-        Format::CommandR7b,
-    ),
+    Entry {
+        spaced: true,
+        ..Entry::new(
+            START_ACTION,
+            Some(END_ACTION),
+            Reader::Keys {
+                id: "tool_call_id",
+                name: "tool_name",
+                arguments: "parameters",
+            },
+            Format::CommandR7b,
+        )
+    },
     Entry::new(GRANITE, None, Reader::Shape, Format::Granite),
     Entry::new(GRANITE_20B, None, Reader::Shape, Format::Granite),
     Entry::new(TOOLCALL, Some(TOOLCALL_CLOSE), Reader::Shape, Format::Nemotron),
@@ -361,21 +372,23 @@ fn value(text: &str, p: usize, entry: &Entry, marker: &str, out: &mut Calls<'_>)
         }
         out.truncate(first);
     }
-    let (value, end, ranges) = parse_value_items_at(text, p)?;
+    let (value, end, ranges) = if entry.spaced {
+        parse_spaced_items_at(text, p)?
+    } else {
+        parse_value_items_at(text, p)?
+    };
     // Each call spans its own object: the element of a list, or the whole value.
     let (items, spans): (Vec<_>, Vec<_>) = match value {
         Value::Array(items) if items.is_empty() => return Err(unrecognized(text, p, marker)),
-        Value::Array(items) => (
-            items.into_iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
-            ranges,
-        ),
-        v => (vec![(None, v)], std::iter::once(p..end).collect()),
+        Value::Array(items) => (items, ranges),
+        v => (vec![v], std::iter::once(p..end).collect()),
     };
-    for ((index, item), span) in items.into_iter().zip(spans) {
+    for (item, span) in items.into_iter().zip(spans) {
+        // Errors inside an item are found from the item itself (a spaced list has no commas to
+        // count its elements by).
         let item_at = Item {
             text,
-            value_at: p,
-            index,
+            value_at: span.start,
         };
         let (call, origin) = match entry.reader {
             Reader::Keys { id, name, arguments } => {
@@ -412,18 +425,17 @@ fn name_key_origin(bytes: &[u8], at: usize) -> Origin {
 /// A call read from one object: id, name, arguments.
 type Read = (Option<String>, String, Object);
 
-/// One object of a JSON value that stands at `value_at`: the value itself (`index` is `None`)
-/// or its element `index`. Errors point into the text by walking the JSON source to the value.
+/// One object, the JSON value that stands at `value_at` (the whole value or an element of a
+/// list). Errors point into the text by walking the JSON source from it.
 struct Item<'t> {
     text: &'t str,
     value_at: usize,
-    index: Option<usize>,
 }
 
 impl Item<'_> {
     /// The offset of the item, or of what `step` reaches inside it.
     fn at(&self, step: Option<Step<&str>>) -> usize {
-        let path: Vec<Step<&str>> = self.index.map(Step::Index).into_iter().chain(step).collect();
+        let path: Vec<Step<&str>> = step.into_iter().collect();
         locate_path(self.text, self.value_at, &path)
     }
 
@@ -433,8 +445,7 @@ impl Item<'_> {
 
     /// An error about the key `key` itself, at its opening quote in the item.
     fn key_error(&self, code: ErrorCode, key: &str, message: String) -> ParseError {
-        let path: Vec<Step<&str>> = self.index.map(Step::Index).into_iter().collect();
-        ParseError::new(code, locate_key(self.text, self.value_at, &path, key), message)
+        ParseError::new(code, locate_key(self.text, self.value_at, &[], key), message)
     }
 
     fn object(&self, item: Value) -> Result<Object, ParseError> {

@@ -69,3 +69,10 @@ pub(crate) const WRAPPERS: &[&str] = &[
     "</|DSML|function_calls>",
     "</|DSML|tool_calls>",
 ];
+
+/// Hunyuan-A13B's answer wrapper (`<think>…</think>\n<answer>\n…\n</answer>`). The open tag is
+/// taken out of the content only where the content starts (nothing but whitespace and removed
+/// pieces before it), and the close tag only as the first one after that open tag; anywhere else
+/// both are text.
+pub(crate) const ANSWER_OPEN: &str = "<answer>";
+pub(crate) const ANSWER_CLOSE: &str = "</answer>";

@@ -18,7 +18,7 @@ use std::fmt;
 use std::ops::Range;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{quote, show_char, skip_ws};
+use crate::lex::{is_ws, quote, show_char, skip_ws};
 use crate::syntax::path::Step;
 use crate::value::{Keys, Number, Object, Value, MAX_DEPTH};
 
@@ -128,6 +128,19 @@ pub(crate) fn parse_value_at(src: &str, start: usize) -> Result<(Value, usize), 
 pub(crate) fn parse_value_items_at(src: &str, start: usize) -> Result<(Value, usize, Vec<Range<usize>>), ParseError> {
     let mut parser = Parser::new(src, start);
     parser.items = Some(Vec::new());
+    parser.pos = skip_ws(parser.bytes, parser.pos);
+    let value = parser.value()?;
+    Ok((value, parser.pos, parser.items.unwrap_or_default()))
+}
+
+/// [`parse_value_items_at`] for a list whose objects may stand without a comma between them:
+/// in the top-level array, an object followed by whitespace and another object (`{…} {…}`)
+/// reads as if a comma stood between them. Everything else is strict JSON (Command R7B's action
+/// list, [`crate::formats::json_tags`]).
+pub(crate) fn parse_spaced_items_at(src: &str, start: usize) -> Result<(Value, usize, Vec<Range<usize>>), ParseError> {
+    let mut parser = Parser::new(src, start);
+    parser.items = Some(Vec::new());
+    parser.spaced = true;
     parser.pos = skip_ws(parser.bytes, parser.pos);
     let value = parser.value()?;
     Ok((value, parser.pos, parser.items.unwrap_or_default()))
@@ -387,6 +400,9 @@ pub(crate) struct Parser<'a, B> {
     /// The ranges of the top-level array's elements, when asked for (see
     /// [`parse_value_items_at`]).
     items: Option<Vec<Range<usize>>>,
+    /// Whether the top-level array's objects may be separated by whitespace alone (see
+    /// [`parse_spaced_items_at`]).
+    spaced: bool,
     build: B,
 }
 
@@ -404,6 +420,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             pos: start,
             depth: 0,
             items: None,
+            spaced: false,
             build,
         }
     }
@@ -514,9 +531,16 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     self.depth -= 1;
                     return Ok(self.build.end_array(items));
                 }
+                Some(b'{') if self.spaced_next(item_at) => {}
                 _ => return Err(self.unexpected("`,` or `]`", "an array")),
             }
         }
+    }
+
+    /// At a `{` after the item at `item_at`: whether it begins the next item of a spaced list
+    /// (the item is an object of the top-level array, and whitespace stands between them).
+    fn spaced_next(&self, item_at: usize) -> bool {
+        self.spaced && self.depth == 1 && self.bytes[item_at] == b'{' && self.pos > 0 && is_ws(self.bytes[self.pos - 1])
     }
 
     fn object(&mut self) -> Result<B::Value, JsonError> {

@@ -1,7 +1,7 @@
 //! The content rule of [`crate::parse_message`], built piece by piece so that the one-shot parse
 //! and the stream share it: the prose between the regions and reasoning blocks, less end-of-turn
-//! tokens and Harmony's content headers (and wrapper tags when the message has calls), joined with
-//! one whitespace rule.
+//! tokens and Harmony's content headers (and wrapper tags when the message has calls, and
+//! Hunyuan's `<answer>` wrapper where the content starts), joined with one whitespace rule.
 //!
 //! Whitespace rule: the text is a sequence of kept pieces and cuts (removed pieces). Whitespace
 //! before the first non-whitespace character is dropped when a cut stands among it, and so is
@@ -13,7 +13,7 @@ use std::ops::Range;
 
 use memchr::memchr2;
 
-use crate::formats::tokens::{CONTENT_HEADERS, END_TOKENS, WRAPPERS};
+use crate::formats::tokens::{ANSWER_CLOSE, ANSWER_OPEN, CONTENT_HEADERS, END_TOKENS, WRAPPERS};
 
 /// Where decided content text goes.
 pub(crate) trait Out {
@@ -37,6 +37,20 @@ pub(crate) struct Content {
     held: String,
     /// A cut came since the last non-whitespace character.
     cut_since: bool,
+    /// Where the answer wrapper stands ([`ANSWER_OPEN`]).
+    answer: Answer,
+}
+
+/// The answer wrapper, seen in order.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    /// Its open tag may still come (nothing but whitespace was kept).
+    #[default]
+    Before,
+    /// Its open tag came; its close tag may follow.
+    Open,
+    /// Closed, or content came first: the tags are text from now on.
+    Over,
 }
 
 impl Content {
@@ -69,6 +83,20 @@ impl Content {
         self.held.push_str(&piece[last..]);
         self.started = true;
         self.cut_since = false;
+    }
+
+    /// Whether the answer wrapper's open (`open`) or close tag, met here, is taken out: the open
+    /// tag where no content was kept yet, the close tag as the first after the open tag.
+    fn answer_tag(&mut self, open: bool) -> bool {
+        if self.started && self.answer == Answer::Before {
+            self.answer = Answer::Over;
+        }
+        match (self.answer, open) {
+            (Answer::Before, true) => self.answer = Answer::Open,
+            (Answer::Open, false) => self.answer = Answer::Over,
+            _ => return false,
+        }
+        true
     }
 
     /// A removed piece.
@@ -128,6 +156,24 @@ pub(crate) fn prose(
                 .find(|t| rest.starts_with(t.as_bytes()))
                 .map(|t| (t.len(), false))
         });
+        let answer = [ANSWER_OPEN, ANSWER_CLOSE]
+            .into_iter()
+            .find(|t| rest.starts_with(t.as_bytes()));
+        if let (None, Some(tag)) = (token, answer) {
+            if at + tag.len() > range.end {
+                rule.kept(&text[from..at], out);
+                return at;
+            }
+            // Whether it counts depends on the text kept before it.
+            rule.kept(&text[from..at], out);
+            from = at;
+            if rule.answer_tag(tag == ANSWER_OPEN) {
+                rule.cut();
+                from = at + tag.len();
+                i = from;
+            }
+            continue;
+        }
         match token {
             Some((len, _)) if at + len > range.end => {
                 rule.kept(&text[from..at], out);

@@ -4,7 +4,9 @@
 //! first matching close tag after it, or runs to the end of the text. Many templates open the
 //! block in the prompt (`…<|Assistant|><think>\n`), so the output shows only the close tag: when
 //! a close tag of such a block comes before any open tag of its kind, the text from the start
-//! up to it is a reasoning block.
+//! up to it is a reasoning block. A block whose tags are phrases of prose rather than tokens
+//! (Granite 3.2's `Here is my thought process:`) opens only where the text starts, after
+//! whitespace ([`Block::leading`]).
 //!
 //! What counts inside a block is decided by the scanner (`crate::text::tiers`): calls outside
 //! reasoning win; a tagged call inside reasoning is returned only when there is none outside; a
@@ -19,6 +21,10 @@ pub(crate) struct Block {
     pub close: &'static str,
     /// Whether templates open this block in the prompt, so that only the close tag is seen.
     pub prompt_may_open: bool,
+    /// Whether the open tag counts only at the start of the text (after whitespace): tags that
+    /// are phrases a model may also write in prose. Such tags are not in the scanner's marker
+    /// index; the scanner looks for the open tag once, where the text starts.
+    pub leading: bool,
 }
 
 /// Every kind of reasoning block.
@@ -28,58 +34,89 @@ pub(crate) const BLOCKS: &[Block] = &[
         open: "<think>",
         close: "</think>",
         prompt_may_open: true,
+        leading: false,
     },
     // Magistral 2507+, Ministral 3 Reasoning.
     Block {
         open: "[THINK]",
         close: "[/THINK]",
         prompt_may_open: true,
+        leading: false,
     },
     // Seed-OSS.
     Block {
         open: "<seed:think>",
         close: "</seed:think>",
         prompt_may_open: true,
+        leading: false,
     },
     // LongCat.
     Block {
         open: "<longcat_think>",
         close: "</longcat_think>",
         prompt_may_open: true,
+        leading: false,
     },
-    // Command R7B / Command A.
+    // Command R7B / Command A (Command A's generation prompt with reasoning on ends with
+    // `<|START_THINKING|>`).
     Block {
         open: "<|START_THINKING|>",
         close: "<|END_THINKING|>",
-        prompt_may_open: false,
+        prompt_may_open: true,
+        leading: false,
     },
     // Apertus.
     Block {
         open: "<|inner_prefix|>",
         close: "<|inner_suffix|>",
         prompt_may_open: false,
+        leading: false,
     },
-    // Gemma 4's thought channel.
+    // Gemma 4's thought channel, with its `thought` label (the longer open tag wins where both
+    // match) or without it.
     Block {
         open: "<|channel>thought",
         close: "<channel|>",
-        prompt_may_open: false,
+        prompt_may_open: true,
+        leading: false,
+    },
+    Block {
+        open: "<|channel>",
+        close: "<channel|>",
+        prompt_may_open: true,
+        leading: false,
     },
     // gpt-oss Harmony's analysis channel.
     Block {
         open: "<|channel|>analysis<|message|>",
         close: "<|end|>",
         prompt_may_open: false,
+        leading: false,
+    },
+    // Granite 3.2's phrases, only where the text starts (either spelling, each with its own
+    // close).
+    Block {
+        open: "Here is my thought process:",
+        close: "Here is my response:",
+        prompt_may_open: false,
+        leading: true,
+    },
+    Block {
+        open: "Here's my thought process:",
+        close: "Here's my response:",
+        prompt_may_open: false,
+        leading: true,
     },
 ];
 
 /// Whether the prompt opened a reasoning block ([`crate::Start::Detect`]): the earliest close tag of a
-/// kind the prompt may open that comes before every open tag of its kind, found incrementally.
+/// kind the prompt may open that comes before every open tag of its kind (the open tags of every
+/// block with that close tag), found incrementally.
 #[derive(Default)]
 pub(crate) struct PromptScan {
     scanned: usize,
-    open: [Option<usize>; 8],
-    close: [Option<usize>; 8],
+    open: [Option<usize>; BLOCKS.len()],
+    close: [Option<usize>; BLOCKS.len()],
 }
 
 impl PromptScan {
@@ -98,8 +135,8 @@ impl PromptScan {
             .max()
             .unwrap_or(1);
         let from = self.scanned.saturating_sub(longest);
-        // Every such tag holds `think` or `THINK`: one search for each word (a text without
-        // reasoning has none) finds the first of each tag. Looking at every `<` and `[` instead
+        // Every such tag holds `think`, `THINK` or `channel`: one search for each word (a text
+        // without reasoning has none) finds the first of each tag. Looking at every `<` and `[` instead
         // cost about 1.5k instructions of a typical 26k parse of a tag-heavy format (GLM 4.5).
         let tags = prompt_tags();
         for (word, finder) in tags.words.iter().enumerate() {
@@ -114,11 +151,20 @@ impl PromptScan {
             }
         }
         self.scanned = bytes.len();
+        // Blocks with one close tag are one kind (Gemma 4's channel with and without its label):
+        // the first open tag of any of them counts.
+        let first_open = |i: usize| {
+            kinds
+                .clone()
+                .filter(|(_, b)| b.close == BLOCKS[i].close)
+                .filter_map(|(j, _)| self.open[j])
+                .min()
+        };
         let best = kinds
             .clone()
             .filter_map(|(i, b)| {
                 let c = self.close[i]?;
-                self.open[i].is_none_or(|o| o > c).then_some((b, c))
+                first_open(i).is_none_or(|o| o > c).then_some((b, c))
             })
             .min_by_key(|&(_, c)| c);
         if !more {
@@ -131,14 +177,14 @@ impl PromptScan {
             Some(_) => None,
             None => kinds
                 .clone()
-                .all(|(i, _)| self.open[i].is_some_and(|o| self.close[i].is_none_or(|c| c > o)))
+                .all(|(i, _)| first_open(i).is_some_and(|o| self.close[i].is_none_or(|c| c > o)))
                 .then_some(None),
         }
     }
 }
 
 /// The words every tag of a block a prompt may open holds, for [`PromptScan::decide`].
-const PROMPT_WORDS: [&str; 2] = ["think", "THINK"];
+const PROMPT_WORDS: [&str; 3] = ["think", "THINK", "channel"];
 
 /// The tags of the blocks a prompt may open, for [`PromptScan::decide`]'s search.
 struct PromptTags {
@@ -216,8 +262,8 @@ mod tests {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Start {
     /// Tell from the text: a close tag of a kind the prompt may open (`</think>`, `[/THINK]`,
-    /// `</seed:think>`, `</longcat_think>`) that comes before every open tag of its kind closes a
-    /// block that began at the start. Only the whole text can tell, so a stream shows nothing until
+    /// `</seed:think>`, `</longcat_think>`, `<|END_THINKING|>`, Gemma 4's `<channel|>`) that comes
+    /// before every open tag of its kind closes a block that began at the start. Only the whole text can tell, so a stream shows nothing until
     /// such a close tag arrives (or its open tags have all come first, or the text ends): give a
     /// stream `Content` or `Reasoning`.
     #[default]

@@ -10,7 +10,7 @@ use memchr::memchr2;
 
 use crate::call::{FormatSet, ToolCall};
 use crate::error::ParseError;
-use crate::formats::tokens::{CONTENT_HEADERS, END_TOKENS, WRAPPERS};
+use crate::formats::tokens::{ANSWER_CLOSE, ANSWER_OPEN, CONTENT_HEADERS, END_TOKENS, WRAPPERS};
 use crate::formats::{json_shapes, python, Family, FAMILIES};
 use crate::text::reasoning::{Block, BLOCKS};
 use crate::text::scanner::index::MarkerIndex;
@@ -29,7 +29,11 @@ fn index() -> &'static MarkerIndex<Kind> {
         let calls = FAMILIES
             .iter()
             .flat_map(|f| f.markers.iter().map(move |&m| (m, Kind::Call(f))));
-        let opens = BLOCKS.iter().map(|b| (b.open, Kind::Reasoning(b)));
+        // A leading block's open tag is looked for where the text starts, not here.
+        let opens = BLOCKS
+            .iter()
+            .filter(|b| !b.leading)
+            .map(|b| (b.open, Kind::Reasoning(b)));
         MarkerIndex::new(calls.chain(opens))
     })
 }
@@ -139,10 +143,11 @@ fn tags() -> &'static Tags {
             FAMILIES
                 .iter()
                 .flat_map(|f| f.markers.iter().copied())
-                .chain(BLOCKS.iter().map(|b| b.open))
+                .chain(BLOCKS.iter().filter(|b| !b.leading).map(|b| b.open))
                 .chain(END_TOKENS.iter().copied())
                 .chain(CONTENT_HEADERS.iter().copied())
                 .chain(WRAPPERS.iter().copied())
+                .chain([ANSWER_OPEN, ANSWER_CLOSE])
                 .map(str::as_bytes)
                 .collect(),
         )
@@ -198,11 +203,12 @@ pub(crate) fn may_hold_tag(piece: &[u8]) -> bool {
 
 /// Whether a tag, or a reasoning block's close tag, may start at the first byte of `rest`, as far
 /// as its first two bytes tell (its one byte, when it has one). Where this is false no tag starts
-/// there, however the text goes on.
+/// there, however the text goes on. The close tags of leading blocks ([`Block::leading`], phrases)
+/// are not counted: the stream leaves the text of such a block to the scanner.
 pub(crate) fn may_start_tag(rest: &[u8]) -> bool {
     static STARTS: OnceLock<Tags> = OnceLock::new();
     let starts = STARTS.get_or_init(|| {
-        let closes = BLOCKS.iter().map(|b| b.close.as_bytes());
+        let closes = BLOCKS.iter().filter(|b| !b.leading).map(|b| b.close.as_bytes());
         Tags::new(tags().sorted.iter().copied().chain(closes).collect())
     });
     starts.may_begin(rest)
@@ -230,10 +236,9 @@ pub(crate) fn close_hold<'a>(bytes: &[u8], from: usize, closes: impl Iterator<It
     (start..bytes.len())
         .find(|&p| {
             let rest = &bytes[p..];
-            matches!(bytes[p], b'<' | b'[')
-                && closes
-                    .clone()
-                    .any(|c| c.len() > rest.len() && c.as_bytes().starts_with(rest))
+            closes
+                .clone()
+                .any(|c| c.len() > rest.len() && c.as_bytes().starts_with(rest))
         })
         .unwrap_or(bytes.len())
 }

@@ -292,9 +292,12 @@ impl Scanner {
     /// Where the scan stands inside a reasoning block whose close tag has not been seen, with
     /// nothing waiting: the text before it is reasoning, the text from it may begin a tag or
     /// close tag; text that begins neither is reasoning as it comes (see [`Scanner::prose_to`]).
+    /// A leading block's close tag is a phrase, which the bytes that begin tags do not find: its
+    /// text is left to the scan.
     pub(crate) fn reasoning_at(&self) -> Option<usize> {
         let quiet = self.begun && self.pending.is_none() && !self.waits && !self.done;
-        (quiet && self.block.is_some() && self.close.is_none() && self.close_scanned >= self.pos).then_some(self.pos)
+        let tagged = self.block.is_some_and(|open| !open.block.is_some_and(|b| b.leading));
+        (quiet && tagged && self.close.is_none() && self.close_scanned >= self.pos).then_some(self.pos)
     }
 
     /// Whether the scan has settled the whole text.
@@ -314,8 +317,22 @@ impl Scanner {
         Some((start, safe.max(start)))
     }
 
-    /// Decides whether the prompt opened a reasoning block (see [`Start`]).
+    /// Decides whether the prompt opened a reasoning block (see [`Start`]), or the text opens a
+    /// leading one ([`Block::leading`]), which comes first whatever the start.
     fn begin(&mut self, text: &str, more: bool) -> bool {
+        if self.reasoning {
+            let q = crate::lex::skip_ws(text.as_bytes(), 0);
+            let rest = &text[q..];
+            let leading = || BLOCKS.iter().filter(|b| b.leading);
+            if let Some(b) = leading().find(|b| rest.starts_with(b.open)) {
+                self.open_block(Some(b), q, q + b.open.len());
+                self.begun = true;
+                return true;
+            }
+            if more && leading().any(|b| b.open.starts_with(rest)) {
+                return false;
+            }
+        }
         match self.start {
             Start::Content => {}
             Start::Detect => match self.prompt.decide(text, more) {

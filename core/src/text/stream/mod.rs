@@ -848,13 +848,14 @@ mod tests {
     use crate::text::scanner::marks::{begins_tag, may_hold_tag};
 
     /// `plain_to` holds back a last byte that may begin a tag as the beginning of one, and finds
-    /// close tags by the bytes that may begin a tag.
+    /// close tags by the bytes that may begin a tag (but for leading blocks' close phrases, whose
+    /// text the stream leaves to the scanner).
     #[test]
     fn every_tag_is_longer_than_a_byte() {
         for b in 0..=255u8 {
             assert_eq!(may_hold_tag(&[b]), begins_tag(&[b]), "byte {b}");
         }
-        for block in crate::text::reasoning::BLOCKS {
+        for block in crate::text::reasoning::BLOCKS.iter().filter(|b| !b.leading) {
             assert!(begins_tag(&block.close.as_bytes()[..1]), "{}", block.close);
         }
     }
