@@ -56,6 +56,12 @@ fn main() {
         ("<|action_start|>", "repeated InternLM action"),
         ("<|function_call|>", "repeated GigaChat call"),
         ("<longcat_tool_call>", "repeated LongCat call"),
+        ("<|tool_calls|>", "repeated Solar-Open section"),
+        ("<|tool_call:begin|>a<|tool_call:name|>", "repeated Solar-Open call"),
+        (
+            "<|think|><|tool_call:begin|>a<|tool_call:name|>f<|tool_call:args|>{\"a\": ",
+            "unclosed Solar think, calls",
+        ),
         (
             "<think><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{",
             "unclosed think, Kimi calls",

@@ -71,6 +71,12 @@ pub(crate) const BLOCKS: &[Block] = &[
         close: "<|end|>",
         prompt_may_open: false,
     },
+    // Solar-Open's think message.
+    Block {
+        open: "<|think|>",
+        close: "<|end|>",
+        prompt_may_open: false,
+    },
 ];
 
 /// Whether the prompt opened a reasoning block ([`crate::Start::Detect`]): the earliest close tag of a
@@ -78,8 +84,8 @@ pub(crate) const BLOCKS: &[Block] = &[
 #[derive(Default)]
 pub(crate) struct PromptScan {
     scanned: usize,
-    open: [Option<usize>; 8],
-    close: [Option<usize>; 8],
+    open: [Option<usize>; BLOCKS.len()],
+    close: [Option<usize>; BLOCKS.len()],
 }
 
 impl PromptScan {
