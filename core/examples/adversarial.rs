@@ -51,6 +51,8 @@ fn main() {
         ("functools[", "repeated `functools[`"),
         ("<|START_ACTION|>", "repeated `<|START_ACTION|>`"),
         ("<|START_ACTION|>[{\"tool_name\": ", "repeated Command R7B call"),
+        ("Action:\n```json\n[", "repeated Command R+ action"),
+        ("Action:\n```json\n[{\"tool_name\": ", "repeated Command R+ call"),
         ("<|tools_prefix|>[{", "repeated Apertus list"),
         ("<tool_calls>", "repeated `<tool_calls>`"),
         ("<|action_start|>", "repeated InternLM action"),
