@@ -47,6 +47,8 @@ fn main() {
         ("[TOOL_CALLS]f", "repeated `[TOOL_CALLS]f`"),
         (">>>", "repeated `>>>`"),
         (">>>f\n{", "repeated Functionary v3.2 call"),
+        ("f\n{\"a\": [", "leading Functionary v3.2 call, open"),
+        (">>>all\n", "repeated `>>>all` header"),
         ("<function=f>", "repeated `<function=f>`"),
         ("functools[", "repeated `functools[`"),
         ("<|START_ACTION|>", "repeated `<|START_ACTION|>`"),
