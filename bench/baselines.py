@@ -113,6 +113,9 @@ STEP3_PARAMETER = re.compile(r'<steptml:parameter name="([^"]+)">(.*?)</steptml:
 KIMI = re.compile(
     r"<\|tool_call_begin\|>\s*([^<]+:\d+)\s*<\|tool_call_argument_begin\|>\s*(.*?)\s*<\|tool_call_end\|>", re.S
 )
+SOLAR_OPEN = re.compile(
+    r"<\|tool_call:begin\|>[^<]*<\|tool_call:name\|>\s*([^<]+?)\s*<\|tool_call:args\|>\s*(.*?)\s*<\|tool_call:end\|>", re.S
+)
 GLM_CALL = re.compile(r"<tool_call>(.*?)</tool_call>", re.S)
 GLM_NAME = re.compile(r"\s*([^\n<]+)")
 GLM_PAIR = re.compile(r"<arg_key>(.*?)</arg_key>\s*<arg_value>(.*?)</arg_value>", re.S)
@@ -165,6 +168,10 @@ def kimi_k2(text):
         (call_id.strip().removeprefix("functions.").rsplit(":", 1)[0], json.loads(args))
         for call_id, args in KIMI.findall(text)
     ]
+
+
+def solar_open(text):
+    return [(name, json.loads(args)) for name, args in SOLAR_OPEN.findall(text)]
 
 
 def _pairs(calls, pair, text):
@@ -309,6 +316,7 @@ EXTRACTORS = {
     "tool_calls": _json_list(TOOL_CALLS, "name", "arguments"),
     "internlm": internlm,
     "gigachat": gigachat,
+    "solar_open": solar_open,
     "json": json_tier,
     "python": python,
 }

@@ -9,7 +9,7 @@ FORMATS = [
     "deepseek_v3", "deepseek_v31", "deepseek_v32", "step3", "kimi_k2", "glm45", "longcat", "ifm", "minicpm",
     "harmony", "gemma4", "function_gemma", "pythonic", "command_r7b", "granite", "functionary_v31",
     "functionary_v32", "functools", "nemotron", "apertus", "tool_calls", "internlm", "gigachat",
-    "json", "python",
+    "solar_open", "json", "python",
 ]
 
 TYPICAL_ARGS = {
@@ -174,6 +174,9 @@ def render(fmt, name, args):
         return lead + f'<|action_start|><|plugin|>\n{{"name": "{name}", "parameters": {payload}}}<|action_end|>', payload
     if fmt == "gigachat":
         return f'<|function_call|>{{"name": "{name}", "arguments": {payload}}}', payload
+    if fmt == "solar_open":
+        return (f"<|think|>{lead.strip()}<|end|><|begin|>assistant<|tool_calls|><|tool_call:begin|>a1b2c3d4e5"
+                f"<|tool_call:name|>{name}<|tool_call:args|>{payload}<|tool_call:end|><|calls|>", payload)
     if fmt == "json":
         msg = {"role": "assistant", "content": None, "tool_calls": [
             {"id": "call_8f2a", "type": "function", "function": {"name": name, "arguments": payload}}]}

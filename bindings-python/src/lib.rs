@@ -419,7 +419,7 @@ mod _core {
     #[pymodule_export]
     const __version__: &str = env!("CARGO_PKG_VERSION");
 
-    /// The format ids: tier 1 (`hermes` … `gigachat`), then `json` and `python`.
+    /// The format ids: tier 1 (`hermes` … `solar_open`), then `json` and `python`.
     #[pymodule_export]
     const FORMATS: [&str; beacon_core::Format::ALL.len()] = ids!(beacon_core::Format);
 

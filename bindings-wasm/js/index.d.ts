@@ -71,6 +71,7 @@ export type Format =
   | 'tool_calls'
   | 'internlm'
   | 'gigachat'
+  | 'solar_open'
   | 'json'
   | 'python';
 

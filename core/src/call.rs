@@ -66,6 +66,8 @@ pub enum Format {
     Internlm,
     /// GigaChat 3 / 3.1: `function call<|role_sep|>{json}` or `<|function_call|>{json}`.
     Gigachat,
+    /// Solar-Open: `<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{json}`.
+    SolarOpen,
     /// An OpenAI or Anthropic call shape in JSON, bare, in prose or fenced. Tier 2.
     Json,
     /// Python call syntax, `search(query="rust", limit=5)`. Tier 3.
@@ -74,7 +76,7 @@ pub enum Format {
 
 impl Format {
     /// Every format, tier 1 first, then `json` (tier 2) and `python` (tier 3).
-    pub const ALL: [Format; 31] = [
+    pub const ALL: [Format; 32] = [
         Format::Hermes,
         Format::Bracket,
         Format::Mistral,
@@ -104,6 +106,7 @@ impl Format {
         Format::ToolCalls,
         Format::Internlm,
         Format::Gigachat,
+        Format::SolarOpen,
         Format::Json,
         Format::Python,
     ];
@@ -140,6 +143,7 @@ impl Format {
             Format::ToolCalls => "tool_calls",
             Format::Internlm => "internlm",
             Format::Gigachat => "gigachat",
+            Format::SolarOpen => "solar_open",
             Format::Json => "json",
             Format::Python => "python",
         }
@@ -215,7 +219,8 @@ impl FromIterator<Format> for FormatSet {
 #[derive(Clone)]
 pub struct ToolCall {
     /// The call's id as the model wrote it (Kimi K2's `functions.NAME:IDX`, Mistral's
-    /// `[CALL_ID]`, Command R7B's `tool_call_id`), or `None` where the format has none.
+    /// `[CALL_ID]`, Command R7B's `tool_call_id`, Solar-Open's id), or `None` where the format
+    /// has none.
     pub id: Option<String>,
     pub name: String,
     /// The arguments, keys in the order written.

@@ -121,6 +121,7 @@ Format = Literal[
     "tool_calls",
     "internlm",
     "gigachat",
+    "solar_open",
     "json",
     "python",
 ]

@@ -31,7 +31,7 @@ test('exports exactly the documented API, and index.d.ts declares all of it', ()
 });
 
 test('FORMATS lists every format id; formats= recognises only those', () => {
-  assert.equal(beacon.FORMATS.length, 31);
+  assert.equal(beacon.FORMATS.length, 32);
   assert.deepEqual(beacon.FORMATS.slice(-2), ['json', 'python']);
   const text = '<tool_call>{"name": "a", "arguments": {}}</tool_call> b(x=1)';
   assert.deepEqual(parseToolCalls(text, { formats: ['python'] }), [{ name: 'b', arguments: { x: 1 } }]);

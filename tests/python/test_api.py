@@ -51,7 +51,7 @@ def test_formats() -> None:
     assert beacon.FORMATS == typing.get_args(beacon.Format)
     assert beacon.FORMATS[:6] == ("hermes", "bracket", "mistral", "llama", "xml_invoke", "qwen3_coder")
     assert beacon.FORMATS[-2:] == ("json", "python")
-    assert len(set(beacon.FORMATS)) == len(beacon.FORMATS) == 31
+    assert len(set(beacon.FORMATS)) == len(beacon.FORMATS) == 32
 
 
 # --------------------------------------------------------------------------- value types

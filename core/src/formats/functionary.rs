@@ -17,9 +17,17 @@
 //! `>>>`, `<|eot_id|>` or `<|eom_id|>` (consumed) or the end of the text may follow, else
 //! `tool_call.syntax`. The text ending inside a header is `tool_call.unclosed`.
 //!
+//! The header `>>>all` + line break is not content (the text after it is).
+//!
 //! The chat template ends the prompt with `>>>`, so a model's output starts with the first
-//! recipient's name, without `>>>`. Pass `">>>" + output` to read that first call; an output
-//! that starts with `all\n` (content first) needs nothing.
+//! recipient's name, without `>>>`: at the start of a message (the leading position of
+//! [`crate::text::lead`], after whitespace and reasoning blocks) `NAME\n` is read as that header
+//! when a whole, well-formed message follows, as it would after `>>>` ([`leading_header`]). So
+//! `get_weather\n{"city": "Paris"}` is a call, and a message that starts with `all\n` has those
+//! four bytes taken out of its content. It is a leading call: a message that does not read as one
+//! (`Note\n{broken`) is left to the other tiers, and so is a JSON call shape after the name
+//! (`json\n{"name": "f", "arguments": {}}`, a fenced block whose fence was lost), which tier 2
+//! reads as that call.
 //!
 //! Functionary v3.1 (`<function=NAME>{json}</function>`) is read with Qwen3-Coder's `<function=`
 //! marker, in [`super::qwen3_coder`]; this module is about v3.2 only.
@@ -35,7 +43,7 @@ use crate::value::Value;
 const V32_MARKER: &str = ">>>";
 const V32_CONTENT: &str = "all";
 const V32_CODE_TOOL: &str = "python";
-const V32_ENDS: [&str; 2] = ["<|eot_id|>", "<|eom_id|>"];
+pub(crate) const V32_ENDS: [&str; 2] = ["<|eot_id|>", "<|eom_id|>"];
 
 pub(crate) const FAMILY: super::Family = super::Family {
     formats: &[Format::FunctionaryV32],
@@ -51,9 +59,9 @@ fn is_v32_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
 }
 
-/// The end of the recipient name after the `>>>` at `start` (the name's start when there is none).
-fn v32_name_end(bytes: &[u8], start: usize) -> usize {
-    let mut i = start + V32_MARKER.len();
+/// The end of the recipient name that starts at `name_at` (`name_at` when there is none).
+fn v32_name_end(bytes: &[u8], name_at: usize) -> usize {
+    let mut i = name_at;
     while i < bytes.len() && is_v32_name_byte(bytes[i]) {
         i += 1;
     }
@@ -62,15 +70,48 @@ fn v32_name_end(bytes: &[u8], start: usize) -> usize {
 
 /// Whether a complete header `>>>NAME\n` starts at `pos`.
 fn is_v32_header(bytes: &[u8], pos: usize) -> bool {
-    let name_to = v32_name_end(bytes, pos);
-    name_to > pos + V32_MARKER.len() && bytes.get(name_to) == Some(&b'\n')
+    let name_at = pos + V32_MARKER.len();
+    let name_to = v32_name_end(bytes, name_at);
+    at(bytes, pos, V32_MARKER) && name_to > name_at && bytes.get(name_to) == Some(&b'\n')
 }
 
 /// Parses the message whose header `>>>` is at `start`; returns the offset after it.
 fn parse_v32(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
+    message(text, start, start + V32_MARKER.len(), out)
+}
+
+/// What starts a message whose header has no `>>>` (the prompt wrote it), at a message's start.
+pub(crate) enum Leading {
+    /// No such header here.
+    None,
+    /// The text ends inside the name, or right after it: more text tells.
+    Cut,
+    /// `all` + line break: the header of content, which ends here.
+    Content(usize),
+    /// A header `NAME` + line break whose message starts here.
+    Call,
+}
+
+/// The header without `>>>` that the text at `q` may start ([`Leading`]); `more`: the text may
+/// grow.
+pub(crate) fn leading_header(bytes: &[u8], q: usize, more: bool) -> Leading {
+    let name_to = v32_name_end(bytes, q);
+    if name_to == q {
+        return Leading::None;
+    }
+    match bytes.get(name_to) {
+        None if more => Leading::Cut,
+        Some(b'\n') if &bytes[q..name_to] == V32_CONTENT.as_bytes() => Leading::Content(name_to + 1),
+        Some(b'\n') => Leading::Call,
+        _ => Leading::None,
+    }
+}
+
+/// Parses the message whose recipient name starts at `name_at`, its header starting at `start`
+/// (`>>>`, or the name itself when the prompt wrote the `>>>`); returns the offset after it.
+pub(crate) fn message(text: &str, start: usize, name_at: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
-    let name_at = start + V32_MARKER.len();
-    let name_to = v32_name_end(bytes, start);
+    let name_to = v32_name_end(bytes, name_at);
     if name_to == name_at {
         return Ok(name_at);
     }
@@ -90,13 +131,19 @@ fn parse_v32(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, Par
     let body_at = name_to + 1;
     match name {
         V32_CONTENT => Ok(body_at),
-        V32_CODE_TOOL => v32_code_call(text, start, body_at, out),
-        _ => v32_json_call(text, start, name, body_at, out),
+        V32_CODE_TOOL => v32_code_call(text, start, name_at, body_at, out),
+        _ => v32_json_call(text, start, name_at, name, body_at, out),
     }
 }
 
 /// The call `python` whose raw code starts at `body_at`.
-fn v32_code_call(text: &str, start: usize, body_at: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
+fn v32_code_call(
+    text: &str,
+    start: usize,
+    name_at: usize,
+    body_at: usize,
+    out: &mut Calls<'_>,
+) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let (body_end, end) = v32_code_end(bytes, body_at);
     let code = &text[body_at..body_end];
@@ -124,7 +171,7 @@ fn v32_code_call(text: &str, start: usize, body_at: usize, out: &mut Calls<'_>) 
     }
     let arguments = vec![("code".to_string(), Value::String(code.to_string()))];
     let origin = Origin::At {
-        name: start + V32_MARKER.len(),
+        name: name_at,
         args: Args::Params(vec![Param::new(body_at..body_end, Text::Typed)]),
     };
     let call = ToolCall::new(
@@ -163,6 +210,7 @@ fn v32_code_end(bytes: &[u8], body_at: usize) -> (usize, usize) {
 fn v32_json_call(
     text: &str,
     start: usize,
+    name_at: usize,
     name: &str,
     body_at: usize,
     out: &mut Calls<'_>,
@@ -178,7 +226,7 @@ fn v32_json_call(
     }
     let (arguments, end) = super::object_arguments(text, value_at, name)?;
     let origin = Origin::At {
-        name: start + V32_MARKER.len(),
+        name: name_at,
         args: Args::Json(value_at),
     };
     out.push(ToolCall::new(name.to_string(), arguments, Format::FunctionaryV32, start..end).with_origin(origin));

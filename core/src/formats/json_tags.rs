@@ -5,6 +5,7 @@
 //! | marker | content | format |
 //! | --- | --- | --- |
 //! | `<\|START_ACTION\|>` … `<\|END_ACTION\|>` | `[{"tool_call_id": "0", "tool_name": NAME, "parameters": {…}}, …]` | `command_r7b` |
+//! | `Action:` and a line break (or a space), ```` ```json ````, a line break, then the list … ```` ``` ```` (Command R+) | `[{"tool_name": NAME, "parameters": {…}}, …]` | `command_r7b` |
 //! | `<\|tool_call\|>` (Granite 3.0), `<function_call>` (Granite-20B-FunctionCalling) | a JSON call shape | `granite` |
 //! | `<TOOLCALL>` … `</TOOLCALL>` | a JSON call shape | `nemotron` |
 //! | `<\|tools_prefix\|>` … `<\|tools_suffix\|>` | `[{NAME: {…}}, …]` | `apertus` |
@@ -19,7 +20,10 @@
 //! - A *JSON call shape* is what [`crate::syntax::shape`] reads inside a tag: `{"name": …, "arguments":
 //!   …}` (or `parameters`, `input`, `args`; arguments may be left out, and a JSON string of an
 //!   object is decoded), the OpenAI function object, or a non-empty array of those.
-//! - Command R7B reads fixed keys: `tool_name` (required, a non-empty string), `parameters` (an
+//! - Command R+'s `Action:` block is a fenced JSON list: its marker ends with the list's `[`,
+//!   which belongs to the value, and the closing fence follows the list. Prose that mentions
+//!   `Action:` without the fenced list is no marker.
+//! - Command R7B (and R+) reads fixed keys: `tool_name` (required, a non-empty string), `parameters` (an
 //!   object or a JSON string of one; may be left out) and `tool_call_id` (a string, kept as the
 //!   call's id); any other key is `tool_call.unrecognized`. Apertus reads objects of exactly one
 //!   key: the key is the name, its value the arguments.
@@ -74,6 +78,11 @@ const ACTION_START: &str = "<|action_start|>";
 const PLUGIN: &str = "<|plugin|>";
 const INTERPRETER: &str = "<|interpreter|>";
 const ACTION_END: &str = "<|action_end|>";
+/// Command R+'s `Action:` block, as its tool-use template writes it (and with a space for the
+/// line break); the marker ends with the list's `[`.
+const R_PLUS_ACTION: &str = "Action:\n```json\n[";
+const R_PLUS_ACTION_SPACE: &str = "Action: ```json\n[";
+const FENCE: &str = "```";
 
 /// How the objects inside the tag name a call.
 #[derive(Clone, Copy)]
@@ -123,6 +132,10 @@ impl Other {
 /// One format of the family.
 struct Entry {
     open: &'static str,
+    /// How many bytes at the end of `open` belong to the value (`Action:`'s `[`).
+    back: usize,
+    /// The marker as messages name it.
+    label: &'static str,
     /// A token that must follow `open` (after whitespace).
     then: Option<&'static str>,
     others: &'static [Other],
@@ -138,6 +151,8 @@ impl Entry {
     const fn new(open: &'static str, close: Option<&'static str>, reader: Reader, format: Format) -> Self {
         Entry {
             open,
+            back: 0,
+            label: open,
             then: None,
             others: &[],
             body: Body::One,
@@ -149,19 +164,27 @@ impl Entry {
     }
 }
 
-const ENTRIES: [Entry; 7] = [
+/// How Command R7B, Command A and Command R+ name a call.
+const COMMAND_KEYS: Reader = Reader::Keys {
+    id: "tool_call_id",
+    name: "tool_name",
+    arguments: "parameters",
+};
+
+const ENTRIES: [Entry; 9] = [
     Entry {
         spaced: true,
-        ..Entry::new(
-            START_ACTION,
-            Some(END_ACTION),
-            Reader::Keys {
-                id: "tool_call_id",
-                name: "tool_name",
-                arguments: "parameters",
-            },
-            Format::CommandR7b,
-        )
+        ..Entry::new(START_ACTION, Some(END_ACTION), COMMAND_KEYS, Format::CommandR7b)
+    },
+    Entry {
+        back: 1,
+        label: "Action:",
+        ..Entry::new(R_PLUS_ACTION, Some(FENCE), COMMAND_KEYS, Format::CommandR7b)
+    },
+    Entry {
+        back: 1,
+        label: "Action:",
+        ..Entry::new(R_PLUS_ACTION_SPACE, Some(FENCE), COMMAND_KEYS, Format::CommandR7b)
     },
     Entry::new(GRANITE, None, Reader::Shape, Format::Granite),
     Entry::new(GRANITE_20B, None, Reader::Shape, Format::Granite),
@@ -212,8 +235,16 @@ pub(crate) const FAMILY: super::Family = super::Family {
         PLUGIN,
         INTERPRETER,
         ACTION_END,
+        FENCE,
     ],
-    closers: &[END_ACTION, TOOLCALL_CLOSE, TOOLS_SUFFIX, TOOL_CALLS_CLOSE, ACTION_END],
+    closers: &[
+        END_ACTION,
+        TOOLCALL_CLOSE,
+        TOOLS_SUFFIX,
+        TOOL_CALLS_CLOSE,
+        ACTION_END,
+        FENCE,
+    ],
     json_bodies: &[
         super::JsonBody::at(GRANITE, Format::Granite),
         super::JsonBody::at(GRANITE_20B, Format::Granite),
@@ -232,7 +263,7 @@ fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseEr
         .filter(|e| at(bytes, start, e.open))
         .max_by_key(|e| e.open.len())
         .expect("called at one of the family's markers");
-    let mut p = skip_ws(bytes, start + entry.open.len());
+    let mut p = skip_ws(bytes, start + entry.open.len() - entry.back);
     for other in entry.others {
         if at(bytes, p, other.token()) {
             return other_content(text, start, p, other, entry.format, out);
@@ -241,7 +272,7 @@ fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseEr
             return Err(ends_inside_token(text, other.token()));
         }
     }
-    let mut marker = entry.open;
+    let mut marker = entry.label;
     if let Some(then) = entry.then {
         p = follow(text, p, marker, then)?;
         marker = then;

@@ -25,6 +25,7 @@ pub(crate) mod mistral;
 pub(crate) mod python;
 pub(crate) mod pythonic;
 pub(crate) mod qwen3_coder;
+pub(crate) mod solar_open;
 pub(crate) mod step3;
 pub(crate) mod tagged;
 pub(crate) mod tokens;
@@ -160,6 +161,7 @@ pub(crate) const FAMILIES: &[Family] = &[
     functionary::FAMILY,
     functools::FAMILY,
     gigachat::FAMILY,
+    solar_open::FAMILY,
 ];
 
 use crate::call::{Format, ToolCall};

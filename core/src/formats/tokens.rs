@@ -46,6 +46,13 @@ pub(crate) const CONTENT_HEADERS: &[&str] = &[
     "<｜tool▁outputs▁end｜>",
     "<｜tool▁output▁begin｜>",
     "<｜tool▁output▁end｜>",
+    // Solar-Open's assistant headers: `<|begin|>assistant` opens each message of the turn (the
+    // think message, the calls, the content message), `<|content|>` the content message.
+    "<|begin|>assistant<|content|>",
+    "<|begin|>assistant",
+    "<|content|>",
+    // Functionary v3.2's content header (the recipient `all`): the text after it is content.
+    ">>>all\n",
     // GigaChat 3's assistant message after another (the template's `<|message_sep|>\n\n`, then
     // the role): taken out whole, which the longest match gives over `<|message_sep|>` alone.
     "<|message_sep|>\n\nassistant<|role_sep|>",

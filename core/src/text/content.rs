@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use memchr::memchr2;
+use memchr::memchr3;
 
 use crate::formats::tokens::{ANSWER_CLOSE, ANSWER_OPEN, CONTENT_HEADERS, END_TOKENS, WRAPPERS};
 
@@ -138,10 +138,14 @@ pub(crate) fn prose(
     };
     let mut from = range.start;
     let mut i = range.start;
-    while let Some(k) = memchr2(b'<', b'[', &bytes[i..range.end]) {
+    while let Some(k) = memchr3(b'<', b'[', b'>', &bytes[i..range.end]) {
         let at = i + k;
         i = at + 1;
         let rest = &bytes[at..];
+        // The one token that starts with `>` is Functionary's `>>>all` header.
+        if rest[0] == b'>' && !rest.starts_with(b">>>") {
+            continue;
+        }
         // The longest token that starts here (GigaChat's assistant header begins with its
         // `<|message_sep|>` end token).
         let token = END_TOKENS

@@ -8,8 +8,12 @@
 //! What begins a leading call: a `{` or `[` that opens a well-formed JSON value of a call shape; a
 //! `[` that opens a well-formed list of call-syntax calls (`[f(a=1), g()]`, format `pythonic`); a
 //! dotted name directly followed by `(` and then `)` or `identifier=`, and a well-formed call
-//! (format `python`). Anything else, broken calls included, is left to the tiers as before: a
-//! broken call raises when its tier reads it.
+//! (format `python`); a Functionary v3.2 recipient header whose `>>>` the prompt wrote, `NAME`
+//! and a line break, followed by a whole message as it reads after `>>>` (format
+//! `functionary_v32`; not when that message is a JSON call shape, which tier 2 reads). Anything
+//! else, broken calls included, is left to the tiers as before: a broken call raises when its tier
+//! reads it. The content header `all` + line break there is no call, and not content either
+//! ([`Lead::Header`]).
 //!
 //! With the caller's tools (`known`), a leading call to a tool not in the list is no leading
 //! call: its text is left to the tiers, which treat it as content.
@@ -19,12 +23,14 @@
 
 use crate::call::{Args, Format, FormatSet, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
+use crate::formats::functionary::{self, Leading};
 use crate::formats::pythonic;
 use crate::formats::Calls;
 use crate::lex::{dotted_name_end, skip_ws};
 use crate::syntax::callsyntax::{is_keyword, keyword_list, parse_arguments};
 use crate::syntax::shape::Defer;
 use crate::syntax::shape::{call_spans, calls_in, Mode};
+use crate::text::scanner::marks::begins_tag;
 use crate::tools::Tools;
 
 /// What stands at a leading position.
@@ -36,6 +42,9 @@ pub(crate) enum Lead {
     Pending,
     /// Calls were pushed; the offset after them.
     Calls(usize),
+    /// A header that is neither a call nor content ends at this offset (Functionary v3.2's
+    /// `all` + line break); what follows is the message's content.
+    Header(usize),
 }
 
 /// The leading call at `q` (a non-whitespace offset), if one begins there; its calls are pushed
@@ -73,8 +82,64 @@ fn lead_of(text: &str, q: usize, formats: FormatSet, more: bool, out: &mut Vec<T
             }
             Lead::None
         }
-        Some(_) if formats.contains(Format::Python) => call_at(text, q, more, out),
-        _ => Lead::None,
+        Some(_) => {
+            if formats.contains(Format::FunctionaryV32) {
+                match recipient_at(text, q, more, out) {
+                    Lead::None => {}
+                    found => return found,
+                }
+            }
+            if formats.contains(Format::Python) {
+                return call_at(text, q, more, out);
+            }
+            Lead::None
+        }
+        None => Lead::None,
+    }
+}
+
+/// A Functionary v3.2 message at `q` whose header's `>>>` the prompt wrote.
+fn recipient_at(text: &str, q: usize, more: bool, out: &mut Vec<ToolCall>) -> Lead {
+    let bytes = text.as_bytes();
+    match functionary::leading_header(bytes, q, more) {
+        Leading::None => return Lead::None,
+        Leading::Cut => return Lead::Pending,
+        Leading::Content(end) => return Lead::Header(end),
+        Leading::Call => {}
+    }
+    // A JSON call shape after the name is that call, for tier 2 (a fence's language line left
+    // without its fence): not a message to a tool named so.
+    let body = skip_ws(
+        bytes,
+        memchr::memchr(b'\n', &bytes[q..]).map_or(bytes.len(), |n| q + n + 1),
+    );
+    if bytes.get(body) == Some(&b'{') {
+        match json_at(text, body, more, &mut Vec::new()) {
+            Lead::None => {}
+            Lead::Pending => return Lead::Pending,
+            Lead::Calls(_) | Lead::Header(_) => return Lead::None,
+        }
+    }
+    let first = out.len();
+    let result = functionary::message(text, q, q, &mut Calls::new(out, Defer::Never));
+    match result {
+        // Text may still follow a message that runs to the end of the text (not one ended by
+        // `<|eot_id|>` or `<|eom_id|>`), which would make it no message.
+        Ok(end) if more && end == bytes.len() && !functionary::V32_ENDS.iter().any(|t| text.ends_with(t)) => {
+            out.truncate(first);
+            Lead::Pending
+        }
+        Ok(end) if out.len() > first => Lead::Calls(end),
+        Ok(_) => Lead::None,
+        Err(e) => {
+            out.truncate(first);
+            let cut = begins_tag(bytes.get(e.offset..).unwrap_or_default());
+            if more && (incomplete(&e, bytes.len()) || cut) {
+                Lead::Pending
+            } else {
+                Lead::None
+            }
+        }
     }
 }
 

@@ -107,6 +107,13 @@ pub(crate) const BLOCKS: &[Block] = &[
         prompt_may_open: false,
         leading: true,
     },
+    // Solar-Open's think message.
+    Block {
+        open: "<|think|>",
+        close: "<|end|>",
+        prompt_may_open: false,
+        leading: false,
+    },
 ];
 
 /// Whether the prompt opened a reasoning block ([`crate::Start::Detect`]): the earliest close tag of a

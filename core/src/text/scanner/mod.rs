@@ -147,6 +147,10 @@ pub(crate) struct Scanner {
     /// The leads of the families whose calls' spans start before their markers, followed while
     /// the text grows ([`crate::formats::Family::lead`]): what they hold is not decided prose.
     leads: Vec<(LeadHold, LeadScan)>,
+    /// What [`may_open_string`] says of the prose from `gap`, read so far: (the gap it was read
+    /// from, how far, whether a `{` or `(` was seen, whether a quote followed one). Markers that
+    /// give no call leave `gap` where it is, so the prose is read once, not once per marker.
+    opens: (usize, usize, bool, bool),
 }
 
 impl Scanner {
@@ -175,7 +179,33 @@ impl Scanner {
                 .filter_map(|f| f.lead)
                 .map(|hook| (hook, LeadScan::default()))
                 .collect(),
+            opens: (0, 0, false, false),
         }
+    }
+
+    /// Whether a string of a JSON or call-syntax call may have opened in the prose from `gap` to
+    /// `at` ([`may_open_string`]), reading each byte of that prose once.
+    fn prose_may_open(&mut self, bytes: &[u8], at: usize) -> bool {
+        let (from, to, brace, quote) = &mut self.opens;
+        if *from != self.gap || *to > at {
+            *from = self.gap;
+            *to = self.gap;
+            *brace = false;
+            *quote = false;
+        }
+        if !*quote && *to < at {
+            let piece = &bytes[*to..at];
+            if !*brace {
+                if let Some(i) = memchr::memchr2(b'{', b'(', piece) {
+                    *brace = true;
+                    *quote = may_open_string(&piece[i..]);
+                }
+            } else {
+                *quote = memchr::memchr2(b'"', b'\'', piece).is_some();
+            }
+        }
+        *to = (*to).max(at);
+        *quote
     }
 
     /// A scanner of tool-call markers alone: no leading calls, no reasoning blocks (a marker in
@@ -451,6 +481,11 @@ impl Scanner {
                 None
             }
             Lead::Pending => Some(Flow::Stop),
+            Lead::Header(end) => {
+                self.push_region(q..end, Vec::new());
+                self.lead = LeadState::Off;
+                Some(Flow::Go)
+            }
             Lead::Calls(end) => {
                 self.push_region(q..end, calls);
                 self.found.leading = self.found.outside.len();
@@ -472,7 +507,7 @@ impl Scanner {
         let result = (family.parse)(text, at, &mut Calls::new(&mut self.found.outside, self.defer));
         keep_allowed(&mut self.found.outside, first, self.formats);
         let calls = self.found.outside.split_off(first);
-        let prose_may_open = may_open_string(&bytes[self.gap..at]);
+        let prose_may_open = self.prose_may_open(bytes, at);
         let suspect = result.is_err() || (!calls.is_empty() && prose_may_open);
         if more {
             let settled = matches!(result, Ok(end) if !suspect && region_final(text, at, end, family));
