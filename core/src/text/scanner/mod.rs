@@ -195,13 +195,11 @@ impl Scanner {
         }
         if !*quote && *to < at {
             let piece = &bytes[*to..at];
-            if !*brace {
-                if let Some(i) = memchr::memchr2(b'{', b'(', piece) {
-                    *brace = true;
-                    *quote = may_open_string(&piece[i..]);
-                }
-            } else {
+            if *brace {
                 *quote = memchr::memchr2(b'"', b'\'', piece).is_some();
+            } else if let Some(i) = memchr::memchr2(b'{', b'(', piece) {
+                *brace = true;
+                *quote = may_open_string(&piece[i..]);
             }
         }
         *to = (*to).max(at);
