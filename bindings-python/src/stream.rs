@@ -42,7 +42,11 @@ pub(crate) struct PyToolCallStream {
 #[pymethods]
 impl PyToolCallStream {
     #[new]
-    #[pyo3(signature = (*, formats = None, ids = None, tools = None, validate = true, unknown = None, start = None, id_seed = None))]
+    #[pyo3(signature = (*, formats = None, ids = None, tools = None, validate = true, unknown = None, start = None, id_seed = None, repair = false))]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the keyword arguments of the Python constructor"
+    )]
     fn new(
         formats: Option<Vec<String>>,
         ids: Option<&Bound<'_, PyAny>>,
@@ -51,13 +55,14 @@ impl PyToolCallStream {
         unknown: Option<&Bound<'_, PyAny>>,
         start: Option<&Bound<'_, PyAny>>,
         id_seed: Option<&Bound<'_, PyAny>>,
+        repair: bool,
     ) -> PyResult<Self> {
         const FUNC: &str = "ToolCallStream";
         let formats = crate::formats(FUNC, formats)?;
         let ids = optional_str(FUNC, "ids", ids)?;
         let id_seed = optional_str(FUNC, "id_seed", id_seed)?;
         let ids = host::ids(FUNC, ids.as_deref(), id_seed.as_deref(), HOST).map_err(arg_error)?;
-        let tools = tool_options(FUNC, tools, validate, unknown, false)?;
+        let tools = tool_options(FUNC, tools, validate, unknown, repair)?;
         let start = optional_str(FUNC, "start", start)?;
         let start = host::start(FUNC, start.as_deref()).map_err(arg_error)?;
         let options = tools.message_options(formats, ids, start);
@@ -147,6 +152,7 @@ impl PyResponseStream {
                         events: all,
                         deferred: Vec::new(),
                         source: "",
+                        at: beacon_core::host::Receipts::default(),
                     }),
                 )
             }

@@ -362,10 +362,15 @@ export type StreamEvent<A extends ToolArgs = { [name: string]: Arguments }> =
     index: number;
     /** The call's arguments, which its `arguments` deltas add up to. */
     arguments: string extends keyof A ? Arguments : A[keyof A & string];
+    /** With `repair: true`, what was mended in this call; absent when nothing was. */
+    repairs?: Repair[];
   };
 
-/** Options of `ToolCallStream`: those of `parseMessage`, and `start`. */
-export interface ToolCallStreamOptions<A extends ToolArgs> extends ParseOptions, IdOptions, ToolsOptions<A> {
+/** Options of `ToolCallStream`: those of `parseMessage`, and `start`. With `repair: true` the
+ * events add up to `parseMessage(text, {repair: true})`: each call comes whole, and a mistake is
+ * mended once the text has ended (the events stop at the call that holds it until `finish`). */
+export interface ToolCallStreamOptions<A extends ToolArgs>
+  extends ParseOptions, RepairOptions, IdOptions, ToolsOptions<A> {
   /**
    * Whether the text starts inside a reasoning block the prompt opened: `'detect'` (the default:
    * tell from the text, so nothing shows before a reasoning close tag arrives or the text ends

@@ -636,8 +636,9 @@ function finishStream(fn, owner, state) {
  * whole text with the same options; a broken call throws the same `ToolCallError` (positions in
  * UTF-16 units of all the text fed) from `feed` or `finish`, and every later call throws it again.
  *
- * Options: those of `parseMessage` (`formats`, `ids`, `idSeed`, `tools`, `validate`, `unknown`, `bigints`)
- * and `start`: `'detect'` (the default: content and reasoning are told apart from the text, so
+ * Options: those of `parseMessage` (`formats`, `ids`, `idSeed`, `tools`, `validate`, `unknown`, `bigints`,
+ * `repair`: each call then comes whole, a mended call's `call_end` has `repairs`, and a mistake is
+ * mended once the text has ended) and `start`: `'detect'` (the default: content and reasoning are told apart from the text, so
  * nothing shows before a reasoning close tag or the end when the text may start in reasoning),
  * `'content'` (the prompt opened no reasoning block) or `'reasoning'` (it opened one).
  */
@@ -646,10 +647,11 @@ export class ToolCallStream {
 
   constructor(options) {
     const fn = 'ToolCallStream';
-    const o = optionsArg(fn, options, ['formats', 'ids', 'idSeed', 'start', 'bigints', ...TOOL_OPTIONS]);
+    const o = optionsArg(fn, options, ['formats', 'ids', 'idSeed', 'start', 'bigints', 'repair', ...TOOL_OPTIONS]);
     const f = formatsArg(fn, o.formats);
+    const r = o.repair ?? false;
     this.#state = openStream(this, o.bigints, () => withTools(fn, o, (...x) => callModule(
-      0, wasmToolCallStream, f, o.ids ?? undefined, o.idSeed ?? undefined, o.start ?? undefined, ...x,
+      0, wasmToolCallStream, f, o.ids ?? undefined, o.idSeed ?? undefined, o.start ?? undefined, ...x, r,
     )));
   }
 

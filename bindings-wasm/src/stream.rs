@@ -22,6 +22,7 @@ thread_local! {
 /// `parse_message` (see there), plus `start`: `"detect"` (none), `"content"` or `"reasoning"`.
 #[wasm_bindgen]
 #[must_use]
+#[allow(clippy::too_many_arguments)]
 pub fn tool_call_stream(
     formats: Option<String>,
     ids: Option<String>,
@@ -30,13 +31,14 @@ pub fn tool_call_stream(
     tools: Option<u32>,
     validate: bool,
     unknown: Option<String>,
+    repair: bool,
 ) -> String {
     const FUNC: &str = "ToolCallStream";
     let stream = (|| {
         let formats = formats_arg(FUNC, formats.as_deref())?;
         let ids = crate::ids_arg(FUNC, ids.as_deref(), id_seed.as_deref())?;
         let start = host::start(FUNC, start.as_deref()).map_err(type_error)?;
-        let tools = tool_options(FUNC, tools, validate, unknown.as_deref(), false)?;
+        let tools = tool_options(FUNC, tools, validate, unknown.as_deref(), repair)?;
         Ok(Stream::text(tools.message_options(formats, ids, start), HOST))
     })();
     keep(stream)

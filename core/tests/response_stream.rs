@@ -64,7 +64,7 @@ fn assemble(
             Event::Arguments { index, delta } if open.as_ref().is_some_and(|o| o.0 == *index) => {
                 open.as_mut().expect("open").3.push_str(delta);
             }
-            Event::CallEnd { index, arguments } if open.as_ref().is_some_and(|o| o.0 == *index) => {
+            Event::CallEnd { index, arguments, .. } if open.as_ref().is_some_and(|o| o.0 == *index) => {
                 let (_, id, name, text) = open.take().expect("open");
                 let parsed = parse_json(&text).map_err(|e| format!("fragments {text:?}: {e}"))?;
                 if parsed != Value::Object(arguments.clone()) {

@@ -5,7 +5,8 @@
 //! JSON of its arguments; or the same error (code and byte offset). Each fixture runs with the
 //! three `Start` options, and once with seeded generated ids (the stream gives the ids
 //! `parse_message` gives); a case with `tools` (and `validate`,
-//! `unknown`) runs with them, as `parse_message` does.
+//! `unknown`) runs with them, as `parse_message` does. A `repair` case runs with `repair` (the
+//! receipts of each call must match too), and every other case once more with `repair` on.
 
 mod common;
 
@@ -14,7 +15,8 @@ use beacon_core::{
     ToolCallStream, Tools, UnknownTools, Value,
 };
 
-/// A fixture input and its `formats`, `tools`, `validate` and `unknown` options.
+/// A fixture input and its `formats`, `tools`, `validate`, `unknown` and `repair` options.
+#[derive(Clone)]
 struct Input {
     id: String,
     text: String,
@@ -22,6 +24,7 @@ struct Input {
     tools: Option<Tools>,
     validate: bool,
     unknown: UnknownTools,
+    repair: bool,
 }
 
 impl Input {
@@ -33,8 +36,7 @@ impl Input {
             validate: self.validate,
             unknown: self.unknown,
             start,
-            // A stream does not take `repair` yet: every case runs strictly, stream and one-shot.
-            repair: false,
+            repair: self.repair,
         }
     }
 }
@@ -63,6 +65,7 @@ fn inputs() -> Vec<Input> {
                 Some("drop") => UnknownTools::Drop,
                 _ => UnknownTools::Error,
             },
+            repair: case.get("repair").is_some_and(|r| r.as_bool() == Some(true)),
         })
         .collect()
 }
@@ -73,6 +76,12 @@ struct Streamed {
     content: String,
     reasoning: String,
     calls: Vec<(Option<String>, String, Format, String)>,
+    /// Each call's receipts: code and offset.
+    repairs: Vec<Vec<(&'static str, usize)>>,
+}
+
+fn receipts(repairs: &[beacon_core::Repair]) -> Vec<(&'static str, usize)> {
+    repairs.iter().map(|r| (r.code.as_str(), r.offset)).collect()
 }
 
 impl Streamed {
@@ -92,6 +101,7 @@ impl Streamed {
                     )
                 })
                 .collect(),
+            repairs: message.tool_calls.iter().map(|c| receipts(&c.repairs)).collect(),
         }
     }
 }
@@ -110,6 +120,7 @@ impl Assembler {
                 content: String::new(),
                 reasoning: String::new(),
                 calls: Vec::new(),
+                repairs: Vec::new(),
             },
             open: None,
         }
@@ -127,12 +138,18 @@ impl Assembler {
                     format,
                 } if self.open.is_none() && index == self.out.calls.len() => {
                     self.out.calls.push((id, name, format, String::new()));
+                    self.out.repairs.push(Vec::new());
                     self.open = Some((index, String::new()));
                 }
                 Event::Arguments { index, delta } if self.open.as_ref().is_some_and(|o| o.0 == index) => {
                     self.open.as_mut().expect("open").1.push_str(&delta);
                 }
-                Event::CallEnd { index, arguments } if self.open.as_ref().is_some_and(|o| o.0 == index) => {
+                Event::CallEnd {
+                    index,
+                    arguments,
+                    repairs,
+                } if self.open.as_ref().is_some_and(|o| o.0 == index) => {
+                    self.out.repairs[index] = receipts(&repairs);
                     let (_, text) = self.open.take().expect("open");
                     let end = Value::Object(arguments).to_json();
                     // beacon's own parser stops at 128 levels; arguments may nest 128 deep
@@ -272,6 +289,18 @@ fn every_split_of_every_fixture_gives_the_whole_text_answer() {
             false,
             &mut problems,
         );
+        if !input.repair {
+            let repairing = Input {
+                repair: true,
+                ..input.clone()
+            };
+            check(
+                &repairing,
+                repairing.options(Ids::Keep, Start::Detect),
+                false,
+                &mut problems,
+            );
+        }
     }
     for p in problems.iter().take(40) {
         println!("{p}\n");
@@ -326,6 +355,7 @@ fn tools_give_the_whole_text_answer_under_every_split() {
                     tools: Some(tools.clone()),
                     validate,
                     unknown,
+                    repair: false,
                 };
                 check(
                     &input,
@@ -344,4 +374,39 @@ fn tools_give_the_whole_text_answer_under_every_split() {
         "{} streams differ from parse_message",
         problems.len()
     );
+}
+
+/// With `repair`, content before the first mistake streams while the text arrives; the mended
+/// call comes at `finish`, whole, with its receipt in its `CallEnd` and in `repairs()`.
+#[test]
+fn a_repairing_stream_mends_at_the_end() {
+    let options = MessageOptions {
+        start: Start::Content,
+        repair: true,
+        ..Default::default()
+    };
+    let text = "Sure.\n<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1,}}</tool_call> Done.";
+    let mut stream = ToolCallStream::new(options);
+    let fed = stream.feed(text).expect("feed");
+    assert_eq!(fed, [Event::Content { text: "Sure.".into() }]);
+    let rest = stream.finish().expect("finish");
+    let kinds: Vec<_> = rest.iter().map(Event::kind).collect();
+    assert_eq!(kinds, ["call_start", "arguments", "call_end", "content"]);
+    let Event::CallEnd { repairs, .. } = &rest[2] else {
+        panic!("{rest:?}")
+    };
+    let comma = text.find(",}").expect("the comma");
+    assert_eq!(
+        repairs.iter().map(|r| (r.code.as_str(), r.offset)).collect::<Vec<_>>(),
+        [("repair.trailing_comma", comma)]
+    );
+    assert_eq!(stream.repairs(), repairs.as_slice());
+    // Strictly, the same text is the error `parse_message` raises.
+    let mut strict = ToolCallStream::new(MessageOptions {
+        repair: false,
+        ..options
+    });
+    strict.feed(text).expect("feed");
+    let err = strict.finish().expect_err("a broken call");
+    assert_eq!(err.code.as_str(), "json.unexpected_token");
 }

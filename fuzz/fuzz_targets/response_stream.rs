@@ -50,7 +50,7 @@ fn assemble(events: Vec<Event>, calls: &mut Vec<ProviderCall>, open: &mut Option
             Event::Arguments { index, delta } if open.as_ref().is_some_and(|o| o.0 == index) => {
                 open.as_mut().expect("open").3.push_str(&delta);
             }
-            Event::CallEnd { index, arguments } if open.as_ref().is_some_and(|o| o.0 == index) => {
+            Event::CallEnd { index, arguments, .. } if open.as_ref().is_some_and(|o| o.0 == index) => {
                 let (_, id, name, text) = open.take().expect("open");
                 match parse_json(&text) {
                     Ok(parsed) => assert_eq!(parsed, Value::Object(arguments.clone()), "fragments {text:?}"),

@@ -60,7 +60,7 @@ fn assemble(events: Vec<Event>, out: &mut Message, open: &mut Option<String>) {
             Event::Arguments { index, delta } if open.is_some() && index + 1 == out.2.len() => {
                 open.as_mut().expect("open").push_str(&delta);
             }
-            Event::CallEnd { index, arguments } if open.is_some() && index + 1 == out.2.len() => {
+            Event::CallEnd { index, arguments, .. } if open.is_some() && index + 1 == out.2.len() => {
                 let text = open.take().expect("open");
                 let end = Value::Object(arguments).to_json();
                 match parse_json(&text) {

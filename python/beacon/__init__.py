@@ -397,8 +397,13 @@ class ArgumentsEvent(TypedDict):
     delta: str
 
 
-class CallEndEvent(TypedDict):
-    """Call ``index`` is complete: its ``arguments``, which its fragments add up to."""
+class _CallEndRepairs(TypedDict, total=False):
+    repairs: List[Dict[str, Any]]
+
+
+class CallEndEvent(_CallEndRepairs):
+    """Call ``index`` is complete: its ``arguments``, which its fragments add up to, and, with
+    ``repair=True``, ``repairs`` when the call was mended."""
 
     type: Literal["call_end"]
     index: int
@@ -456,6 +461,12 @@ class ToolCallStream:
     or call-syntax call inside prose, and a call inside reasoning (returned only when no call
     stands outside it), is reported by :meth:`finish`.
 
+    With ``repair=True`` the events add up to ``parse_message(text, repair=True)``: each call
+    comes whole (its ``call_start``, one ``arguments`` delta and its ``call_end`` together, once
+    the call is complete), and a mended call's ``call_end`` has ``repairs``, its receipts
+    (docs/repair.md). A mistake is mended once the text has ended: the events stop at the call
+    that holds it, and :meth:`finish` reports the rest.
+
     Raises:
         ToolCallError: from :meth:`feed` or :meth:`finish`, the error :func:`parse_message`
             raises on the whole text (the same code, and the position in code points of
@@ -477,6 +488,7 @@ class ToolCallStream:
         validate: bool = True,
         unknown: UnknownTools = "error",
         start: Start = "detect",
+        repair: bool = False,
     ) -> None:
         self._tools = tools_arg(tools)
         self._stream = _core.ToolCallStream(
@@ -487,6 +499,7 @@ class ToolCallStream:
             unknown=unknown,
             start=start,
             id_seed=id_seed,
+            repair=repair,
         )
 
     def feed(self, delta: str) -> List[StreamEvent]:

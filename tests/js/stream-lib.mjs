@@ -5,7 +5,8 @@
 
 import { diffExact, parseJsonExact, show } from './fixture-lib.mjs';
 
-/** Assembles events into `{content, reasoning, calls: [{id, name, format, arguments}]}`. */
+/** Assembles events into `{content, reasoning, calls: [{id, name, format, arguments, repairs?}]}`
+ * (`repairs`: a mended call's receipts, from its `call_end`). */
 export class Assembler {
   constructor() {
     this.content = '';
@@ -28,7 +29,9 @@ export class Assembler {
       content: 'type,text', reasoning: 'type,text', call_start: 'type,index,id,name,format',
       arguments: 'type,index,delta', call_end: 'type,index,arguments',
     }[e.type];
-    if (keys !== shape) fail(`keys ${keys}, want ${shape}`);
+    const mended = e.type === 'call_end' && keys === `${shape},repairs`;
+    if (keys !== shape && !mended) fail(`keys ${keys}, want ${shape}`);
+    if (mended && !(Array.isArray(e.repairs) && e.repairs.length)) fail('empty repairs');
     switch (e.type) {
       case 'content':
       case 'reasoning':
@@ -56,6 +59,7 @@ export class Assembler {
         const d = diffExact(parsed, e.arguments, 'fragments');
         if (d) fail(d);
         this.calls[e.index].arguments = e.arguments;
+        if (e.repairs !== undefined) this.calls[e.index].repairs = e.repairs;
         this.open = null;
         return;
       }
@@ -82,7 +86,8 @@ export function expectedMessage(beacon, text, options) {
   return {
     content: m.content,
     reasoning: m.reasoning ?? '',
-    calls: m.tool_calls.map(({ id, name, format, arguments: args }) => ({ id, name, format, arguments: args })),
+    calls: m.tool_calls.map(({ id, name, format, arguments: args, repairs }) => (
+      repairs === undefined ? { id, name, format, arguments: args } : { id, name, format, arguments: args, repairs })),
   };
 }
 

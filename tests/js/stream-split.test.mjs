@@ -6,7 +6,8 @@
 // random ways and one code point at a time, gives what parseMessage gives on the whole text: the
 // same content, reasoning and calls (id, name, format, arguments) in order, each call's argument
 // fragments parsing to its arguments; or the same ToolCallError (code, position, line, column,
-// path). Once more one code point at a time with seeded ids (`idSeed`).
+// path). Once more one code point at a time with seeded ids (`idSeed`). A `repair` case streams
+// with `repair: true`, each call's receipts compared too.
 //
 // Recorded provider streams (tests/fixtures/providers/*.json, cases with "stream": true) read by
 // ResponseStream whole, one code point at a time, in 10 random ways and (for a list of events)
@@ -40,8 +41,7 @@ function splitPoints(text) {
 }
 
 const cases = loadFixtureFiles().flatMap(({ file, cases: list }) => list
-  // A stream does not take `repair` yet (tests/fixtures/README.md): its cases are left out.
-  .filter((c) => typeof c.input === 'string' && !c.repair)
+  .filter((c) => typeof c.input === 'string')
   .map((c) => ({ file, c })));
 
 test('there are text fixtures to stream', () => {

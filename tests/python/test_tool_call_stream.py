@@ -10,6 +10,8 @@ and the events must add up to ``beacon.parse_message`` of the whole text with th
 the content and reasoning joined, the calls (id, name, format, arguments) in order, each call's
 argument deltas parsing (``json.loads``) to exactly its ``call_end`` arguments; or the same
 ``ToolCallError`` (code, position, line, column, path) raised from ``feed`` or ``finish``.
+A ``repair`` case streams with ``repair=True``: each call's receipts (``call_end``'s ``repairs``)
+must be those of its call in the whole text's message.
 """
 
 from __future__ import annotations
@@ -28,8 +30,7 @@ from conftest import error_fields, fixture_cases, options, typed
 EVERY_SPLIT_MAX = 4000
 RANDOM_SPLITS = 20
 
-# A stream does not take `repair` yet (tests/fixtures/README.md): its cases are left out.
-CASES = [c for c in fixture_cases() if not c.values[0].get("repair")]
+CASES = fixture_cases()
 
 
 Outcome = Tuple[str, Any]
@@ -40,7 +41,7 @@ def one_shot(text: str, opts: Dict[str, Any]) -> Outcome:
         m = beacon.parse_message(text, **opts)
     except ToolCallError as err:
         return ("err", error_fields(err) | {"path": err.path})
-    calls = [(c["id"], c["name"], c["format"], typed(c["arguments"])) for c in m["tool_calls"]]
+    calls = [(c["id"], c["name"], c["format"], typed(c["arguments"]), c.get("repairs")) for c in m["tool_calls"]]
     return ("ok", (m["content"], m["reasoning"] or "", calls))
 
 
@@ -50,7 +51,7 @@ class Assembler:
     def __init__(self) -> None:
         self.content: List[str] = []
         self.reasoning: List[str] = []
-        self.calls: List[Tuple[Optional[str], str, str, Any]] = []
+        self.calls: List[Tuple[Optional[str], str, str, Any, Any]] = []
         self.open: Optional[Dict[str, Any]] = None
 
     def take(self, events: List[Dict[str, Any]]) -> None:
@@ -69,11 +70,11 @@ class Assembler:
                 self.open["deltas"].append(e["delta"])
             elif kind == "call_end":
                 assert self.open is not None and e["index"] == self.open["index"], e
-                assert set(e) == {"type", "index", "arguments"}, e
+                assert set(e) - {"repairs"} == {"type", "index", "arguments"} and e.get("repairs") != [], e
                 joined = "".join(self.open["deltas"]) or "{}"
                 assert typed(json.loads(joined)) == typed(e["arguments"]), (joined, e)
                 o = self.open
-                self.calls.append((o["id"], o["name"], o["format"], typed(e["arguments"])))
+                self.calls.append((o["id"], o["name"], o["format"], typed(e["arguments"]), e.get("repairs")))
                 self.open = None
             else:
                 raise AssertionError(f"unknown event {e}")

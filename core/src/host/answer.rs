@@ -72,14 +72,15 @@ pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Er
             events,
             deferred,
             source,
+            at,
         } => {
             let mut deferred = deferred.into_iter().peekable();
             list(sink, events.len(), events, |sink, e| {
-                let at = match &e {
+                let left = match &e {
                     Event::CallEnd { index, .. } => deferred.next_if(|&(i, _)| i == *index).map(|(_, at)| at),
                     _ => None,
                 };
-                event(sink, e, at, source)
+                event(sink, e, left, source, &at)
             })
         }
     }
@@ -89,15 +90,23 @@ pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Er
 /// - `{"type": "content", "text"}`, `{"type": "reasoning", "text"}`;
 /// - `{"type": "call_start", "index", "id", "name", "format"}` (`id` null when absent);
 /// - `{"type": "arguments", "index", "delta"}`;
-/// - `{"type": "call_end", "index", "arguments"}`.
+/// - `{"type": "call_end", "index", "arguments", "repairs"?}` (`repairs`, located by `at`, only
+///   when the call was mended).
 ///
 /// A `CallEnd` whose arguments were left in the text (`deferred`: their offset in `source`) is
 /// built from there.
-fn event<S: Sink>(sink: &mut S, event: Event, deferred: Option<usize>, source: &str) -> Result<S::Value, S::Error> {
+fn event<S: Sink>(
+    sink: &mut S,
+    event: Event,
+    deferred: Option<usize>,
+    source: &str,
+    at: &Receipts,
+) -> Result<S::Value, S::Error> {
     let len = match &event {
         Event::Content { .. } | Event::Reasoning { .. } => 2,
         Event::CallStart { .. } => 5,
-        Event::Arguments { .. } | Event::CallEnd { .. } => 3,
+        Event::Arguments { .. } => 3,
+        Event::CallEnd { repairs, .. } => 3 + usize::from(!repairs.is_empty()),
     };
     let mut m = sink.map(len)?;
     field(sink, &mut m, Field::Type, |s| s.id(event.kind()))?;
@@ -118,11 +127,18 @@ fn event<S: Sink>(sink: &mut S, event: Event, deferred: Option<usize>, source: &
             field(sink, &mut m, Field::Index, |s| s.int(count(index)))?;
             field(sink, &mut m, Field::Delta, |s| s.str(&delta))?;
         }
-        Event::CallEnd { index, arguments } => {
+        Event::CallEnd {
+            index,
+            arguments,
+            repairs,
+        } => {
             field(sink, &mut m, Field::Index, |s| s.int(count(index)))?;
             field(sink, &mut m, Field::Arguments, |s| {
                 self::arguments(s, arguments, deferred, source)
             })?;
+            if !repairs.is_empty() {
+                field(sink, &mut m, Field::Repairs, |s| receipts(s, &repairs, at))?;
+            }
         }
     }
     sink.end_map(m)

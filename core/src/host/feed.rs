@@ -12,7 +12,7 @@ use crate::text::message::MessageOptions;
 use crate::text::stream::{Event, ToolCallStream};
 use crate::value::Value;
 
-use super::{panic_message, ArgError, Failure, Host, Located, Output, ToolOptions};
+use super::{panic_message, ArgError, Failure, Host, Located, Output, Receipts, ToolOptions};
 
 /// A stream being fed, for one binding object.
 #[derive(Debug)]
@@ -206,15 +206,24 @@ impl Stream {
             .unwrap_or_else(|payload| Err(ParseError::new(ErrorCode::Internal, 0, panic_message(&*payload))));
         match result {
             Ok(events) => Ok(match &mut self.kind {
-                Kind::Text(s) => Output::Events {
-                    events,
-                    deferred: s.take_deferred(),
-                    source: s.text(),
-                },
+                Kind::Text(s) => {
+                    let receipts = events.iter().flat_map(|e| match e {
+                        Event::CallEnd { repairs, .. } => repairs.as_slice(),
+                        _ => &[],
+                    });
+                    let at = Receipts::new(s.text(), receipts, self.host);
+                    Output::Events {
+                        events,
+                        deferred: s.take_deferred(),
+                        source: s.text(),
+                        at,
+                    }
+                }
                 Kind::Response(_) => Output::Events {
                     events,
                     deferred: Vec::new(),
                     source: "",
+                    at: Receipts::default(),
                 },
             }),
             Err(err) => {

@@ -204,6 +204,7 @@ pub enum Output<'a> {
         events: Vec<Event>,
         deferred: Vec<(usize, usize)>,
         source: &'a str,
+        at: Receipts,
     },
 }
 
@@ -248,10 +249,11 @@ pub fn run_settled(input: &Input<'_>, op: Op, host: Host) -> Result<Output<'stat
         Output::Scan { state, position } => Output::Scan { state, position },
         Output::Value(v) => Output::Value(v),
         // The one-shot operations answer no events; a stream's are built from its own text.
-        Output::Events { events, .. } => Output::Events {
+        Output::Events { events, at, .. } => Output::Events {
             events,
             deferred: Vec::new(),
             source: "",
+            at,
         },
     })
 }
@@ -360,7 +362,11 @@ impl Output<'_> {
 pub struct Receipts(Vec<(usize, crate::error::Location)>);
 
 impl Receipts {
-    fn new<'r>(text: &str, repairs: impl IntoIterator<Item = &'r crate::repair::Repair>, host: Host) -> Self {
+    pub(crate) fn new<'r>(
+        text: &str,
+        repairs: impl IntoIterator<Item = &'r crate::repair::Repair>,
+        host: Host,
+    ) -> Self {
         let mut at: Vec<_> = repairs
             .into_iter()
             .map(|r| (r.offset, locate(text, r.offset, host.unit())))

@@ -209,7 +209,11 @@ impl Emit {
                 delta: crate::value::object_json(&arguments),
             });
         }
-        self.events.push(Event::CallEnd { index, arguments });
+        self.events.push(Event::CallEnd {
+            index,
+            arguments,
+            repairs: Vec::new(),
+        });
         self.found.calls.push(found);
         self.calls += 1;
     }
@@ -231,6 +235,7 @@ impl Emit {
         self.events.push(Event::CallEnd {
             index,
             arguments: call.arguments,
+            repairs: Vec::new(),
         });
     }
 

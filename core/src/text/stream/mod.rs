@@ -33,6 +33,7 @@ pub use state::{scan_stream, StreamScan, StreamState};
 
 use crate::call::{Format, ToolCall};
 use crate::error::{ErrorCode, ParseError};
+use crate::repair::Repair;
 use crate::syntax::json::{parse_value_at, raw_value_end};
 use crate::syntax::shape::Defer;
 use crate::text::content::{prose, Content, Out};
@@ -64,8 +65,13 @@ pub enum Event {
     },
     /// A fragment of the JSON text of the call's arguments.
     Arguments { index: usize, delta: String },
-    /// The call is complete; its arguments, which the fragments add up to.
-    CallEnd { index: usize, arguments: Object },
+    /// The call is complete; its arguments, which the fragments add up to, and, with
+    /// [`MessageOptions::repair`], the receipts of the mistakes mended in it.
+    CallEnd {
+        index: usize,
+        arguments: Object,
+        repairs: Vec<Repair>,
+    },
 }
 
 impl Event {
@@ -174,6 +180,9 @@ pub struct ToolCallStream {
     /// of their arguments object.
     defer: Defer,
     deferred: Vec<(usize, usize)>,
+    /// With [`MessageOptions::repair`]: what the events have shown so far, and the receipts.
+    shown: Option<Box<Shown>>,
+    repairs: Vec<Repair>,
     state: State,
 }
 
@@ -235,6 +244,8 @@ impl ToolCallStream {
             hasher: options.ids.seed().map(IdHasher::new),
             defer: Defer::Never,
             deferred: Vec::new(),
+            shown: options.repair.then(Box::default),
+            repairs: Vec::new(),
             state: State::Open,
         }
     }
@@ -273,6 +284,15 @@ impl ToolCallStream {
     /// added to that event's text rather than reported as a new event: a caller that keeps the
     /// vector between feeds gets fewer, longer events that add up to the same text.
     pub fn feed_into(&mut self, delta: &str, out: &mut Vec<Event>) -> Result<(), ParseError> {
+        let mark = self.shown.is_some().then(|| Mark::of(out));
+        self.feed_strict(delta, out)?;
+        if let (Some(shown), Some(mark)) = (&mut self.shown, mark) {
+            shown.record(out, mark);
+        }
+        Ok(())
+    }
+
+    fn feed_strict(&mut self, delta: &str, out: &mut Vec<Event>) -> Result<(), ParseError> {
         self.check_open()?;
         let before = self.text.len();
         self.text.push_str(delta);
@@ -376,7 +396,8 @@ impl ToolCallStream {
 
     /// Whether arguments may stream before their call is settled.
     fn walks(&self) -> bool {
-        self.tools.is_none() || self.options.unknown != UnknownTools::Drop
+        // With repair a call comes whole: a mistake later in it would change what streamed.
+        !self.options.repair && (self.tools.is_none() || self.options.unknown != UnknownTools::Drop)
     }
 
     /// The whole text's error, once a call has failed the tools.
@@ -391,7 +412,77 @@ impl ToolCallStream {
         }
     }
 
+    /// The receipts of the mistakes mended ([`MessageOptions::repair`]), in text order, once
+    /// [`finish`](Self::finish) has succeeded; each is also in its call's `CallEnd`.
+    pub fn repairs(&self) -> &[Repair] {
+        &self.repairs
+    }
+
     fn finish_into(&mut self, out: &mut Vec<Event>) -> Result<(), ParseError> {
+        let strict = self.finish_strict(out);
+        match (strict, self.shown.take()) {
+            (Err(_), Some(shown)) => {
+                out.clear();
+                self.mend(&shown, out)
+            }
+            (strict, _) => strict,
+        }
+    }
+
+    /// Reads the whole text as [`crate::parse_message`] with `repair` does, and reports what the
+    /// events have not shown yet: the events of the mended text, less the `shown` ones (which the
+    /// strict reading decided before the first mistake, so the mended text begins with them).
+    fn mend(&mut self, shown: &Shown, out: &mut Vec<Event>) -> Result<(), ParseError> {
+        let options = MessageOptions {
+            tools: self.tools.as_ref(),
+            repair: false,
+            ..self.options
+        };
+        let mut mended = String::new();
+        let (mut message, repairs, edits) = crate::repair::run(&self.text, |t| {
+            mended.clear();
+            mended.push_str(t);
+            parse_message(t, options)
+        })?;
+        self.repairs = crate::repair::settle(&mut message.tool_calls, repairs, &edits);
+        let mut replay = ToolCallStream::new(options);
+        replay.hasher = self.hasher.take();
+        let mut events = replay.feed(&mended).map_err(|_| diverged())?;
+        events.extend(replay.finish().map_err(|_| diverged())?);
+        let (mut content, mut reasoning, mut differs) = (0, 0, false);
+        for event in events {
+            let event = match event {
+                Event::Content { text } => {
+                    after_shown(&shown.content, &mut content, text, &mut differs).map(|text| Event::Content { text })
+                }
+                Event::Reasoning { text } => after_shown(&shown.reasoning, &mut reasoning, text, &mut differs)
+                    .map(|text| Event::Reasoning { text }),
+                Event::CallStart { index, .. } | Event::Arguments { index, .. } | Event::CallEnd { index, .. }
+                    if index < shown.calls =>
+                {
+                    None
+                }
+                Event::CallEnd { index, arguments, .. } => Some(Event::CallEnd {
+                    index,
+                    arguments,
+                    repairs: message
+                        .tool_calls
+                        .get(index)
+                        .map(|c| c.repairs.clone())
+                        .unwrap_or_default(),
+                }),
+                event => Some(event),
+            };
+            out.extend(event);
+        }
+        let all_shown = content == shown.content.len() && reasoning == shown.reasoning.len();
+        if differs || !all_shown || message.tool_calls.len() < shown.calls {
+            return Err(diverged());
+        }
+        Ok(())
+    }
+
+    fn finish_strict(&mut self, out: &mut Vec<Event>) -> Result<(), ParseError> {
         if self.refused {
             return Err(self.refusal());
         }
@@ -690,7 +781,11 @@ impl ToolCallStream {
                     if let Some(at) = deferred {
                         self.deferred.push((index, at));
                     }
-                    events.0.push(Event::CallEnd { index, arguments });
+                    events.0.push(Event::CallEnd {
+                        index,
+                        arguments,
+                        repairs: Vec::new(),
+                    });
                     self.calls += 1;
                     self.index += 1;
                 }
@@ -752,7 +847,11 @@ impl ToolCallStream {
             Some(at) => self.left_in_text(text, index, at),
         };
         events.0.push(Event::Arguments { index, delta });
-        events.0.push(Event::CallEnd { index, arguments });
+        events.0.push(Event::CallEnd {
+            index,
+            arguments,
+            repairs: Vec::new(),
+        });
         self.index += 1;
     }
 
@@ -806,6 +905,62 @@ fn diverged() -> ParseError {
         0,
         "the stream's calls differ from the whole text's: a bug in beacon",
     )
+}
+
+/// What a repairing stream's events have shown: the content and reasoning texts, and how many
+/// calls.
+#[derive(Default)]
+struct Shown {
+    content: String,
+    reasoning: String,
+    calls: usize,
+}
+
+/// Where a feed began in the caller's events: their number, and the length of the last one's
+/// text (which the feed may extend).
+#[derive(Clone, Copy)]
+struct Mark {
+    len: usize,
+    last: usize,
+}
+
+impl Mark {
+    fn of(out: &[Event]) -> Mark {
+        let last = match out.last() {
+            Some(Event::Content { text } | Event::Reasoning { text }) => text.len(),
+            _ => 0,
+        };
+        Mark { len: out.len(), last }
+    }
+}
+
+impl Shown {
+    /// Adds the events of one feed, from `mark` on.
+    fn record(&mut self, out: &[Event], mark: Mark) {
+        let from = mark.len.saturating_sub(1);
+        for (i, event) in out.iter().enumerate().skip(from) {
+            let cut = if i + 1 == mark.len { mark.last } else { 0 };
+            match event {
+                Event::Content { text } if i >= mark.len || cut > 0 => self.content.push_str(&text[cut..]),
+                Event::Reasoning { text } if i >= mark.len || cut > 0 => self.reasoning.push_str(&text[cut..]),
+                Event::CallEnd { .. } if i >= mark.len => self.calls += 1,
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The part of a replay's `text` after what was `shown` (`at` of it passed so far, moved on
+/// past `text`), or `None`; `diverged` when the replay does not begin with what was shown.
+fn after_shown(shown: &str, at: &mut usize, text: String, diverged: &mut bool) -> Option<String> {
+    let n = (shown.len() - *at).min(text.len());
+    *diverged |= shown.as_bytes()[*at..*at + n] != text.as_bytes()[..n];
+    *at += n;
+    match n {
+        0 => Some(text),
+        n if n < text.len() => Some(text[n..].to_string()),
+        _ => None,
+    }
 }
 
 /// The events of one call of the stream, with adjacent texts of one kind joined.
