@@ -327,38 +327,69 @@ impl Tools {
     }
 }
 
-/// Retypes the arguments a format wrote as text by their parameters' schemas.
+/// Retypes the arguments a format wrote as text by their parameters' schemas: each parameter's
+/// text (but those whose format typed them), and FunctionGemma's `<escape>` strings among the
+/// arguments.
 fn type_arguments(text: &str, call: &mut ToolCall, schema: &Schema, validate: bool) -> Result<(), ParseError> {
-    let Origin::At {
-        args: Args::Params(params),
-        ..
-    } = &call.origin
-    else {
-        return Ok(());
-    };
-    for (param, (key, value)) in params.iter().zip(call.arguments.iter_mut()) {
-        if param.text == Text::Typed {
-            continue;
-        }
-        let Some(node) = property(schema, 0, key, 0) else {
-            continue;
-        };
-        let written = &text[param.value.clone()];
-        let raw = match param.text {
-            Text::Xml => crate::lex::decode_entities(written),
-            _ => Cow::Borrowed(written),
-        };
-        match typing::type_text(schema, node, &raw, validate) {
-            Ok(Some(typed)) => *value = typed,
-            Ok(None) => {}
-            Err(why) => {
-                let path = pointer(&[Step::Key(key.clone())]);
-                let message = format!("the argument {} of {}: {why}", quote(key), quote(&call.name));
-                return Err(ParseError::new(ErrorCode::Schema, param.value.start, message).with_path(path));
+    match &call.origin {
+        Origin::At {
+            args: Args::Params(params),
+            ..
+        } => {
+            for (param, (key, value)) in params.iter().zip(call.arguments.iter_mut()) {
+                if param.text == Text::Typed {
+                    continue;
+                }
+                let written = &text[param.value.clone()];
+                let raw = match param.text {
+                    Text::Xml => crate::lex::decode_entities(written),
+                    _ => Cow::Borrowed(written),
+                };
+                retype(schema, key, value, &raw, validate)
+                    .map_err(|why| type_error(&call.name, key, why, param.value.start))?;
             }
         }
+        Origin::At {
+            args: Args::Gemma { at, delimiter },
+            ..
+        } if call.format == crate::call::Format::FunctionGemma => {
+            for (key, value) in call.arguments.iter_mut() {
+                let Value::String(raw) = value else { continue };
+                let raw = std::mem::take(raw);
+                let typed = retype(schema, key, value, &raw, validate);
+                if let Value::String(s) = value {
+                    // Not retyped: the string is put back.
+                    *s = raw;
+                }
+                typed.map_err(|why| {
+                    let at = crate::syntax::object_literal::locate(text, *at, delimiter, &[Step::Key(key.clone())]);
+                    type_error(&call.name, key, why, at)
+                })?;
+            }
+        }
+        _ => {}
     }
     Ok(())
+}
+
+/// Sets `value` to the reading of `raw` by the schema of the property `key`, when the schema
+/// describes it and does not allow any type; `Err` with the reason when no allowed type fits.
+fn retype(schema: &Schema, key: &str, value: &mut Value, raw: &str, validate: bool) -> Result<(), String> {
+    let Some(node) = property(schema, 0, key, 0) else {
+        return Ok(());
+    };
+    if let Some(typed) = typing::type_text(schema, node, raw, validate)? {
+        *value = typed;
+    }
+    Ok(())
+}
+
+/// `tool_call.schema` at `at` for the argument `key` of `name`, whose text fits no type its
+/// schema allows.
+fn type_error(name: &str, key: &str, why: String, at: usize) -> ParseError {
+    let path = pointer(&[Step::Key(key)]);
+    let message = format!("the argument {} of {}: {why}", quote(key), quote(name));
+    ParseError::new(ErrorCode::Schema, at, message).with_path(path)
 }
 
 /// The schema of the property `key` of an object schema: under `properties` (here, behind its
