@@ -8,9 +8,9 @@
 //!   an unknown name is not a call: it is content. A tagged call inside reasoning to an unknown
 //!   tool is reasoning text. [`UnknownTools`] can keep or drop unknown calls instead.
 //! - **Typing.** A value a format writes as text (`xml_invoke`, `qwen3_coder`, `glm45`,
-//!   `longcat`'s and `ifm`'s pairs, `step3`, `deepseek_v32` without `string=`, `minicpm`) is read
-//!   by its parameter's schema ([`typing`]). A parameter the schema does not describe keeps the
-//!   format's own JSON-first reading. A `minicpm` call's wrapper parameter (`properties` or
+//!   `longcat`'s and `ifm`'s pairs, `step3`, `deepseek_v32` without `string=`, `minicpm`, and
+//!   `function_gemma`'s `<escape>` strings among the arguments) is read by its parameter's schema
+//!   ([`typing`]). A parameter the schema does not describe keeps the format's own reading. A `minicpm` call's wrapper parameter (`properties` or
 //!   `arguments` holding all the arguments) is unwrapped first ([`wrapper`]).
 //! - **Validation** ([`validate`]): the first violation is `tool_call.schema` with the JSON
 //!   pointer of the offending value ([`crate::ParseError::path`]), the keyword in the message,
