@@ -345,26 +345,28 @@ fn type_arguments(text: &str, call: &mut ToolCall, schema: &Schema, validate: bo
                     Text::Xml => crate::lex::decode_entities(written),
                     _ => Cow::Borrowed(written),
                 };
-                retype(schema, key, value, &raw, validate)
-                    .map_err(|why| type_error(&call.name, key, why, param.value.start))?;
+                match retype(schema, key, &raw, validate) {
+                    Ok(Some(typed)) => *value = typed,
+                    Ok(None) => {}
+                    Err(why) => return Err(type_error(&call.name, key, &why, param.value.start)),
+                }
             }
         }
         Origin::At {
             args: Args::Gemma { at, delimiter },
             ..
         } if call.format == crate::call::Format::FunctionGemma => {
-            for (key, value) in call.arguments.iter_mut() {
-                let Value::String(raw) = value else { continue };
-                let raw = std::mem::take(raw);
-                let typed = retype(schema, key, value, &raw, validate);
-                if let Value::String(s) = value {
-                    // Not retyped: the string is put back.
-                    *s = raw;
+            for (key, value) in &mut call.arguments {
+                let Value::String(raw) = &*value else { continue };
+                match retype(schema, key, raw, validate) {
+                    Ok(Some(typed)) => *value = typed,
+                    Ok(None) => {}
+                    Err(why) => {
+                        let path = [Step::Key(key.clone())];
+                        let at = crate::syntax::object_literal::locate(text, *at, delimiter, &path);
+                        return Err(type_error(&call.name, key, &why, at));
+                    }
                 }
-                typed.map_err(|why| {
-                    let at = crate::syntax::object_literal::locate(text, *at, delimiter, &[Step::Key(key.clone())]);
-                    type_error(&call.name, key, why, at)
-                })?;
             }
         }
         _ => {}
@@ -372,21 +374,19 @@ fn type_arguments(text: &str, call: &mut ToolCall, schema: &Schema, validate: bo
     Ok(())
 }
 
-/// Sets `value` to the reading of `raw` by the schema of the property `key`, when the schema
-/// describes it and does not allow any type; `Err` with the reason when no allowed type fits.
-fn retype(schema: &Schema, key: &str, value: &mut Value, raw: &str, validate: bool) -> Result<(), String> {
-    let Some(node) = property(schema, 0, key, 0) else {
-        return Ok(());
-    };
-    if let Some(typed) = typing::type_text(schema, node, raw, validate)? {
-        *value = typed;
+/// The reading of `raw` by the schema of the property `key`: `Ok(None)` when the schema does not
+/// describe it or allows any type (the format's reading stands), `Err` with the reason when no
+/// allowed type fits.
+fn retype(schema: &Schema, key: &str, raw: &str, validate: bool) -> Result<Option<Value>, String> {
+    match property(schema, 0, key, 0) {
+        Some(node) => typing::type_text(schema, node, raw, validate),
+        None => Ok(None),
     }
-    Ok(())
 }
 
 /// `tool_call.schema` at `at` for the argument `key` of `name`, whose text fits no type its
 /// schema allows.
-fn type_error(name: &str, key: &str, why: String, at: usize) -> ParseError {
+fn type_error(name: &str, key: &str, why: &str, at: usize) -> ParseError {
     let path = pointer(&[Step::Key(key)]);
     let message = format!("the argument {} of {}: {why}", quote(key), quote(name));
     ParseError::new(ErrorCode::Schema, at, message).with_path(path)
