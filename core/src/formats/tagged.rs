@@ -4,7 +4,8 @@
 //! `steptml` dialects, `glm45`'s and `longcat`'s `<arg_value>`, `minicpm`'s `<param name="K">`).
 //! Every one of them reads its values with [`read`]; this is the one place where a value's end is
 //! decided (a MiniCPM value in CDATA is the exception: its section is opaque, and `minicpm` reads
-//! it to its `]]>` with the same rule for the tags after it).
+//! it to its `]]>` with the same rule for the tags after it). [`parameters`] is the loop over one
+//! call's parameter tags that `qwen3_coder`, `xml_invoke` (with its dialects) and `minicpm` share.
 //!
 //! ## A value whose close is missing
 //!
