@@ -167,32 +167,24 @@ fn opener_len(bytes: &[u8], p: usize, word: &str) -> Option<usize> {
 
 /// The parameters from `p` up to `</function>`, where their values are written, and the offset
 /// after `</function>`.
-fn parameters(text: &str, mut p: usize) -> Result<(Object, Vec<Param>, usize), ParseError> {
+fn parameters(text: &str, p: usize) -> Result<(Object, Vec<Param>, usize), ParseError> {
     let bytes = text.as_bytes();
-    let mut arguments = Object::with_capacity(8);
-    let mut params = Vec::with_capacity(8);
-    let mut keys = crate::value::Keys::default();
-    loop {
-        p = skip_ws(bytes, p);
-        if at(bytes, p, CLOSE) {
-            return Ok((arguments, params, p + CLOSE.len()));
-        }
+    tagged::parameters(text, p, CLOSE, |p, params| {
         let Some(word) = opener_len(bytes, p, PARAM) else {
             return Err(not_a_parameter(text, p));
         };
         let (param, value_at) = read_tag(text, p, word, &TAG)?;
         let (value, written, next) = value(text, p, value_at)?;
-        if keys.repeated(&arguments, &param.name) {
+        if params.repeated(&param.name) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
                 p,
                 format!("the parameter {} is given twice", crate::lex::quote(&param.name)),
             ));
         }
-        arguments.push((param.name.into_owned(), value));
-        params.push(Param::new(written, Text::Raw));
-        p = next;
-    }
+        params.push(param.name.into_owned(), value, Param::new(written, Text::Raw));
+        Ok(next)
+    })
 }
 
 /// The text at `p` inside a call is neither a `<param` tag nor `</function>`: unclosed when the

@@ -141,16 +141,9 @@ fn json_arguments(text: &str, p: usize) -> Result<(Object, usize), ParseError> {
 
 /// Qwen3-Coder: `<parameter=KEY>value</parameter>` pairs from `p`, then `</function>`. Returns
 /// the arguments, where their values are written, and the offset after `</function>`.
-fn parameters(text: &str, mut p: usize) -> Result<(Object, Vec<Param>, usize), ParseError> {
+fn parameters(text: &str, p: usize) -> Result<(Object, Vec<Param>, usize), ParseError> {
     let bytes = text.as_bytes();
-    let mut arguments = Object::with_capacity(8);
-    let mut params = Vec::with_capacity(8);
-    let mut keys = crate::value::Keys::default();
-    loop {
-        p = skip_ws(bytes, p);
-        if at(bytes, p, CLOSE) {
-            return Ok((arguments, params, p + CLOSE.len()));
-        }
+    tagged::parameters(text, p, CLOSE, |p, params| {
         if p == bytes.len() {
             return Err(ParseError::new(
                 ErrorCode::Unclosed,
@@ -175,7 +168,7 @@ fn parameters(text: &str, mut p: usize) -> Result<(Object, Vec<Param>, usize), P
                 "a parameter name must be non-empty, without whitespace",
             ));
         }
-        if keys.repeated(&arguments, key) {
+        if params.repeated(key) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
                 p,
@@ -183,10 +176,9 @@ fn parameters(text: &str, mut p: usize) -> Result<(Object, Vec<Param>, usize), P
             ));
         }
         let (value, written, end) = parameter_value(text, p, value_at)?;
-        arguments.push((key.to_string(), value));
-        params.push(Param::new(written, Text::Raw));
-        p = end;
-    }
+        params.push(key.to_string(), value, Param::new(written, Text::Raw));
+        Ok(end)
+    })
 }
 
 /// The value of the parameter whose tag opens at `opener`, from `value_at` to its

@@ -4,7 +4,8 @@
 //! `steptml` dialects, `glm45`'s and `longcat`'s `<arg_value>`, `minicpm`'s `<param name="K">`).
 //! Every one of them reads its values with [`read`]; this is the one place where a value's end is
 //! decided (a MiniCPM value in CDATA is the exception: its section is opaque, and `minicpm` reads
-//! it to its `]]>` with the same rule for the tags after it).
+//! it to its `]]>` with the same rule for the tags after it). [`parameters`] is the loop over one
+//! call's parameter tags that `qwen3_coder`, `xml_invoke` (with its dialects) and `minicpm` share.
 //!
 //! ## A value whose close is missing
 //!
@@ -45,8 +46,11 @@
 //! ([`ParseError::read_to`]), so that the scanner, which reads on after a call that fails inside
 //! reasoning, goes on from there and reads no text twice.
 
+use crate::call::Param;
 use crate::error::{ErrorCode, ParseError};
+use crate::lex::{at, skip_ws};
 use crate::repair::{Fix, RepairCode};
+use crate::value::{Keys, Object, Value};
 
 /// An opening tag as it is recognised inside a value: `tag` (its `<` and element name) followed by
 /// one of the bytes `after` (`=` for `<parameter=`, whitespace for `<parameter name=…>`, `>` for
@@ -226,6 +230,51 @@ pub(crate) fn not_closed(text: &str, opener: usize, sibling: usize, tags: &Value
         insert: tags.close.to_owned(),
         message: format!("`{}` was inserted before the next `{}`", tags.close, tags.sibling.tag),
     })
+}
+
+/// The arguments of a call whose values are tagged text, in the order written, with where each
+/// value is written (the call's [`crate::call::Args::Params`]).
+pub(crate) struct Params {
+    arguments: Object,
+    written: Vec<Param>,
+    keys: Keys,
+}
+
+impl Params {
+    /// Whether the parameter `key` was given already (asked before it is pushed).
+    pub(crate) fn repeated(&mut self, key: &str) -> bool {
+        self.keys.repeated(&self.arguments, key)
+    }
+
+    pub(crate) fn push(&mut self, key: String, value: Value, written: Param) {
+        self.arguments.push((key, value));
+        self.written.push(written);
+    }
+}
+
+/// A call's parameters from `p` up to its closing tag `close`: after whitespace, either `close`,
+/// which ends them, or one parameter, which `one` reads from where it starts into the
+/// [`Params`] and returns the offset after it. Returns the arguments, where their values are
+/// written, and the offset after `close`.
+pub(crate) fn parameters(
+    text: &str,
+    mut p: usize,
+    close: &str,
+    mut one: impl FnMut(usize, &mut Params) -> Result<usize, ParseError>,
+) -> Result<(Object, Vec<Param>, usize), ParseError> {
+    let bytes = text.as_bytes();
+    let mut params = Params {
+        arguments: Object::with_capacity(8),
+        written: Vec::with_capacity(8),
+        keys: Keys::default(),
+    };
+    loop {
+        p = skip_ws(bytes, p);
+        if at(bytes, p, close) {
+            return Ok((params.arguments, params.written, p + close.len()));
+        }
+        p = one(p, &mut params)?;
+    }
 }
 
 #[cfg(test)]

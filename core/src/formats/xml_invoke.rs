@@ -124,16 +124,9 @@ pub(crate) fn invoke(text: &str, start: usize, d: &Dialect) -> Result<(ToolCall,
 
 /// The parameters from `p` up to the invoke's closing tag, where their values are written, and
 /// the offset after that tag.
-fn parameters(text: &str, mut p: usize, d: &Dialect) -> Result<(Object, Vec<Param>, usize), ParseError> {
+fn parameters(text: &str, p: usize, d: &Dialect) -> Result<(Object, Vec<Param>, usize), ParseError> {
     let bytes = text.as_bytes();
-    let mut arguments = Object::with_capacity(8);
-    let mut params = Vec::with_capacity(8);
-    let mut keys = crate::value::Keys::default();
-    loop {
-        p = skip_ws(bytes, p);
-        if at(bytes, p, d.invoke_close) {
-            return Ok((arguments, params, p + d.invoke_close.len()));
-        }
+    tagged::parameters(text, p, d.invoke_close, |p, params| {
         if p == bytes.len() {
             return Err(ParseError::new(
                 ErrorCode::Unclosed,
@@ -146,17 +139,16 @@ fn parameters(text: &str, mut p: usize, d: &Dialect) -> Result<(Object, Vec<Para
         }
         let (param, value_at) = read_tag(text, p, d.parameter.len(), d)?;
         let (value, written, next) = parameter_value(text, p, value_at, param.string, d)?;
-        if keys.repeated(&arguments, &param.name) {
+        if params.repeated(&param.name) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
                 p,
                 format!("the parameter {} is given twice", crate::lex::quote(&param.name)),
             ));
         }
-        arguments.push((param.name.into_owned(), value));
-        params.push(written);
-        p = next;
-    }
+        params.push(param.name.into_owned(), value, written);
+        Ok(next)
+    })
 }
 
 /// The text at `p` inside an invoke is neither a parameter tag nor the closing tag: unclosed when

@@ -232,11 +232,12 @@ pub(crate) fn locate(text: &str, open: usize, delimiter: &'static str, path: &[S
         depth: 0,
         delimiter,
     };
-    for seg in path {
+    for (i, seg) in path.iter().enumerate() {
         literal.ws();
         let found = match (seg, literal.peek()) {
             (Step::Key(want), Some(b'{')) => literal.find_key(want),
             (Step::Index(n), Some(b'[')) => literal.find_index(*n),
+            (_, Some(b'<')) => return literal.in_string(&path[i..]),
             _ => None,
         };
         if found.is_none() {
@@ -247,6 +248,17 @@ pub(crate) fn locate(text: &str, open: usize, delimiter: &'static str, path: &[S
 }
 
 impl Literal<'_> {
+    /// The offset reached by `path` inside the delimited string at `pos`, whose text a schema
+    /// typed (FunctionGemma's `<escape>['a', 'b']<escape>`): in its text, read as JSON or a Python
+    /// literal; the string's own offset when it has no close.
+    fn in_string(&self, path: &[Step]) -> usize {
+        let from = self.pos + self.delimiter.len();
+        match self.bytes.get(from..).and_then(|rest| find(rest, self.delimiter)) {
+            Some(len) => crate::syntax::origin::in_text(self.text, from..from + len, path),
+            None => self.pos,
+        }
+    }
+
     /// Moves from the object's `{` to the value of `want`.
     fn find_key(&mut self, want: &str) -> Option<()> {
         self.pos += 1;

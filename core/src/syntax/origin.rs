@@ -9,6 +9,8 @@
 //! parameter. Where the path cannot be followed (an XML value with entities), the position is
 //! that of the nearest value on the path that can be located.
 
+use std::ops::Range;
+
 use crate::call::{Args, Origin, Param, Text, ToolCall};
 use crate::lex::skip_ws;
 use crate::syntax::json;
@@ -89,11 +91,21 @@ impl ToolCall {
         if rest.is_empty() || (param.text == Text::Xml && raw.contains('&')) {
             return param.value.start;
         }
-        if param.text == Text::Typed || json::probe_complete(raw.trim()).is_some() {
+        if param.text == Text::Typed {
             return in_json(text, param.value.start, rest);
         }
-        crate::syntax::callsyntax::locate_literal(text, skip_ws(text.as_bytes(), param.value.start), rest)
+        in_text(text, param.value.clone(), rest)
     }
+}
+
+/// The offset reached by `path` inside a value written as text, `text[written]` (a parameter's
+/// text, a FunctionGemma string typed by its schema): its text is JSON or, when it is not, a
+/// Python literal.
+pub(crate) fn in_text(text: &str, written: Range<usize>, path: &[Step]) -> usize {
+    if json::probe_complete(text[written.clone()].trim()).is_some() {
+        return in_json(text, written.start, path);
+    }
+    crate::syntax::callsyntax::locate_literal(text, skip_ws(text.as_bytes(), written.start), path)
 }
 
 /// The offset of `part`, a slice of `text`, in `text`.

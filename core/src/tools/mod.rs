@@ -8,9 +8,9 @@
 //!   an unknown name is not a call: it is content. A tagged call inside reasoning to an unknown
 //!   tool is reasoning text. [`UnknownTools`] can keep or drop unknown calls instead.
 //! - **Typing.** A value a format writes as text (`xml_invoke`, `qwen3_coder`, `glm45`,
-//!   `longcat`'s and `ifm`'s pairs, `step3`, `deepseek_v32` without `string=`, `minicpm`) is read
-//!   by its parameter's schema ([`typing`]). A parameter the schema does not describe keeps the
-//!   format's own JSON-first reading. A `minicpm` call's wrapper parameter (`properties` or
+//!   `longcat`'s and `ifm`'s pairs, `step3`, `deepseek_v32` without `string=`, `minicpm`, and
+//!   `function_gemma`'s `<escape>` strings among the arguments) is read by its parameter's schema
+//!   ([`typing`]). A parameter the schema does not describe keeps the format's own reading. A `minicpm` call's wrapper parameter (`properties` or
 //!   `arguments` holding all the arguments) is unwrapped first ([`wrapper`]).
 //! - **Validation** ([`validate`]): the first violation is `tool_call.schema` with the JSON
 //!   pointer of the offending value ([`crate::ParseError::path`]), the keyword in the message,
@@ -327,38 +327,69 @@ impl Tools {
     }
 }
 
-/// Retypes the arguments a format wrote as text by their parameters' schemas.
+/// Retypes the arguments a format wrote as text by their parameters' schemas: each parameter's
+/// text (but those whose format typed them), and FunctionGemma's `<escape>` strings among the
+/// arguments.
 fn type_arguments(text: &str, call: &mut ToolCall, schema: &Schema, validate: bool) -> Result<(), ParseError> {
-    let Origin::At {
-        args: Args::Params(params),
-        ..
-    } = &call.origin
-    else {
-        return Ok(());
-    };
-    for (param, (key, value)) in params.iter().zip(call.arguments.iter_mut()) {
-        if param.text == Text::Typed {
-            continue;
-        }
-        let Some(node) = property(schema, 0, key, 0) else {
-            continue;
-        };
-        let written = &text[param.value.clone()];
-        let raw = match param.text {
-            Text::Xml => crate::lex::decode_entities(written),
-            _ => Cow::Borrowed(written),
-        };
-        match typing::type_text(schema, node, &raw, validate) {
-            Ok(Some(typed)) => *value = typed,
-            Ok(None) => {}
-            Err(why) => {
-                let path = pointer(&[Step::Key(key.clone())]);
-                let message = format!("the argument {} of {}: {why}", quote(key), quote(&call.name));
-                return Err(ParseError::new(ErrorCode::Schema, param.value.start, message).with_path(path));
+    match &call.origin {
+        Origin::At {
+            args: Args::Params(params),
+            ..
+        } => {
+            for (param, (key, value)) in params.iter().zip(call.arguments.iter_mut()) {
+                if param.text == Text::Typed {
+                    continue;
+                }
+                let written = &text[param.value.clone()];
+                let raw = match param.text {
+                    Text::Xml => crate::lex::decode_entities(written),
+                    _ => Cow::Borrowed(written),
+                };
+                match retype(schema, key, &raw, validate) {
+                    Ok(Some(typed)) => *value = typed,
+                    Ok(None) => {}
+                    Err(why) => return Err(type_error(&call.name, key, &why, param.value.start)),
+                }
             }
         }
+        Origin::At {
+            args: Args::Gemma { at, delimiter },
+            ..
+        } if call.format == crate::call::Format::FunctionGemma => {
+            for (key, value) in &mut call.arguments {
+                let Value::String(raw) = &*value else { continue };
+                match retype(schema, key, raw, validate) {
+                    Ok(Some(typed)) => *value = typed,
+                    Ok(None) => {}
+                    Err(why) => {
+                        let path = [Step::Key(key.clone())];
+                        let at = crate::syntax::object_literal::locate(text, *at, delimiter, &path);
+                        return Err(type_error(&call.name, key, &why, at));
+                    }
+                }
+            }
+        }
+        _ => {}
     }
     Ok(())
+}
+
+/// The reading of `raw` by the schema of the property `key`: `Ok(None)` when the schema does not
+/// describe it or allows any type (the format's reading stands), `Err` with the reason when no
+/// allowed type fits.
+fn retype(schema: &Schema, key: &str, raw: &str, validate: bool) -> Result<Option<Value>, String> {
+    match property(schema, 0, key, 0) {
+        Some(node) => typing::type_text(schema, node, raw, validate),
+        None => Ok(None),
+    }
+}
+
+/// `tool_call.schema` at `at` for the argument `key` of `name`, whose text fits no type its
+/// schema allows.
+fn type_error(name: &str, key: &str, why: &str, at: usize) -> ParseError {
+    let path = pointer(&[Step::Key(key)]);
+    let message = format!("the argument {} of {}: {why}", quote(key), quote(name));
+    ParseError::new(ErrorCode::Schema, at, message).with_path(path)
 }
 
 /// The schema of the property `key` of an object schema: under `properties` (here, behind its
