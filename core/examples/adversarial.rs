@@ -1,7 +1,8 @@
 //! Times the parser on adversarial inputs at growing sizes, to show time grows linearly:
 //! `cargo run --release -p beacon-core --example adversarial [FILTER]` (only the inputs whose
 //! label contains FILTER). Each pattern repeats one unit: the seed formats' tokens, then every
-//! open-model format's markers, alone, as broken calls, and inside a `<think>` left open.
+//! open-model format's markers, alone, as broken calls, and inside a `<think>` left open; then
+//! reasoning and content wrappers through `parse_message`.
 use std::time::Instant;
 
 fn main() {
@@ -143,19 +144,53 @@ fn main() {
             "<think><function name=\"f\"><param name=\"a\">x",
             "unclosed think, MiniCPM values",
         ),
+        // The #27 variants: Gemma 4 without `call`, K2-Horizon, Laguna's name line.
+        ("<|tool_call>:", "repeated Gemma `:NAME` call"),
+        ("<|tool_call>:f{a:", "repeated Gemma `:NAME` nesting"),
+        ("<ifm|tool_calls><ifm|tool_call>", "repeated K2-Horizon call"),
+        (
+            "<ifm|arg_key>a</ifm|arg_key><ifm|arg_value>x",
+            "repeated K2-Horizon values",
+        ),
+        ("<tool_call>f\n{\"a\": ", "repeated Laguna call"),
+    ];
+    // Reasoning and content wrappers, read by `parse_message` (content and reasoning rules).
+    let message_patterns = [
+        ("<|channel>", "repeated Gemma 4 channel"),
+        ("<channel|>", "repeated Gemma 4 channel close"),
+        ("<|channel>x<channel|>", "repeated Gemma 4 blocks"),
+        ("<answer>", "repeated Hunyuan `<answer>`"),
+        ("</answer>", "repeated Hunyuan `</answer>`"),
+        ("Here is my thought process: ", "repeated Granite thought phrase"),
+        ("Here is my response: ", "repeated Granite response phrase"),
+        ("<|END_THINKING|>", "repeated Command A close"),
+        ("<|START_TEXT|>", "repeated Command A text"),
+        ("<|START_RESPONSE|>", "repeated Command R7B response"),
+        ("<|think|>", "repeated Solar-Open think"),
+        ("<|begin|>assistant<|content|>", "repeated Solar-Open headers"),
+        ("</｜DSML｜tool_calls>", "repeated DSML close"),
+        ("<｜tool▁output▁begin｜>", "repeated DeepSeek output"),
     ];
     let filter = std::env::args().nth(1).unwrap_or_default();
     println!("{:<34} {:>10} {:>12} {:>12}", "input", "size", "time", "ns/byte");
-    for (unit, label) in patterns.into_iter().filter(|(_, label)| label.contains(&filter)) {
+    let calls = patterns.into_iter().map(|(unit, label)| (unit, label, false));
+    let messages = message_patterns.into_iter().map(|(unit, label)| (unit, label, true));
+    for (unit, label, message) in calls.chain(messages).filter(|(_, label, _)| label.contains(&filter)) {
         for size in [1usize << 20, 4 << 20, 16 << 20] {
             let text = unit.repeat(size / unit.len());
             let t = Instant::now();
-            let result = beacon_core::parse_tool_calls(&text);
-            let dt = t.elapsed();
-            let outcome = match result {
-                Ok(calls) => format!("{} calls", calls.len()),
-                Err(e) => e.code.as_str().to_string(),
+            let outcome = if message {
+                match beacon_core::parse_message(&text, beacon_core::MessageOptions::default()) {
+                    Ok(m) => format!("{} calls, {} bytes of content", m.tool_calls.len(), m.content.len()),
+                    Err(e) => e.code.as_str().to_string(),
+                }
+            } else {
+                match beacon_core::parse_tool_calls(&text) {
+                    Ok(calls) => format!("{} calls", calls.len()),
+                    Err(e) => e.code.as_str().to_string(),
+                }
             };
+            let dt = t.elapsed();
             println!(
                 "{:<34} {:>9}K {:>10.2}ms {:>12.3}  {}",
                 label,
