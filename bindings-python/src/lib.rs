@@ -282,7 +282,7 @@ fn response_op<'py>(
 
 /// The tool calls in a provider response. See `beacon.parse_response`.
 #[pyfunction]
-#[pyo3(signature = (response, provider = None, text_fallback = false, tools = None, validate = true, unknown = None))]
+#[pyo3(signature = (response, provider = None, text_fallback = false, tools = None, validate = true, unknown = None, repair = false))]
 #[allow(clippy::too_many_arguments)]
 fn parse_response<'py>(
     py: Python<'py>,
@@ -292,9 +292,10 @@ fn parse_response<'py>(
     tools: Option<&Bound<'py, PyAny>>,
     validate: bool,
     unknown: Option<&Bound<'py, PyAny>>,
+    repair: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "parse_response";
-    let tools = tool_options(FUNC, tools, validate, unknown, false)?;
+    let tools = tool_options(FUNC, tools, validate, unknown, repair)?;
     response_op(py, FUNC, response, provider, text_fallback, Query::Calls, tools)
 }
 

@@ -95,19 +95,20 @@ pub(crate) struct PyResponseStream {
 #[pymethods]
 impl PyResponseStream {
     #[new]
-    #[pyo3(signature = (provider = None, *, tools = None, validate = true, unknown = None))]
+    #[pyo3(signature = (provider = None, *, tools = None, validate = true, unknown = None, repair = false))]
     fn new(
         provider: Option<&Bound<'_, PyAny>>,
         tools: Option<&Bound<'_, PyAny>>,
         validate: bool,
         unknown: Option<&Bound<'_, PyAny>>,
+        repair: bool,
     ) -> PyResult<Self> {
         const FUNC: &str = "ResponseStream";
         let provider = match provider {
             Some(p) => host::provider(FUNC, &crate::provider_str(FUNC, p)?).map_err(arg_error)?,
             None => None,
         };
-        let tools = tool_options(FUNC, tools, validate, unknown, false)?;
+        let tools = tool_options(FUNC, tools, validate, unknown, repair)?;
         Ok(PyResponseStream {
             stream: Stream::response(provider, &tools, HOST),
         })

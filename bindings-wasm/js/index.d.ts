@@ -232,8 +232,8 @@ export interface ParseOptions {
   bigints?: BigintMode;
 }
 
-/** `parseToolCall`, `parseToolCalls` and `parseMessage`: mend a fixed list of model mistakes
- * (docs/repair.md), each reported as a `Repair` (default false). */
+/** `parseToolCall`, `parseToolCalls`, `parseMessage`, `parseResponse` and the streams: mend a
+ * fixed list of model mistakes (docs/repair.md), each reported as a `Repair` (default false). */
 export interface RepairOptions {
   repair?: boolean;
 }
@@ -449,6 +449,8 @@ export interface ProviderCall {
   name: string;
   /** The arguments, keys in the order written (integers beyond 2^53 - 1 as `bigint`). */
   arguments: { [key: string]: Value };
+  /** With `repair: true`, what was mended in its arguments; absent when nothing was. */
+  repairs?: Repair[];
 }
 
 /** Options of `parseResponse` and `hasToolCalls` (`parseResponse` also takes `ToolsOptions`). */
@@ -468,7 +470,8 @@ export interface ParseResponseOptions {
  * Options of `ResponseStream`: `provider`, and the tools options of `parseResponse`, applied to
  * each call as it ends.
  */
-export interface ResponseStreamOptions<A extends ToolArgs = { [name: string]: Arguments }> extends ToolsOptions<A> {
+export interface ResponseStreamOptions<A extends ToolArgs = { [name: string]: Arguments }>
+  extends ToolsOptions<A>, RepairOptions {
   /** `'auto'` (the default: the first event tells) or a provider id. */
   provider?: Provider | 'auto';
   /** See `BigintMode`. Default `'bigint'`. */
@@ -547,7 +550,7 @@ export type ResultMessage = { [key: string]: Value };
  */
 export function parseResponse<A extends ToolArgs = { [name: string]: Arguments }>(
   response: ProviderResponse,
-  options?: ParseResponseOptions & ToolsOptions<A>,
+  options?: ParseResponseOptions & RepairOptions & ToolsOptions<A>,
 ): ProviderCallOf<A>[];
 
 /** A provider call to one of the tools of `A`, discriminated by `name` (plain `ProviderCall` for the default `A`). */

@@ -685,10 +685,11 @@ export class ResponseStream {
 
   constructor(options) {
     const fn = 'ResponseStream';
-    const o = optionsArg(fn, options, ['provider', 'bigints', ...TOOL_OPTIONS]);
+    const o = optionsArg(fn, options, ['provider', 'bigints', 'repair', ...TOOL_OPTIONS]);
     const { provider = 'auto' } = o;
+    const r = o.repair ?? false;
     const id = providerArg(fn, provider);
-    this.#state = openStream(this, o.bigints, () => withTools(fn, o, (...x) => callModule(0, wasmResponseStream, id, ...x)));
+    this.#state = openStream(this, o.bigints, () => withTools(fn, o, (...x) => callModule(0, wasmResponseStream, id, ...x, r)));
   }
 
   /** Adds `chunk` (a string of the stream's text, or a decoded event); the events it completed. */
@@ -913,13 +914,14 @@ function responseArg(fn, response) {
 
 function readResponse(fn, response, options, query) {
   // parseResponse (0) takes the tools options too; hasToolCalls (1) the rest; detectProvider none.
-  const names = query === 2 ? [] : ['provider', 'textFallback', 'bigints', ...(query === 0 ? TOOL_OPTIONS : [])];
+  const names = query === 2 ? [] : ['provider', 'textFallback', 'bigints', ...(query === 0 ? ['repair', ...TOOL_OPTIONS] : [])];
   const o = optionsArg(fn, options, names);
   const { provider = 'auto', textFallback = false, bigints } = o;
+  const r = o.repair ?? false;
   const id = providerArg(fn, provider);
   const input = responseArg(fn, response);
   const wasmFunction = typeof input === 'string' ? wasmReadResponse : wasmReadResponseBytes;
-  return withTools(fn, o, (...x) => callModuleBigints(bigints, input.length, wasmFunction, fn, input, id, textFallback, query, ...x));
+  return withTools(fn, o, (...x) => callModuleBigints(bigints, input.length, wasmFunction, fn, input, id, textFallback, query, ...x, r));
 }
 
 /**
@@ -930,7 +932,9 @@ function readResponse(fn, response, options, query) {
  * like `parseToolCalls` (those calls have `id` null). `tools`, `validate`, `unknown`: as for
  * `parseToolCalls`; a call to a tool not in the list throws `tool_call.unknown_tool` at its name,
  * arguments that break the schema `tool_call.schema` at the offending value (also inside an
- * `arguments` string), with `error.path`.
+ * `arguments` string), with `error.path`. `repair: true` mends the mistakes of docs/repair.md in
+ * an `arguments` string (or its streamed fragments, and in the text the fallback reads); a
+ * mended call has `repairs`.
  */
 export function parseResponse(response, options) {
   return readResponse('parseResponse', response, options, 0);

@@ -199,7 +199,7 @@ pub fn scan_stream(text: &str) -> String {
 
 /// `parseResponse` (`query` 0), `hasToolCalls` (1) or `detectProvider` (2), called `func`, on
 /// the response's JSON text. `provider`: `"auto"` or a provider id; `tools`, `validate`,
-/// `unknown`: see [`tool_options`] (`parseResponse` only).
+/// `unknown`, `repair`: see [`tool_options`] (`parseResponse` only).
 #[wasm_bindgen]
 #[must_use]
 #[allow(clippy::too_many_arguments)]
@@ -212,6 +212,7 @@ pub fn read_response(
     tools: Option<u32>,
     validate: bool,
     unknown: Option<String>,
+    repair: bool,
 ) -> String {
     let options = ResponseArgs {
         provider,
@@ -220,6 +221,7 @@ pub fn read_response(
         tools,
         validate,
         unknown,
+        repair,
     };
     response(func, Input::Text(text), options)
 }
@@ -232,6 +234,7 @@ struct ResponseArgs<'a> {
     tools: Option<u32>,
     validate: bool,
     unknown: Option<String>,
+    repair: bool,
 }
 
 fn response(func: &str, input: Input<'_>, args: ResponseArgs<'_>) -> String {
@@ -246,7 +249,7 @@ fn response(func: &str, input: Input<'_>, args: ResponseArgs<'_>) -> String {
             provider: host::provider(func, args.provider)?,
             text_fallback: args.text_fallback,
             query,
-            tools: tool_options(func, args.tools, args.validate, args.unknown.as_deref(), false)?,
+            tools: tool_options(func, args.tools, args.validate, args.unknown.as_deref(), args.repair)?,
         })
     })
 }
@@ -264,6 +267,7 @@ pub fn read_response_bytes(
     tools: Option<u32>,
     validate: bool,
     unknown: Option<String>,
+    repair: bool,
 ) -> String {
     let options = ResponseArgs {
         provider,
@@ -272,6 +276,7 @@ pub fn read_response_bytes(
         tools,
         validate,
         unknown,
+        repair,
     };
     response(func, Input::Bytes(bytes.into()), options)
 }

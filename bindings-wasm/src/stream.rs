@@ -45,15 +45,21 @@ pub fn tool_call_stream(
 }
 
 /// `new ResponseStream({provider, tools, validate, unknown})`: answers the stream's handle.
-/// `provider`: `"auto"` or a provider id; `tools`, `validate`, `unknown`: those of `parseResponse`
+/// `provider`: `"auto"` or a provider id; `tools`, `validate`, `unknown`, `repair`: those of `parseResponse`
 /// (see [`tool_options`]).
 #[wasm_bindgen]
 #[must_use]
-pub fn response_stream(provider: &str, tools: Option<u32>, validate: bool, unknown: Option<String>) -> String {
+pub fn response_stream(
+    provider: &str,
+    tools: Option<u32>,
+    validate: bool,
+    unknown: Option<String>,
+    repair: bool,
+) -> String {
     const FUNC: &str = "ResponseStream";
     let stream = (|| {
         let provider = host::provider(FUNC, provider)?;
-        let tools = tool_options(FUNC, tools, validate, unknown.as_deref(), false)?;
+        let tools = tool_options(FUNC, tools, validate, unknown.as_deref(), repair)?;
         Ok(Stream::response(provider, &tools, HOST))
     })();
     keep(stream.map_err(Failure::Arg))

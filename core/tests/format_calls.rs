@@ -52,6 +52,7 @@ fn call(with_id: bool) -> impl Strategy<Value = ProviderCall> {
             id,
             name,
             arguments: common::unique(arguments),
+            repairs: Vec::new(),
         })
 }
 

@@ -46,6 +46,48 @@ fn expected_calls(j: &J) -> Vec<ProviderCall> {
                 Value::Object(o) => o,
                 other => panic!("`arguments` must be an object, found {other:?}"),
             },
+            repairs: Vec::new(),
+        })
+        .collect()
+}
+
+/// The receipts a case's `calls` state, per call: code and position (none when a call states
+/// none).
+fn expected_receipts(j: &J) -> Vec<Vec<(String, u64)>> {
+    j.as_array()
+        .expect("`calls` is an array")
+        .iter()
+        .map(|c| {
+            c.get("repairs")
+                .and_then(J::as_array)
+                .map(|rs| {
+                    rs.iter()
+                        .map(|r| {
+                            (
+                                r["code"].as_str().expect("code").to_owned(),
+                                r["position"].as_u64().expect("position"),
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The receipts of `calls`, per call: code and position (code points into `text`; 0 without
+/// text, where the expected position is 0 too).
+fn receipts_of(calls: &[ProviderCall], text: Option<&str>) -> Vec<Vec<(String, u64)>> {
+    calls
+        .iter()
+        .map(|c| {
+            c.repairs
+                .iter()
+                .map(|r| {
+                    let at = text.map_or(0, |t| locate(t, r.offset, Unit::CodePoints).offset as u64);
+                    (r.code.as_str().to_owned(), at)
+                })
+                .collect()
         })
         .collect()
 }
@@ -68,8 +110,23 @@ fn check_outcome(
 ) {
     if let Some(exp) = case.get("expected") {
         let want = expected_calls(&exp["calls"]);
+        let mut want_receipts = expected_receipts(&exp["calls"]);
+        if text.is_none() {
+            for r in want_receipts.iter_mut().flatten() {
+                r.1 = 0;
+            }
+        }
+        let bare = |calls: &[ProviderCall]| -> Vec<ProviderCall> {
+            calls
+                .iter()
+                .map(|c| ProviderCall {
+                    repairs: Vec::new(),
+                    ..c.clone()
+                })
+                .collect()
+        };
         match got {
-            Ok(calls) if *calls == want => {}
+            Ok(calls) if bare(calls) == want && receipts_of(calls, text) == want_receipts => {}
             Ok(calls) => failures.push(format!("{label}: calls differ\n   got: {calls:?}\n  want: {want:?}")),
             Err(e) => failures.push(format!("{label}: unexpected error {e}")),
         }
@@ -136,7 +193,10 @@ fn check_response_case(file: &str, case: &J, failures: &mut Vec<String>) {
             Some("drop") => UnknownTools::Drop,
             _ => UnknownTools::Error,
         },
+        repair: case.get("repair").and_then(J::as_bool).unwrap_or(false),
     };
+    // Without tools or repair, `parse_response_with` is `parse_response`.
+    let plain = tools.is_none() && !options.repair;
     let (text, value) = match case.get("response_text").and_then(J::as_str) {
         Some(t) => (t.to_string(), serde_json::from_str::<J>(t).ok().map(|j| from_serde(&j))),
         None => (
@@ -156,11 +216,11 @@ fn check_response_case(file: &str, case: &J, failures: &mut Vec<String>) {
     // Text variant. has_tool_calls takes no tools: it agrees with parse_response without them.
     let got = parse_response_with(&text, &options);
     check_outcome(&got, case, Some(&text), &format!("{label} [text]"), failures);
-    if tools.is_none() && got != parse_response(&text, provider, fallback) {
+    if plain && got != parse_response(&text, provider, fallback) {
         failures.push(format!("{label} [text]: parse_response_with without tools differs"));
     }
     let has = has_tool_calls(&text, provider, fallback);
-    if tools.is_none() && !same_outcome(&has, &got.as_ref().map(|c| !c.is_empty()).map_err(Clone::clone)) {
+    if plain && !same_outcome(&has, &got.as_ref().map(|c| !c.is_empty()).map_err(Clone::clone)) {
         failures.push(format!(
             "{label} [text]: has_tool_calls {has:?} disagrees with parse_response"
         ));
@@ -191,13 +251,13 @@ fn check_response_case(file: &str, case: &J, failures: &mut Vec<String>) {
     };
     let got = parse_response_value_with(&value, &options);
     check_outcome(&got, case, None, &format!("{label} [value]"), failures);
-    if tools.is_none() && got != parse_response_value(&value, provider, fallback) {
+    if plain && got != parse_response_value(&value, provider, fallback) {
         failures.push(format!(
             "{label} [value]: parse_response_value_with without tools differs"
         ));
     }
     let has = has_tool_calls_value(&value, provider, fallback);
-    if tools.is_none() && !same_outcome(&has, &got.as_ref().map(|c| !c.is_empty()).map_err(Clone::clone)) {
+    if plain && !same_outcome(&has, &got.as_ref().map(|c| !c.is_empty()).map_err(Clone::clone)) {
         failures.push(format!(
             "{label} [value]: has_tool_calls {has:?} disagrees with parse_response"
         ));
@@ -276,6 +336,7 @@ fn calls_of(j: &J) -> Vec<ProviderCall> {
                 Value::Object(o) => o,
                 other => panic!("`arguments` must be an object, found {other:?}"),
             },
+            repairs: Vec::new(),
         })
         .collect()
 }

@@ -64,7 +64,11 @@ fn assemble(
             Event::Arguments { index, delta } if open.as_ref().is_some_and(|o| o.0 == *index) => {
                 open.as_mut().expect("open").3.push_str(delta);
             }
-            Event::CallEnd { index, arguments, .. } if open.as_ref().is_some_and(|o| o.0 == *index) => {
+            Event::CallEnd {
+                index,
+                arguments,
+                repairs,
+            } if open.as_ref().is_some_and(|o| o.0 == *index) => {
                 let (_, id, name, text) = open.take().expect("open");
                 let parsed = parse_json(&text).map_err(|e| format!("fragments {text:?}: {e}"))?;
                 if parsed != Value::Object(arguments.clone()) {
@@ -74,6 +78,7 @@ fn assemble(
                     id,
                     name,
                     arguments: arguments.clone(),
+                    repairs: repairs.clone(),
                 });
             }
             other => return Err(format!("event out of order: {other:?}")),
@@ -178,6 +183,7 @@ fn check(label: &str, case: &J) -> Vec<String> {
             tools: tools.as_ref(),
             unknown,
             validate,
+            repair: case.get("repair").and_then(J::as_bool).unwrap_or(false),
             ..ResponseOptions::default()
         };
         let whole = parse_response_with(&text, &options);

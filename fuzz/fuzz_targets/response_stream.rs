@@ -57,7 +57,12 @@ fn assemble(events: Vec<Event>, calls: &mut Vec<ProviderCall>, open: &mut Option
                     Err(e) if e.code == ErrorCode::JsonTooDeep => {}
                     Err(e) => panic!("the fragments {text:?} are not JSON: {e}"),
                 }
-                calls.push(ProviderCall { id, name, arguments });
+                calls.push(ProviderCall {
+                    id,
+                    name,
+                    arguments,
+                    repairs: Vec::new(),
+                });
             }
             other => panic!("event out of order: {other:?}"),
         }

@@ -397,11 +397,11 @@ class ArgumentsEvent(TypedDict):
     delta: str
 
 
-class _CallEndRepairs(TypedDict, total=False):
+class _Repairs(TypedDict, total=False):
     repairs: List[Dict[str, Any]]
 
 
-class CallEndEvent(_CallEndRepairs):
+class CallEndEvent(_Repairs):
     """Call ``index`` is complete: its ``arguments``, which its fragments add up to, and, with
     ``repair=True``, ``repairs`` when the call was mended."""
 
@@ -549,7 +549,9 @@ class ResponseStream:
     whole recording with them: a ``call_end`` carries the checked arguments; a call that fails
     stops the events, and :meth:`finish` raises what :func:`parse_response` raises (an error in a
     later event comes first, as there); with ``unknown="drop"`` a call's events wait for its end,
-    so that a dropped call shows nothing.
+    so that a dropped call shows nothing. With ``repair=True`` (as for :func:`parse_response`)
+    each call's events also wait for its end (one ``arguments`` delta), and a mended call's
+    ``call_end`` has ``repairs``.
 
     Raises:
         ToolCallError: as :func:`parse_response` raises on the whole recording: malformed
@@ -572,10 +574,11 @@ class ResponseStream:
         tools: Optional[ToolDefinitions] = None,
         validate: bool = True,
         unknown: UnknownTools = "error",
+        repair: bool = False,
     ) -> None:
         self._tools = tools_arg(tools)
         self._stream = _core.ResponseStream(
-            provider, tools=compiled(self._tools), validate=validate, unknown=unknown
+            provider, tools=compiled(self._tools), validate=validate, unknown=unknown, repair=repair
         )
 
     def feed(self, chunk: Union[str, bytes, bytearray, Dict[str, Any], List[Any], Any]) -> List[StreamEvent]:
@@ -720,8 +723,9 @@ PROVIDERS: Tuple[Provider, ...] = tuple(_core.PROVIDERS)
 Response = Union[str, bytes, bytearray, Dict[str, Any], List[Any], Tuple[Any, ...], int, float, None]
 
 
-class ProviderCall(TypedDict):
-    """One tool call read from a provider response.
+class ProviderCall(_Repairs):
+    """One tool call read from a provider response (``repairs`` only with ``repair=True``, when
+    its arguments were mended).
 
     ``id`` is the one to send back with the result (Responses API: ``call_id``; Bedrock:
     ``toolUseId``), or ``None`` when the provider gave none: never invented. ``arguments`` keeps
@@ -759,6 +763,7 @@ def parse_response(
     validate: bool = True,
     unknown: UnknownTools = "error",
     as_models: bool = False,
+    repair: bool = False,
 ) -> List[ProviderCall]:
     """The tool calls in a model API's response, in response order.
 
@@ -816,6 +821,16 @@ def parse_response(
     ...     print(err.code, err.path, text[err.position:err.position + 8])
     tool_call.schema /unit \\"kelvin
 
+    ``repair=True`` mends the model mistakes of docs/repair.md in an ``arguments`` string (or
+    its streamed fragments, and in the text the fallback reads): a mended call has
+    ``"repairs"``, its receipts, positioned in the response text (0 for a decoded value).
+
+    >>> text = ('{"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": '
+    ...         '{"name": "f", "arguments": "{\\\\"a\\\\": 1,}"}}]}')
+    >>> [call] = parse_response(text, repair=True)
+    >>> call["arguments"], call["repairs"][0]["code"], text[call["repairs"][0]["position"]:][:2]
+    ({'a': 1}, 'repair.trailing_comma', ',}')
+
     Raises:
         ToolCallError: malformed JSON (``json.*``, with its position), or a broken call:
             ``tool_call.invalid_arguments`` (arguments not an object, or an arguments string that
@@ -836,7 +851,9 @@ def parse_response(
     t = None if tools is None else tools_arg(tools)
     if as_models:
         check_as_models("parse_response", as_models, t)
-    calls = _core.parse_response(response, provider, text_fallback, None if t is None else t._compiled, validate, unknown)
+    calls = _core.parse_response(
+        response, provider, text_fallback, None if t is None else t._compiled, validate, unknown, repair
+    )
     return to_models(calls, t, as_models) if as_models else calls
 
 

@@ -55,8 +55,17 @@ function checkOutcome(beacon, c, got, text, position, label, problems) {
       problems.push(`${label}: threw ${show(errorSummary(got.error))}`);
       return;
     }
-    const d = diffExact(got.value, c.expected.calls, 'calls');
+    // The receipts: their codes here; their positions in the case's own text (UTF-16 here).
+    const bare = (calls) => calls.map(({ repairs, ...call }) => call);
+    const receipts = (calls, at) => calls.map((call) => (call.repairs ?? []).map((r) => [r.code, at(r.position)]));
+    const d = diffExact(bare(got.value), bare(c.expected.calls), 'calls');
     if (d) problems.push(`${label}: ${d}`);
+    const own = label === 'text' && 'response_text' in c;
+    const mine = receipts(got.value, (p) => (own ? p : null));
+    const want = receipts(c.expected.calls, (p) => (own ? utf16Offset(text, p) : null));
+    const r = diffExact(mine, want, 'receipts');
+    if (r) problems.push(`${label}: ${r}`);
+    if (got.value.some((call) => call.repairs !== undefined && !call.repairs.length)) problems.push(`${label}: empty repairs`);
     return;
   }
   const want = c.error;
@@ -106,6 +115,7 @@ const outcomeText = (o) => (o.error ? `threw ${show(errorSummary(o.error))}` : s
  */
 function responseOptions(beacon, c) {
   const options = { provider: c.provider ?? 'auto', textFallback: c.text_fallback ?? false };
+  if (c.repair) options.repair = true;
   if (c.tools !== undefined) {
     options.tools = new beacon.Tools(c.tools);
     options.validate = c.validate ?? true;
@@ -119,14 +129,14 @@ function responseOptions(beacon, c) {
  * or a decoded value; `text` is the text errors point into).
  */
 function checkForm(beacon, c, input, text, position, label, problems) {
-  const { tools, validate, unknown, ...options } = responseOptions(beacon, c);
-  const got = attempt(() => beacon.parseResponse(input, { ...options, tools, validate, unknown }));
+  const { tools, validate, unknown, repair, ...options } = responseOptions(beacon, c);
+  const got = attempt(() => beacon.parseResponse(input, { ...options, tools, validate, unknown, repair }));
   checkOutcome(beacon, c, got, text, position, label, problems);
 
   // hasToolCalls (which takes no tools) is parseResponse being non-empty, or the same error.
   const has = attempt(() => beacon.hasToolCalls(input, options));
   const want = got.error ? got : { value: got.value.length > 0 };
-  if (tools === undefined && !sameOutcome(has, want)) {
+  if (tools === undefined && !repair && !sameOutcome(has, want)) {
     problems.push(`${label}: hasToolCalls ${outcomeText(has)} disagrees with parseResponse (${outcomeText(want)})`);
   }
 

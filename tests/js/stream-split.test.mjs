@@ -92,7 +92,7 @@ function readStream(pieces, options = {}) {
   }
   const { calls } = assembler.result();
   for (const call of calls) assert.equal(call.format, 'json');
-  return { calls: calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) };
+  return { calls: calls.map(({ format, ...call }) => call) };
 }
 
 test('there are recorded provider streams of every streaming API', () => {
@@ -105,8 +105,9 @@ test('there are recorded provider streams of every streaming API', () => {
 
 /** The tools options a case is read with: its own, and with tools, the other ways. */
 function toolOptionSets(c) {
-  if (c.tools === undefined) return [['', {}]];
-  const own = { tools: new beacon.Tools(c.tools) };
+  const repair = c.repair ? { repair: true } : {};
+  if (c.tools === undefined) return [['', repair]];
+  const own = { ...repair, tools: new beacon.Tools(c.tools) };
   if (c.validate !== undefined) own.validate = c.validate;
   if (c.unknown !== undefined) own.unknown = c.unknown;
   return [

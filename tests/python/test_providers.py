@@ -114,6 +114,11 @@ def _expected_calls(case: Dict[str, Any]) -> List[Dict[str, Any]]:
     return [{"id": c["id"], "name": c["name"], "arguments": c["arguments"]} for c in calls]
 
 
+def _receipts(calls: List[Dict[str, Any]]) -> List[List[Tuple[str, int]]]:
+    """Each call's receipts as (code, position); none for a call without ``repairs``."""
+    return [[(r["code"], r["position"]) for r in c.get("repairs", [])] for c in calls]
+
+
 def _outcome(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     try:
         return ("ok", func(*args, **kwargs))
@@ -129,8 +134,10 @@ def _byte_location(data: bytes, position: int) -> Tuple[int, int]:
 
 def _parse_kwargs(case: Dict[str, Any]) -> Dict[str, Any]:
     """The options of parse_response the case gives: provider, text_fallback, and its tools
-    (compiled into a beacon.Tools) with validate and unknown."""
+    (compiled into a beacon.Tools) with validate and unknown, and repair."""
     kwargs: Dict[str, Any] = {"provider": _provider_arg(case), "text_fallback": case.get("text_fallback", False)}
+    if case.get("repair"):
+        kwargs["repair"] = True
     if "tools" in case:
         kwargs["tools"] = beacon.Tools(case["tools"])
         kwargs["validate"] = case.get("validate", True)
@@ -149,12 +156,16 @@ def _check_error(err: ToolCallError, case: Dict[str, Any], label: str) -> None:
 
 
 def _check_calls(calls: Any, case: Dict[str, Any]) -> None:
+    """The calls (and the codes of their receipts; positions are the variant's, checked by it)."""
     assert type(calls) is list
     for call in calls:
-        assert type(call) is dict and list(call) == ["id", "name", "arguments"]
+        keys = ["id", "name", "arguments"] + (["repairs"] if "repairs" in call else [])
+        assert type(call) is dict and list(call) == keys and call.get("repairs") != []
         assert type(call["arguments"]) is dict
     # Exact types (1 vs 1.0 vs True, None ids) and key order.
-    assert_same(calls, _expected_calls(case))
+    assert_same([{k: c[k] for k in ("id", "name", "arguments")} for c in calls], _expected_calls(case))
+    codes = [[code for code, _ in rs] for rs in _receipts(calls)]
+    assert codes == [[code for code, _ in rs] for rs in _receipts(case["expected"]["calls"])]
 
 
 def _check_parse(response: Any, case: Dict[str, Any], label: str) -> Tuple[Any, Optional[ToolCallError]]:
@@ -179,7 +190,7 @@ def _check_agreement(response: Any, case: Dict[str, Any], got: Any, label: str) 
     provider = _provider_arg(case)
     fallback = case.get("text_fallback", False)
     has = _outcome(has_tool_calls, response, provider=provider, text_fallback=fallback)
-    if "tools" not in case:
+    if "tools" not in case and not case.get("repair"):
         assert has == (("ok", bool(got[1])) if got[0] == "ok" else got), f"{label}: has_tool_calls {has}"
 
     detected = _outcome(detect_provider, response)
@@ -227,6 +238,8 @@ def test_fixture_text(file: str, case: Dict[str, Any]) -> None:
             assert str(err) == f"{err.code} at line {err.line}, column {err.column}: {err.message}"
             if "response_text" in case and "position" in case["error"]:
                 assert err.position == case["error"]["position"], f"{label}: {err}"
+        elif "response_text" in case:
+            assert _receipts(got[1]) == _receipts(case["expected"]["calls"]), label
         _check_agreement(text, case, got, label)
 
 

@@ -35,12 +35,13 @@ Outcome = Tuple[str, Any]
 
 
 def calls_of(calls: List[Dict[str, Any]]) -> List[Any]:
-    return [(c["id"], c["name"], typed(c["arguments"])) for c in calls]
+    """Each call's id, name, arguments and receipts (code and position)."""
+    return [(c["id"], c["name"], typed(c["arguments"]), [(r["code"], r["position"]) for r in c.get("repairs", [])]) for c in calls]
 
 
 def options_of(case: Dict[str, Any]) -> Dict[str, Any]:
-    """The case's provider (when given) and tools options (none without tools)."""
-    return {k: case[k] for k in ("provider", "tools", "validate", "unknown") if k in case}
+    """The case's provider (when given), tools options (none without tools) and repair."""
+    return {k: case[k] for k in ("provider", "tools", "validate", "unknown", "repair") if k in case}
 
 
 def one_shot(response: Any, options: Optional[Dict[str, Any]] = None) -> Outcome:
@@ -64,7 +65,8 @@ def assemble(events: List[Dict[str, Any]], calls: List[Dict[str, Any]], open_: L
             assert open_ and open_[0]["index"] == e["index"], e
             o = open_.pop()
             assert typed(json.loads("".join(o["deltas"]) or "{}")) == typed(e["arguments"]), (o, e)
-            calls.append({"id": o["id"], "name": o["name"], "arguments": e["arguments"]})
+            assert e.get("repairs") != [] and set(e) - {"repairs"} == {"type", "index", "arguments"}, e
+            calls.append({"id": o["id"], "name": o["name"], "arguments": e["arguments"], **({"repairs": e["repairs"]} if "repairs" in e else {})})
         else:
             raise AssertionError(e)
 

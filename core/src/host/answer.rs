@@ -55,7 +55,9 @@ pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Er
             }
             sink.end_map(m)
         }
-        Output::ProviderCalls(calls) => list(sink, calls.len(), calls, provider_call),
+        Output::ProviderCalls { calls, at } => {
+            list(sink, calls.len(), calls, |sink, call| provider_call(sink, call, &at))
+        }
         Output::Bool(b) => sink.bool(b),
         Output::Provider(p) => match p {
             Some(p) => sink.id(p.as_str()),
@@ -269,11 +271,17 @@ fn message_call<S: Sink>(
     sink.end_map(m)
 }
 
-fn provider_call<S: Sink>(sink: &mut S, call: ProviderCall) -> Result<S::Value, S::Error> {
-    let mut m = sink.map(3)?;
+/// `{"id", "name", "arguments", "repairs"?}` (`repairs`, located by `at`, only when the call's
+/// arguments were mended).
+fn provider_call<S: Sink>(sink: &mut S, call: ProviderCall, at: &Receipts) -> Result<S::Value, S::Error> {
+    let repaired = !call.repairs.is_empty();
+    let mut m = sink.map(3 + usize::from(repaired))?;
     field(sink, &mut m, Field::Id, |s| optional_str(s, call.id.as_deref()))?;
     field(sink, &mut m, Field::Name, |s| s.str(&call.name))?;
     field(sink, &mut m, Field::Arguments, |s| object(s, call.arguments))?;
+    if repaired {
+        field(sink, &mut m, Field::Repairs, |s| receipts(s, &call.repairs, at))?;
+    }
     sink.end_map(m)
 }
 

@@ -205,27 +205,28 @@ impl Stream {
         let result = catch_unwind(AssertUnwindSafe(|| step(&mut self.kind)))
             .unwrap_or_else(|payload| Err(ParseError::new(ErrorCode::Internal, 0, panic_message(&*payload))));
         match result {
-            Ok(events) => Ok(match &mut self.kind {
-                Kind::Text(s) => {
-                    let receipts = events.iter().flat_map(|e| match e {
-                        Event::CallEnd { repairs, .. } => repairs.as_slice(),
-                        _ => &[],
-                    });
-                    let at = Receipts::new(s.text(), receipts, self.host);
-                    Output::Events {
+            Ok(events) => {
+                let receipts = events.iter().flat_map(|e| match e {
+                    Event::CallEnd { repairs, .. } => repairs.as_slice(),
+                    _ => &[],
+                });
+                let (text, unit) = self.positions();
+                let at = Receipts::new(text, receipts, unit);
+                Ok(match &mut self.kind {
+                    Kind::Text(s) => Output::Events {
                         events,
                         deferred: s.take_deferred(),
                         source: s.text(),
                         at,
-                    }
-                }
-                Kind::Response(_) => Output::Events {
-                    events,
-                    deferred: Vec::new(),
-                    source: "",
-                    at: Receipts::default(),
-                },
-            }),
+                    },
+                    Kind::Response(_) => Output::Events {
+                        events,
+                        deferred: Vec::new(),
+                        source: "",
+                        at,
+                    },
+                })
+            }
             Err(err) => {
                 self.finished = true;
                 Err(self.locate(&err).into())
@@ -235,13 +236,18 @@ impl Stream {
 
     /// `err`, whose offset is a byte offset into everything fed, in the caller's units.
     fn locate(&self, err: &ParseError) -> Located {
-        let (text, unit) = match (&self.kind, self.fed) {
+        let (text, unit) = self.positions();
+        Located::new(err, text, unit)
+    }
+
+    /// The text positions stand in (everything fed), and their unit.
+    fn positions(&self) -> (&str, Unit) {
+        match (&self.kind, self.fed) {
             (Kind::Text(s), _) => (s.text(), self.host.unit()),
             (Kind::Response(s), Fed::Bytes) => (s.text(), Unit::Bytes),
             (Kind::Response(_), Fed::Values) => ("", Unit::Bytes),
             (Kind::Response(s), _) => (s.text(), self.host.unit()),
-        };
-        Located::new(err, text, unit)
+        }
     }
 
     /// `json.invalid_utf8` for bytes that are not UTF-8 (`bytes`: the ones not yet fed to the

@@ -166,7 +166,10 @@ impl<'a> Input<'a> {
             Input::Text(text) => response_text(text, options, query),
             Input::Bytes(bytes) => response_text(providers::utf8_text(bytes)?, options, query),
             Input::Value(value) => Ok(match query {
-                Query::Calls => Output::ProviderCalls(providers::parse_response_value_with(value, options)?),
+                Query::Calls => Output::ProviderCalls {
+                    calls: providers::parse_response_value_with(value, options)?,
+                    at: super::Receipts::default(),
+                },
                 Query::Has => Output::Bool(!providers::parse_response_value_with(value, options)?.is_empty()),
                 Query::Detect => Output::Provider(providers::detect_provider_value(value)),
             }),
@@ -176,17 +179,26 @@ impl<'a> Input<'a> {
     /// `err` (a byte offset into the input) in `host`'s units: text in the host's unit, bytes in
     /// bytes (within their valid UTF-8 prefix, where every error lies), a value at position 0.
     pub(super) fn locate(&self, err: &ParseError, host: Host) -> Located {
+        let (text, unit) = self.located_in(host);
+        Located::new(err, text, unit)
+    }
+
+    /// The text positions in the input stand in, and their unit (see [`Self::locate`]).
+    pub(super) fn located_in(&self, host: Host) -> (&str, Unit) {
         match self {
-            Input::Text(text) => Located::new(err, text, host.unit()),
-            Input::Bytes(bytes) => Located::new(err, valid_prefix(bytes), Unit::Bytes),
-            Input::Value(_) => Located::new(err, "", Unit::Bytes),
+            Input::Text(text) => (*text, host.unit()),
+            Input::Bytes(bytes) => (valid_prefix(bytes), Unit::Bytes),
+            Input::Value(_) => ("", Unit::Bytes),
         }
     }
 }
 
 fn response_text(text: &str, options: &ResponseOptions<'_>, query: Query) -> Result<Output<'static>, ParseError> {
     Ok(match query {
-        Query::Calls => Output::ProviderCalls(providers::parse_response_with(text, options)?),
+        Query::Calls => Output::ProviderCalls {
+            calls: providers::parse_response_with(text, options)?,
+            at: super::Receipts::default(),
+        },
         Query::Has => Output::Bool(!providers::parse_response_with(text, options)?.is_empty()),
         Query::Detect => Output::Provider(providers::detect_provider(text)?),
     })

@@ -121,6 +121,7 @@ impl ToolOptions {
             tools: self.tools.as_deref(),
             validate: self.validate,
             unknown: self.unknown,
+            repair: self.repair,
         }
     }
 
@@ -189,7 +190,11 @@ pub enum Output<'a> {
         at: Receipts,
         repair: bool,
     },
-    ProviderCalls(Vec<ProviderCall>),
+    /// A response's calls; `at` locates their receipts ([`Receipts`]).
+    ProviderCalls {
+        calls: Vec<ProviderCall>,
+        at: Receipts,
+    },
     Bool(bool),
     Provider(Option<Provider>),
     Scan {
@@ -243,7 +248,7 @@ pub fn run_settled(input: &Input<'_>, op: Op, host: Host) -> Result<Output<'stat
             at,
             repair,
         },
-        Output::ProviderCalls(calls) => Output::ProviderCalls(calls),
+        Output::ProviderCalls { calls, at } => Output::ProviderCalls { calls, at },
         Output::Bool(b) => Output::Bool(b),
         Output::Provider(p) => Output::Provider(p),
         Output::Scan { state, position } => Output::Scan { state, position },
@@ -278,7 +283,7 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Out
         Op::ToolCall { formats, tools } => {
             let source = input.text()?;
             let call = crate::text::parse::call_with(source, &tools.parse_options(formats), defer)?;
-            let at = Receipts::new(source, &call.repairs, host);
+            let at = Receipts::new(source, &call.repairs, host.unit());
             Ok(Output::Call { call, source, at })
         }
         Op::ToolCalls {
@@ -288,7 +293,7 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Out
         } => {
             let source = input.text()?;
             let calls = crate::text::parse::calls_with(source, &tools.parse_options(formats), defer)?;
-            let at = Receipts::new(source, calls.iter().flat_map(|c| &c.repairs), host);
+            let at = Receipts::new(source, calls.iter().flat_map(|c| &c.repairs), host.unit());
             Ok(Output::Calls {
                 calls,
                 include_format,
@@ -301,7 +306,7 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Out
             let options = tools.message_options(formats, ids, crate::text::reasoning::Start::default());
             let message = message_with(source, options, defer)?;
             let spans = spans(source, &message.tool_calls, host);
-            let at = Receipts::new(source, &message.repairs, host);
+            let at = Receipts::new(source, &message.repairs, host.unit());
             Ok(Output::Message {
                 message,
                 spans,
@@ -323,7 +328,14 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Out
             text_fallback,
             query,
             tools,
-        } => input.response(&tools.response_options(provider, text_fallback), query),
+        } => match input.response(&tools.response_options(provider, text_fallback), query)? {
+            Output::ProviderCalls { calls, .. } => {
+                let (text, unit) = input.located_in(host);
+                let at = Receipts::new(text, calls.iter().flat_map(|c| &c.repairs), unit);
+                Ok(Output::ProviderCalls { calls, at })
+            }
+            other => Ok(other),
+        },
         Op::FormatResults { results, provider } => {
             Ok(Output::Value(crate::providers::format_results(&results, provider)?))
         }
@@ -365,11 +377,11 @@ impl Receipts {
     pub(crate) fn new<'r>(
         text: &str,
         repairs: impl IntoIterator<Item = &'r crate::repair::Repair>,
-        host: Host,
+        unit: crate::error::Unit,
     ) -> Self {
         let mut at: Vec<_> = repairs
             .into_iter()
-            .map(|r| (r.offset, locate(text, r.offset, host.unit())))
+            .map(|r| (r.offset, locate(text, r.offset, unit)))
             .collect();
         at.sort_by_key(|(offset, _)| *offset);
         Receipts(at)

@@ -148,6 +148,7 @@ fn call(func: &str, item: Value, path: &str, host: Host) -> Result<ProviderCall,
         id,
         name: name.ok_or_else(|| missing("name"))?,
         arguments: arguments.ok_or_else(|| missing("arguments"))?,
+        repairs: Vec::new(),
     })
 }
 

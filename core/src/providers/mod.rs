@@ -109,6 +109,9 @@ pub struct ProviderCall {
     pub name: String,
     /// The arguments, keys in the order written.
     pub arguments: Object,
+    /// With [`ResponseOptions::repair`], the receipts of the mistakes mended in its arguments
+    /// string (offsets into the response text; 0 for a response passed as a value).
+    pub repairs: Vec<crate::repair::Repair>,
 }
 
 impl From<crate::call::ToolCall> for ProviderCall {
@@ -118,6 +121,7 @@ impl From<crate::call::ToolCall> for ProviderCall {
             id: call.id,
             name: call.name,
             arguments: call.arguments,
+            repairs: call.repairs,
         }
     }
 }
@@ -128,6 +132,7 @@ impl From<&crate::call::ToolCall> for ProviderCall {
             id: call.id.clone(),
             name: call.name.clone(),
             arguments: call.arguments.clone(),
+            repairs: call.repairs.clone(),
         }
     }
 }
@@ -338,6 +343,9 @@ pub struct ResponseOptions<'a> {
     pub validate: bool,
     /// With `tools`, what a call to a tool not in the list is.
     pub unknown: UnknownTools,
+    /// Mend the model mistakes [`RepairCode`](crate::RepairCode) lists in an arguments string
+    /// (and in the assistant text read by `text_fallback`), each reported in the call's `repairs`.
+    pub repair: bool,
 }
 
 impl Default for ResponseOptions<'_> {
@@ -348,6 +356,7 @@ impl Default for ResponseOptions<'_> {
             tools: None,
             validate: true,
             unknown: UnknownTools::Error,
+            repair: false,
         }
     }
 }
@@ -391,7 +400,7 @@ pub fn parse_response_with(text: &str, options: &ResponseOptions<'_>) -> Result<
         Body::Stream => Ok(response_stream::read_text(text, options)?.unwrap_or_default()),
         Body::Text => Ok(Vec::new()),
     });
-    crate::error::within(text, calls)
+    crate::error::within(text, calls.map(numbered))
 }
 
 /// [`parse_response`] for a response already decoded. Errors carry offset 0 (there is no text);
@@ -410,7 +419,17 @@ pub fn parse_response_value_with(
     response: &Value,
     options: &ResponseOptions<'_>,
 ) -> Result<Vec<ProviderCall>, ParseError> {
-    read(&Source::value(), response, options)
+    read(&Source::value(), response, options).map(numbered)
+}
+
+/// `calls` with each receipt's `call_index` set to its call's.
+fn numbered(mut calls: Vec<ProviderCall>) -> Vec<ProviderCall> {
+    for (i, call) in calls.iter_mut().enumerate() {
+        for r in &mut call.repairs {
+            r.call_index = Some(i);
+        }
+    }
+    calls
 }
 
 /// Whether the response text has tool calls: exactly `!parse_response(..)?.is_empty()`.
@@ -438,6 +457,7 @@ fn read_into(
     options: &ResponseOptions<'_>,
     text: Option<&mut String>,
 ) -> Result<Vec<ProviderCall>, ParseError> {
+    let ctx = &ctx.repairing(options.repair);
     // A list that holds an event of a known API is a recorded stream, read event by event as a
     // stream reads it (an error event raises where it stands among them).
     if let Value::Array(items) = value {

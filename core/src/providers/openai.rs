@@ -6,7 +6,6 @@ use std::collections::HashMap;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::quote;
-use crate::syntax::json;
 use crate::value::{get, Number, Object, Value};
 
 use super::walk::{self, ArgsAt, At, Found, FoundCall, Joined, Source, ROOT};
@@ -544,6 +543,7 @@ fn complete(ctx: &Source<'_>, p: &Partial, close: Close) -> Result<Option<FoundC
             )),
         };
     };
+    let mut repairs = Vec::new();
     let (arguments, args) = match &p.object {
         Some((o, path)) if p.arguments.text.is_empty() => (o.clone(), ArgsAt::Value(path.clone())),
         Some((_, path)) => {
@@ -562,13 +562,16 @@ fn complete(ctx: &Source<'_>, p: &Partial, close: Close) -> Result<Option<FoundC
             Close::Cut => return unclosed("no arguments were streamed"),
             Close::Closed => (Object::new(), ArgsAt::None),
         },
-        None => match json::parse_complete(&p.arguments.text) {
-            Ok(Value::Object(o)) => (o, ArgsAt::Joined(p.arguments.clone())),
+        None => match ctx.decode(&p.arguments.text) {
+            Ok((Value::Object(o), mended)) => {
+                repairs = p.arguments.place(ctx, mended);
+                (o, ArgsAt::Joined(p.arguments.clone()))
+            }
             _ if close == Close::Open => return Ok(None),
             Err(e) if close == Close::Cut && e.code == ErrorCode::JsonUnexpectedEnd => {
                 return unclosed("its arguments stop before their JSON ends")
             }
-            Ok(other) => {
+            Ok((other, _)) => {
                 let (offset, path) = p.arguments.locate(ctx, 0);
                 return Err(ParseError::new(
                     ErrorCode::InvalidArguments,
@@ -606,6 +609,7 @@ fn complete(ctx: &Source<'_>, p: &Partial, close: Close) -> Result<Option<FoundC
             id: p.id.clone(),
             name,
             arguments,
+            repairs,
         },
         name_at: p.name_at.clone(),
         args,

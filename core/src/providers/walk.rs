@@ -11,6 +11,7 @@ use crate::syntax::path::Step;
 use crate::value::{get, Object, Value};
 
 use super::ProviderCall;
+use crate::repair::Repair;
 
 /// Where a value stands in the response, as a chain of stack frames: building a path costs no
 /// allocation; it is only written out (`to_vec`) for an error or a text piece.
@@ -93,6 +94,8 @@ pub(super) struct Source<'s> {
     events: Option<&'s [usize]>,
     /// A stream fed decoded events: the event at hand and its index (for the tools' message).
     event: Option<(usize, &'s Value)>,
+    /// Arguments strings are read with repair ([`super::ResponseOptions::repair`]).
+    repair: bool,
 }
 
 impl<'s> Source<'s> {
@@ -103,6 +106,7 @@ impl<'s> Source<'s> {
             start,
             events: None,
             event: None,
+            repair: false,
         }
     }
 
@@ -112,7 +116,23 @@ impl<'s> Source<'s> {
             start: 0,
             events: None,
             event: None,
+            repair: false,
         }
+    }
+
+    /// This source, reading arguments strings with `repair` or strictly.
+    pub(super) fn repairing(self, repair: bool) -> Self {
+        Source { repair, ..self }
+    }
+
+    /// The JSON value of `json` (an arguments string, or streamed fragments joined): strictly,
+    /// or with repair mending the mistakes it lists. The receipts' offsets are `json`'s, for the
+    /// caller to place.
+    pub(super) fn decode(&self, json: &str) -> Result<(Value, Vec<Repair>), ParseError> {
+        if !self.repair {
+            return json::parse_complete(json).map(|v| (v, Vec::new()));
+        }
+        crate::repair::run(json, json::parse_complete).map(|(value, repairs, _)| (value, repairs))
     }
 
     /// A recorded stream in `src`, event `i` starting at `starts[i]`.
@@ -122,6 +142,7 @@ impl<'s> Source<'s> {
             start: 0,
             events: Some(starts),
             event: None,
+            repair: false,
         }
     }
 
@@ -272,6 +293,17 @@ impl Joined {
             }
             None => (0, show(&[])),
         }
+    }
+
+    /// `repairs` made in the joined text, placed in the caller's text.
+    pub(super) fn place(&self, ctx: &Source<'_>, repairs: Vec<Repair>) -> Vec<Repair> {
+        repairs
+            .into_iter()
+            .map(|r| Repair {
+                offset: self.locate(ctx, r.offset).0,
+                ..r
+            })
+            .collect()
     }
 }
 
@@ -470,22 +502,29 @@ pub(super) fn name_not_a_string(ctx: &Source<'_>, name_at: &At<'_>, other: &Valu
     )
 }
 
-/// The arguments of `name`, the value at `at` (or missing):
-/// an object as is; a string decoded as strict JSON, which must be an object (`""` is `{}`);
-/// missing or null is `{}`; anything else is `tool_call.invalid_arguments`.
+/// The arguments of `name`, the value at `at` (or missing), with the receipts of what repair
+/// mended in them ([`Source::decode`]): an object as is; a string decoded as strict JSON, which
+/// must be an object (`""` is `{}`); missing or null is `{}`; anything else is
+/// `tool_call.invalid_arguments`.
 pub(super) fn arguments(
     ctx: &Source<'_>,
     name: &str,
     value: Option<&Value>,
     at: &At<'_>,
-) -> Result<Object, ParseError> {
+) -> Result<(Object, Vec<Repair>), ParseError> {
     match value {
-        None | Some(Value::Null) => Ok(Object::new()),
-        Some(Value::Object(o)) => Ok(o.clone()),
-        Some(Value::String(s)) if s.is_empty() => Ok(Object::new()),
-        Some(Value::String(s)) => match json::parse_complete(s) {
-            Ok(Value::Object(o)) => Ok(o),
-            Ok(other) => Err(ctx.error(
+        None | Some(Value::Null) => Ok((Object::new(), Vec::new())),
+        Some(Value::Object(o)) => Ok((o.clone(), Vec::new())),
+        Some(Value::String(s)) if s.is_empty() => Ok((Object::new(), Vec::new())),
+        Some(Value::String(s)) => match ctx.decode(s) {
+            Ok((Value::Object(o), mut repairs)) => {
+                let path = at.path();
+                for r in &mut repairs {
+                    r.offset = ctx.offset_in_string(&path, r.offset);
+                }
+                Ok((o, repairs))
+            }
+            Ok((other, _)) => Err(ctx.error(
                 ErrorCode::InvalidArguments,
                 at,
                 format!(
@@ -580,9 +619,14 @@ pub(super) fn call(
     let name = name(ctx, o, at)?;
     let (key, value) = arguments_key(ctx, o, at, own)?;
     let args_at = at.key(key);
-    let arguments = arguments(ctx, &name, value, &args_at)?;
+    let (arguments, repairs) = arguments(ctx, &name, value, &args_at)?;
     Ok(FoundCall {
-        call: ProviderCall { id, name, arguments },
+        call: ProviderCall {
+            id,
+            name,
+            arguments,
+            repairs,
+        },
         name_at: at.key("name").path(),
         args: match value {
             Some(_) => ArgsAt::Value(args_at.path()),
@@ -609,6 +653,7 @@ pub(super) fn fallback(
                 id: None,
                 name: c.name,
                 arguments: c.arguments,
+                repairs: text.place(ctx, c.repairs),
             })
             .collect()),
         Err(e) if e.code == ErrorCode::NotFound => Ok(Vec::new()),

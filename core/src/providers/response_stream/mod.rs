@@ -30,6 +30,7 @@ pub(crate) mod frames;
 
 use crate::call::Format;
 use crate::error::{ErrorCode, ParseError};
+use crate::repair::Repair;
 use crate::text::stream::Event;
 use crate::tools::{Tools, UnknownTools};
 use crate::value::{Object, Value};
@@ -53,6 +54,9 @@ pub(super) struct Emit {
     calls: usize,
     /// The caller's tools, applied to each call as it ends (a [`ResponseStream`] with tools).
     check: Option<Check>,
+    /// Arguments are read with repair: each call's events wait for its end, since a mended
+    /// call's fragments would not add up to its arguments.
+    repair: bool,
 }
 
 /// A stream's tools: what [`super::check::call`] needs, and the first call that failed.
@@ -74,6 +78,7 @@ impl Emit {
             kept: 0,
             calls: 0,
             check: None,
+            repair: false,
         }
     }
 
@@ -88,8 +93,8 @@ impl Emit {
                 self.kept = 0;
                 return out;
             }
-            Some(c) => c.unknown == UnknownTools::Drop && self.open.is_some(),
-            None => false,
+            Some(c) => (self.repair || c.unknown == UnknownTools::Drop) && self.open.is_some(),
+            None => self.repair && self.open.is_some(),
         };
         if hold {
             let held = self.events.split_off(self.call_from);
@@ -203,16 +208,22 @@ impl Emit {
                 }
             }
         }
-        if !streamed {
+        if self.repair && streamed {
+            // The call comes whole: one delta, the JSON of the arguments as read.
+            self.events
+                .retain(|e| !matches!(e, Event::Arguments { index: i, .. } if *i == index));
+        }
+        if !streamed || self.repair {
             self.events.push(Event::Arguments {
                 index,
                 delta: crate::value::object_json(&arguments),
             });
         }
+        let repairs = numbered(&found.call.repairs, index);
         self.events.push(Event::CallEnd {
             index,
             arguments,
-            repairs: Vec::new(),
+            repairs,
         });
         self.found.calls.push(found);
         self.calls += 1;
@@ -235,7 +246,7 @@ impl Emit {
         self.events.push(Event::CallEnd {
             index,
             arguments: call.arguments,
-            repairs: Vec::new(),
+            repairs: numbered(&call.repairs, index),
         });
     }
 
@@ -244,6 +255,17 @@ impl Emit {
         self.start(found.call.id.clone(), found.call.name.clone());
         self.end(ctx, found, false);
     }
+}
+
+/// `repairs` as receipts of the call `index`.
+fn numbered(repairs: &[Repair], index: usize) -> Vec<Repair> {
+    repairs
+        .iter()
+        .map(|r| Repair {
+            call_index: Some(index),
+            ..r.clone()
+        })
+        .collect()
 }
 
 /// Whether `event` belongs to the call `index`.
@@ -410,7 +432,7 @@ pub(super) fn read_text(text: &str, options: &ResponseOptions<'_>) -> Result<Opt
     // The events before a framing error are read first, as a stream reads them as they come.
     let read = Frames::default().read(text, true, &mut frames);
     let starts: Vec<usize> = frames.iter().map(|f| f.start).collect();
-    let ctx = Source::events(text, &starts);
+    let ctx = Source::events(text, &starts).repairing(options.repair);
     let events: Vec<(&Value, Option<&str>)> = frames.iter().map(|f| (&f.value, f.name.as_deref())).collect();
     let detected = provider_of(options.provider, &events);
     read_all(&ctx, &Value::Null, detected, &events, options, read).map(Some)
@@ -514,6 +536,7 @@ pub struct ResponseStream {
     /// The options a value read whole at the end is read with.
     validate: bool,
     unknown: UnknownTools,
+    repair: bool,
     state: Option<Result<(), ParseError>>,
 }
 
@@ -550,6 +573,7 @@ impl ResponseStream {
     /// call shows nothing.
     pub fn with_options(options: &ResponseOptions<'_>) -> Self {
         let mut emit = Emit::new(false);
+        emit.repair = options.repair;
         emit.check = options.tools.map(|tools| Check {
             tools: tools.clone(),
             validate: options.validate,
@@ -568,6 +592,7 @@ impl ResponseStream {
             emit,
             validate: options.validate,
             unknown: options.unknown,
+            repair: options.repair,
             state: None,
         }
     }
@@ -642,7 +667,7 @@ impl ResponseStream {
             } else {
                 Source::events(text, starts)
             };
-            return reader.finish(&ctx, &mut self.emit);
+            return reader.finish(&ctx.repairing(self.repair), &mut self.emit);
         }
         // SSE of a given API with no event in it: that API's reader, which may not read streams.
         if let (false, Some(Framing::Sse), Some(provider)) = (fed, self.frames.framing(), self.given) {
@@ -656,6 +681,7 @@ impl ResponseStream {
             tools: self.emit.check.as_ref().map(|c| &c.tools),
             validate: self.validate,
             unknown: self.unknown,
+            repair: self.repair,
         };
         let calls = match (fed, self.frames.framing()) {
             // One value alone is a response.
@@ -813,12 +839,13 @@ impl ResponseStream {
 
     /// Runs `f` with the source an event at `index` is located in.
     fn with_ctx<T>(&mut self, index: usize, value: &Value, f: impl FnOnce(&Source<'_>) -> T) -> T {
+        let repair = self.repair;
         if self.values > 0 {
-            return f(&Source::event(index, value));
+            return f(&Source::event(index, value).repairing(repair));
         }
         let starts = std::mem::take(&mut self.starts);
         let text = std::mem::take(&mut self.text);
-        let out = f(&Source::events(&text, &starts));
+        let out = f(&Source::events(&text, &starts).repairing(repair));
         self.text = text;
         self.starts = starts;
         out
@@ -939,15 +966,19 @@ fn streamed_call(
     what: &str,
 ) -> Result<FoundCall, ParseError> {
     let name = &head.name;
+    let mut repairs = Vec::new();
     let (arguments, args) = if json.text.trim().is_empty() {
         match whole {
             Some((o, path)) if !o.is_empty() => (o.clone(), ArgsAt::Value(path.clone())),
             _ => (Object::new(), ArgsAt::None),
         }
     } else {
-        match crate::syntax::json::parse_complete(&json.text) {
-            Ok(Value::Object(o)) => (o, ArgsAt::Joined(json.clone())),
-            Ok(other) => {
+        match ctx.decode(&json.text) {
+            Ok((Value::Object(o), mended)) => {
+                repairs = json.place(ctx, mended);
+                (o, ArgsAt::Joined(json.clone()))
+            }
+            Ok((other, _)) => {
                 let (offset, path) = json.locate(ctx, 0);
                 let message = format!(
                     "the JSON streamed as the {what} of {} (from {path}) must be an object, found {}",
@@ -973,6 +1004,7 @@ fn streamed_call(
             id: head.id.clone(),
             name: name.clone(),
             arguments,
+            repairs,
         },
         name_at: head.name_at.clone(),
         args,
