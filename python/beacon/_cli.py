@@ -233,8 +233,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error("--text-fallback reads a whole response; it does not apply to --stream")
     if args.start is not None and (not args.stream or args.response):
         parser.error("--start needs --stream (without --response)")
-    if args.repair and (args.stream or args.response):
-        parser.error("--repair reads model output whole: it takes neither --stream nor --response")
     if args.message and args.response:
         parser.error("--message reads model output; --response reads an API response: use one")
     if not args.response and (args.provider is not None or args.text_fallback):
@@ -252,7 +250,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.message:
         return _with_big_ints(lambda: _run_message(text, args.generate_ids, args.id_seed, args.repair))
     if args.response:
-        return _with_big_ints(lambda: _run_response(text, args.provider or "auto", args.text_fallback))
+        return _with_big_ints(lambda: _run_response(text, args.provider or "auto", args.text_fallback, args.repair))
     return _with_big_ints(lambda: _run(text, args.all, args.include_format, args.repair))
 
 
@@ -321,9 +319,9 @@ def _run(text: str, all_calls: bool, include_format: bool, repair: bool) -> int:
     return _print(result)
 
 
-def _run_response(text: str, provider: str, text_fallback: bool) -> int:
+def _run_response(text: str, provider: str, text_fallback: bool, repair: bool) -> int:
     try:
-        calls = parse_response(text, provider=provider, text_fallback=text_fallback)
+        calls = parse_response(text, provider=provider, text_fallback=text_fallback, repair=repair)
     except ToolCallError as err:
         return _report(text, err)
     if calls:
@@ -387,10 +385,13 @@ def _run_stream(args: argparse.Namespace) -> int:
     source = "<stdin>" if args.file == "-" else args.file
     stream: Any
     if args.response:
-        stream = ResponseStream(args.provider or "auto")
+        stream = ResponseStream(args.provider or "auto", repair=args.repair)
     else:
         stream = ToolCallStream(
-            ids="generate" if args.generate_ids else None, id_seed=args.id_seed, start=args.start or "detect"
+            ids="generate" if args.generate_ids else None,
+            id_seed=args.id_seed,
+            start=args.start or "detect",
+            repair=args.repair,
         )
     decoder = codecs.getincrementaldecoder("utf-8")()
     # What was read, for the line of an error (the core holds the text too; a command need not

@@ -456,8 +456,16 @@ def test_repair_mends_and_reports_and_strict_still_fails() -> None:
     # Truncation is never repaired.
     cut = run(["--repair"], stdin='<tool_call>{"name": "f", "arguments": {"a": 1,')
     assert cut.returncode == 2 and err(cut).startswith("json.unexpected_end")
-    proc = run(["--repair", "--stream"], stdin=text)
-    assert proc.returncode == 2 and "--repair" in err(proc)
+    # A stream: the call comes whole at the end, its receipt in its call_end.
+    events = [json.loads(line) for line in out(run(["--repair", "--stream", "--start", "content"], stdin=text)).splitlines()]
+    assert [e["type"] for e in events] == ["content", "call_start", "arguments", "call_end"]
+    assert events[-1]["repairs"] == [receipt]
+    # An API response: the arguments string is mended, the receipt in the response text.
+    response = json.dumps({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"a": 1,}'}}]}}]})
+    assert run(["--response"], stdin=response).returncode == 2
+    [call] = json.loads(out(run(["--response", "--repair"], stdin=response)))
+    assert call["arguments"] == {"a": 1} and response[call["repairs"][0]["position"]:].startswith(",}")
 
 
 @pytest.mark.parametrize("extra", [["--all"], ["--include-format"]])
