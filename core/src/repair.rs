@@ -45,16 +45,24 @@ pub enum RepairCode {
     PythonLiteral,
     RawNewline,
     LeadingZero,
+    SetLiteral,
+    UnescapedQuote,
+    WrappedArguments,
+    DoubleEncoded,
 }
 
 impl RepairCode {
     /// Every repair code, in the order of the module's table.
-    pub const ALL: [RepairCode; 5] = [
+    pub const ALL: [RepairCode; 9] = [
         RepairCode::UnclosedValue,
         RepairCode::TrailingComma,
         RepairCode::PythonLiteral,
         RepairCode::RawNewline,
         RepairCode::LeadingZero,
+        RepairCode::SetLiteral,
+        RepairCode::UnescapedQuote,
+        RepairCode::WrappedArguments,
+        RepairCode::DoubleEncoded,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -64,6 +72,10 @@ impl RepairCode {
             RepairCode::PythonLiteral => "repair.python_literal",
             RepairCode::RawNewline => "repair.raw_newline",
             RepairCode::LeadingZero => "repair.leading_zero",
+            RepairCode::SetLiteral => "repair.set_literal",
+            RepairCode::UnescapedQuote => "repair.unescaped_quote",
+            RepairCode::WrappedArguments => "repair.wrapped_arguments",
+            RepairCode::DoubleEncoded => "repair.double_encoded",
         }
     }
 }
@@ -282,22 +294,106 @@ fn python_string(s: &str) -> Option<(String, usize)> {
 /// A raw control character at `at` inside a JSON string: its escape.
 fn raw_control(rest: &str, at: usize) -> Option<Fix> {
     let b = *rest.as_bytes().first()?;
-    if b >= 0x20 {
-        return None;
-    }
+    (b < 0x20).then(|| escape_control(at, b))
+}
+
+/// The control character `b` at `at` inside a quoted string (JSON's or call syntax's) written as
+/// its escape.
+pub(crate) fn escape_control(at: usize, b: u8) -> Fix {
     let insert = match b {
         b'\n' => "\\n".to_owned(),
         b'\r' => "\\r".to_owned(),
         b'\t' => "\\t".to_owned(),
         _ => format!("\\u{b:04x}"),
     };
-    Some(Fix {
+    Fix {
         code: RepairCode::RawNewline,
         at,
         range: at..at + 1,
         message: format!("a raw control character (U+{b:04X}) in a string was escaped as `{insert}`"),
         insert,
+    }
+}
+
+/// The most closing quotes [`inner_quotes`] tries; a line with more is left as it is.
+const MAX_READINGS: usize = 16;
+
+/// The mend for a string whose closing quote (`quote`, at `first`) is followed by text that
+/// cannot follow a string: the quote was meant inside it, unescaped. Each later `quote` on the
+/// same line is a reading of where the string ends (the quotes between then inner, escaped); a
+/// reading *closes* when `closes` accepts the text from `from` (the start of the value or argument
+/// list being read) with those quotes escaped. Exactly one reading must close: none, or two, and
+/// the string is not mended. At most [`MAX_READINGS`] quotes are tried.
+pub(crate) fn inner_quotes(
+    src: &str,
+    from: usize,
+    first: usize,
+    quote: u8,
+    closes: impl Fn(&str) -> bool,
+) -> Option<Fix> {
+    let bytes = src.as_bytes();
+    if bytes.get(first) != Some(&quote) || from > first {
+        return None;
+    }
+    let escaped = |at: usize| bytes[..at].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1;
+    let mut candidates = Vec::new();
+    for (i, &b) in bytes.iter().enumerate().skip(first + 1) {
+        if b == b'\n' || b == b'\r' {
+            break;
+        }
+        if b == quote && !escaped(i) {
+            if candidates.len() == MAX_READINGS {
+                return None;
+            }
+            candidates.push(i);
+        }
+    }
+    let escape = |to: usize| {
+        let mut out = String::with_capacity(to - first + 8);
+        for (i, c) in src[first..to].char_indices() {
+            if c as u32 == u32::from(quote) && !escaped(first + i) {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let mut found = None;
+    for &close in &candidates {
+        let mut trial = String::with_capacity(src.len() - from + 8);
+        trial.push_str(&src[from..first]);
+        trial.push_str(&escape(close));
+        trial.push_str(&src[close..]);
+        if closes(&trial) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(close);
+        }
+    }
+    let close = found?;
+    Some(Fix {
+        code: RepairCode::UnescapedQuote,
+        at: first,
+        range: first..close,
+        insert: escape(close),
+        message: format!(
+            "a `{}` inside a string was read as part of it and escaped",
+            quote as char
+        ),
     })
+}
+
+/// The integer `digits` at `at` in call syntax, whose first `zeros` digits are leading zeros:
+/// they go.
+pub(crate) fn drop_zeros(at: usize, zeros: usize, digits: &str) -> Fix {
+    Fix {
+        code: RepairCode::LeadingZero,
+        at,
+        range: at..at + zeros,
+        insert: String::new(),
+        message: format!("the leading zeros of `{digits}` were removed"),
+    }
 }
 
 /// The digit at `at` after a number's leading `0`: the zeros before the first other digit go.

@@ -120,7 +120,32 @@ fn plain_run_end(bytes: &[u8], mut i: usize) -> usize {
 /// Parses one JSON value starting at byte `start` of `src` (leading whitespace is skipped).
 /// Returns the value and the offset just past it.
 pub(crate) fn parse_value_at(src: &str, start: usize) -> Result<(Value, usize), ParseError> {
-    Parser::new(src, start).value_at().map_err(ParseError::from)
+    Parser::new(src, start)
+        .value_at()
+        .map_err(|e| inner_quote(src, start, e.into()))
+}
+
+/// `err`, raised reading the value at `start`, with the repair `repair.unescaped_quote` when it
+/// stands right after a string's closing quote and exactly one later `"` on that line, read as
+/// the string's end, lets the value close ([`crate::repair::inner_quotes`]).
+fn inner_quote(src: &str, start: usize, err: ParseError) -> ParseError {
+    let bytes = src.as_bytes();
+    if err.code != ErrorCode::JsonUnexpectedToken || err.fix.is_some() || err.offset >= bytes.len() {
+        return err;
+    }
+    let from = skip_ws(bytes, start);
+    let mut c = err.offset;
+    while c > from && matches!(bytes[c - 1], b' ' | b'\t' | b'\n' | b'\r') {
+        c -= 1;
+    }
+    if c <= from + 1 || bytes[c - 1] != b'"' {
+        return err;
+    }
+    let fix = crate::repair::inner_quotes(src, from, c - 1, b'"', |trial| check_nested_at(trial, 0, 0).is_some());
+    match fix {
+        Some(fix) => err.fix(fix),
+        None => err,
+    }
 }
 
 /// Like [`parse_value_at`]; when the value is an array, also returns the byte range of each of
@@ -129,7 +154,7 @@ pub(crate) fn parse_value_items_at(src: &str, start: usize) -> Result<(Value, us
     let mut parser = Parser::new(src, start);
     parser.items = Some(Vec::new());
     parser.pos = skip_ws(parser.bytes, parser.pos);
-    let value = parser.value()?;
+    let value = parser.value().map_err(|e| inner_quote(src, start, e.into()))?;
     Ok((value, parser.pos, parser.items.unwrap_or_default()))
 }
 

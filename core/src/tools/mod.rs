@@ -354,11 +354,55 @@ fn type_arguments(text: &str, call: &mut ToolCall, schema: &Schema, validate: bo
             Err(why) => {
                 let path = pointer(&[Step::Key(key.clone())]);
                 let message = format!("the argument {} of {}: {why}", quote(key), quote(&call.name));
-                return Err(ParseError::new(ErrorCode::Schema, param.value.start, message).with_path(path));
+                let err = ParseError::new(ErrorCode::Schema, param.value.start, message).with_path(path);
+                return Err(
+                    match escaped_value(text, param.value.clone(), &raw, schema, node, validate) {
+                        Some(fix) => err.fix(fix),
+                        None => err,
+                    },
+                );
             }
         }
     }
     Ok(())
+}
+
+/// The repair of a value written as text (at `range`, reading `raw`) that fits no type its
+/// schema allows because it is JSON escaped a second time (`[{\"id\": 1}]`): decoded once as the
+/// content of a JSON string, it is an object or an array its schema takes. The decoded text takes
+/// the value's place (`repair.double_encoded`); text that decoding would give a `<` it did not
+/// have (which could close the value's tag) is left as it is.
+fn escaped_value(
+    text: &str,
+    range: std::ops::Range<usize>,
+    raw: &str,
+    schema: &Schema,
+    node: NodeId,
+    validate: bool,
+) -> Option<crate::repair::Fix> {
+    let written = &text[range.clone()];
+    if raw != written || !written.contains('\\') {
+        return None;
+    }
+    let trimmed = written.trim();
+    let Ok(Value::String(decoded)) = crate::syntax::json::parse_complete(&format!("\"{trimmed}\"")) else {
+        return None;
+    };
+    if decoded.matches('<').count() != trimmed.matches('<').count() {
+        return None;
+    }
+    match typing::type_text(schema, node, &decoded, validate) {
+        Ok(Some(Value::Object(_) | Value::Array(_))) => {}
+        _ => return None,
+    }
+    let start = range.start + (written.len() - written.trim_start().len());
+    Some(crate::repair::Fix {
+        code: crate::repair::RepairCode::DoubleEncoded,
+        at: start,
+        range: start..start + trimmed.len(),
+        insert: decoded,
+        message: "a value JSON-escaped a second time was decoded once".to_owned(),
+    })
 }
 
 /// The schema of the property `key` of an object schema: under `properties` (here, behind its
