@@ -188,9 +188,15 @@ pub(crate) fn run<T>(
 /// Settles the receipts of a repaired parse in its answer: each call's span back in the caller's
 /// offsets, each receipt given to the call whose span holds it (its `call_index`, and the call's
 /// `repairs`). Returns every receipt, in text order.
+/// Receipts a call already holds (made on the working text while reading it, as
+/// `repair.wrapped_arguments` is) join the others, their offsets mapped back.
 pub(crate) fn settle(calls: &mut [ToolCall], mut repairs: Vec<Repair>, edits: &Edits) -> Vec<Repair> {
     for call in calls.iter_mut() {
         call.span = edits.original_range(&call.span);
+        repairs.extend(call.repairs.drain(..).map(|mut r| {
+            r.offset = edits.original(r.offset);
+            r
+        }));
     }
     repairs.sort_by_key(|r| r.offset);
     for r in &mut repairs {
@@ -318,8 +324,9 @@ pub(crate) fn escape_control(at: usize, b: u8) -> Fix {
 /// The most closing quotes [`inner_quotes`] tries; a line with more is left as it is.
 const MAX_READINGS: usize = 16;
 
-/// The mend for a string whose closing quote (`quote`, at `first`) is followed by text that
-/// cannot follow a string: the quote was meant inside it, unescaped. Each later `quote` on the
+/// The mend for a string whose closing quote (`quote`, at `first`) is followed (after spaces) by
+/// text that cannot follow a string and is no delimiter of the grammar (not `,` `:` `)` `]` `}`):
+/// the quote was meant inside it, unescaped. Each later `quote` on the
 /// same line is a reading of where the string ends (the quotes between then inner, escaped); a
 /// reading *closes* when `closes` accepts the text from `from` (the start of the value or argument
 /// list being read) with those quotes escaped. Exactly one reading must close: none, or two, and
@@ -333,6 +340,10 @@ pub(crate) fn inner_quotes(
 ) -> Option<Fix> {
     let bytes = src.as_bytes();
     if bytes.get(first) != Some(&quote) || from > first {
+        return None;
+    }
+    let next = crate::lex::skip_ws(bytes, first + 1);
+    if !bytes.get(next).is_some_and(|b| !b",:)]}".contains(b)) {
         return None;
     }
     let escaped = |at: usize| bytes[..at].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1;

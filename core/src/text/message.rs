@@ -219,7 +219,7 @@ fn message_in(text: &str, options: MessageOptions<'_>, defer: Defer) -> Result<M
     let calls = match options.tools {
         Some(tools) => {
             let (calls, starts): (Vec<ToolCall>, Vec<usize>) = calls.into_iter().unzip();
-            let kept = crate::tools::apply_each(text, calls, tools, options.validate, options.unknown)?;
+            let kept = crate::tools::apply_each(text, calls, tools, options.validate, options.unknown, options.repair)?;
             kept.into_iter().map(|(i, call)| (call, starts[i])).collect()
         }
         None => calls,

@@ -203,15 +203,18 @@ impl Tools {
     }
 }
 
-/// Names, types and validates `calls` (found in `text`) against `tools`.
+/// Names, types and validates `calls` (found in `text`) against `tools`; with `repair`, a call
+/// that breaks its schema only because one parameter wraps its arguments is unwrapped, with a
+/// receipt ([`check_repairing`]).
 pub(crate) fn apply(
     text: &str,
     calls: Vec<ToolCall>,
     tools: &Tools,
     validate: bool,
     unknown: UnknownTools,
+    repair: bool,
 ) -> Result<Vec<ToolCall>, ParseError> {
-    Ok(apply_each(text, calls, tools, validate, unknown)?
+    Ok(apply_each(text, calls, tools, validate, unknown, repair)?
         .into_iter()
         .map(|(_, call)| call)
         .collect())
@@ -224,10 +227,16 @@ pub(crate) fn apply_each(
     tools: &Tools,
     validate: bool,
     unknown: UnknownTools,
+    repair: bool,
 ) -> Result<Vec<(usize, ToolCall)>, ParseError> {
     let mut out = Vec::with_capacity(calls.len());
     for (i, call) in calls.into_iter().enumerate() {
-        if let Some(call) = check(text, call, tools, validate, unknown)? {
+        let checked = if repair {
+            check_repairing(text, call, tools, validate, unknown)
+        } else {
+            check(text, call, tools, validate, unknown)
+        };
+        if let Some(call) = checked? {
             out.push((i, call));
         }
     }
@@ -282,7 +291,7 @@ pub(crate) fn check(
     };
     if let Some(schema) = &tool.schema {
         if call.format == crate::call::Format::Minicpm {
-            wrapper::unwrap(text, &mut call, |key| declares(schema, 0, key, 0));
+            wrapper::unwrap(text, &mut call, &wrapper::MINICPM, |key| declares(schema, 0, key, 0));
         }
         type_arguments(text, &mut call, schema, validate)?;
         if validate {
@@ -293,6 +302,45 @@ pub(crate) fn check(
         }
     }
     Ok(Some(call))
+}
+
+/// [`check`], with the repair `repair.wrapped_arguments`: when the call breaks its tool's schema
+/// (`tool_call.schema`) and its only parameter, `arguments` or `input`, which the schema does not
+/// name, holds an object that, as the call's arguments, passes, the call has that object as its
+/// arguments and a receipt at the object ([`wrapper`]). Otherwise the error stands.
+pub(crate) fn check_repairing(
+    text: &str,
+    call: ToolCall,
+    tools: &Tools,
+    validate: bool,
+    unknown: UnknownTools,
+) -> Result<Option<ToolCall>, ParseError> {
+    let err = match check(text, call.clone(), tools, validate, unknown) {
+        Err(err) if err.code == ErrorCode::Schema && err.fix.is_none() => err,
+        other => return other,
+    };
+    let Some(schema) = tools.get(&call.name).and_then(|t| t.schema.as_ref()) else {
+        return Err(err);
+    };
+    let key = call.arguments.first().map(|(k, _)| k.clone()).unwrap_or_default();
+    let mut unwrapped = call;
+    let Some(at) = wrapper::unwrap(text, &mut unwrapped, &wrapper::REPAIRED, |key| {
+        declares(schema, 0, key, 0)
+    }) else {
+        return Err(err);
+    };
+    match check(text, unwrapped, tools, validate, unknown) {
+        Ok(Some(mut call)) => {
+            call.repairs.push(crate::repair::Repair {
+                code: crate::repair::RepairCode::WrappedArguments,
+                message: format!("the object in the only parameter, `{key}`, was read as the call's arguments"),
+                offset: at,
+                call_index: None,
+            });
+            Ok(Some(call))
+        }
+        _ => Err(err),
+    }
 }
 
 fn show(path: &str) -> String {
