@@ -22,8 +22,12 @@
 //! | `repair.unclosed_value` | a tagged value's close is missing before the next parameter's opener | the close inserted before that opener |
 //! | `repair.trailing_comma` | a `,` before `}` or `]` in JSON | the comma removed |
 //! | `repair.python_literal` | `True`/`False`/`None` or a single-quoted string where JSON is expected | `true`/`false`/`null`, a JSON string |
-//! | `repair.raw_newline` | a raw control character inside a JSON string | its escape (`\n`, `\t`, `\u0001`) |
-//! | `repair.leading_zero` | a number written with leading zeros (`07`) in JSON | the zeros removed |
+//! | `repair.raw_newline` | a raw control character inside a JSON string, a raw line break inside a one-line call-syntax string | its escape (`\n`, `\t`, `\u0001`) |
+//! | `repair.leading_zero` | a number written with leading zeros (`07`) in JSON or call syntax | the zeros removed |
+//! | `repair.set_literal` | a Python set (`{'a', 'b'}`) in call syntax | a list |
+//! | `repair.unescaped_quote` | an unescaped quote inside a string, JSON or call syntax | escaped, when exactly one reading closes the value ([`inner_quotes`]) |
+//! | `repair.wrapped_arguments` | with tools, the one parameter `arguments` / `input` holding the whole arguments object, the call breaking its schema | that object as the arguments, when it passes |
+//! | `repair.double_encoded` | an arguments string of a JSON string of an object; a text value (with tools) or a GLM call JSON-escaped again | decoded once |
 //!
 //! Positions are byte offsets into the caller's text, as every position in the core.
 
@@ -108,6 +112,24 @@ pub(crate) struct Fix {
     pub message: String,
 }
 
+/// A mend that an error names but that takes more reading than raising it does, so it is worked
+/// out only when the caller asks for repairs: a strict parse that reads on past errors (inside
+/// reasoning) stays linear. `find` is the raising site's: given the text, `from` and `at`, the
+/// edit, if it finds one.
+#[derive(Debug, Clone)]
+pub(crate) struct Mend {
+    pub from: usize,
+    pub at: usize,
+    pub find: fn(&str, usize, usize) -> Option<Fix>,
+}
+
+impl Mend {
+    pub(crate) fn shift(&mut self, by: usize) {
+        self.from += by;
+        self.at += by;
+    }
+}
+
 /// One edit made to the working text, in the working text's offsets at the time.
 #[derive(Debug, Clone)]
 struct Edit {
@@ -166,6 +188,7 @@ pub(crate) fn run<T>(
             err.offset = edits.original(err.offset);
             err.read_to = None;
             err.fix = None;
+            err.mend = None;
             return Err(err);
         };
         repairs.push(Repair {
@@ -213,6 +236,9 @@ pub(crate) fn settle(calls: &mut [ToolCall], mut repairs: Vec<Repair>, edits: &E
 fn fix_for(text: &str, err: &ParseError) -> Option<Fix> {
     if let Some(fix) = &err.fix {
         return Some((**fix).clone());
+    }
+    if let Some(mend) = &err.mend {
+        return (mend.find)(text, mend.from, mend.at);
     }
     let at = err.offset;
     let rest = text.get(at..)?;
@@ -322,7 +348,7 @@ pub(crate) fn escape_control(at: usize, b: u8) -> Fix {
 }
 
 /// The most closing quotes [`inner_quotes`] tries; a line with more is left as it is.
-const MAX_READINGS: usize = 16;
+pub(crate) const MAX_READINGS: usize = 16;
 
 /// The mend for a string whose closing quote (`quote`, at `first`) is followed (after spaces) by
 /// text that cannot follow a string and is no delimiter of the grammar (not `,` `:` `)` `]` `}`):
@@ -331,19 +357,13 @@ const MAX_READINGS: usize = 16;
 /// reading *closes* when `closes` accepts the text from `from` (the start of the value or argument
 /// list being read) with those quotes escaped. Exactly one reading must close: none, or two, and
 /// the string is not mended. At most [`MAX_READINGS`] quotes are tried.
-pub(crate) fn inner_quotes(
-    src: &str,
-    from: usize,
-    first: usize,
-    quote: u8,
-    closes: impl Fn(&str) -> bool,
-) -> Option<Fix> {
+pub(crate) fn inner_quotes(src: &str, from: usize, first: usize, quote: u8, closes: fn(&str) -> bool) -> Option<Fix> {
     let bytes = src.as_bytes();
     if bytes.get(first) != Some(&quote) || from > first {
         return None;
     }
     let next = crate::lex::skip_ws(bytes, first + 1);
-    if !bytes.get(next).is_some_and(|b| !b",:)]}".contains(b)) {
+    if bytes.get(next).is_none_or(|b| b",:)]}".contains(b)) {
         return None;
     }
     let escaped = |at: usize| bytes[..at].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1;

@@ -142,10 +142,10 @@ pub(crate) fn starts_call(text: &str, pos: usize, tags: &Tags) -> bool {
 /// it takes that text's place (`repair.double_encoded`).
 pub(crate) fn escaped_call(text: &str, pos: usize, tags: &Tags) -> Option<crate::repair::Fix> {
     let bytes = text.as_bytes();
-    let from = name_end(bytes, pos);
-    if from == pos || !at(bytes, from, "\\n") || !at(bytes, from + 2, tags.key) {
+    if !escaped_start(text, pos, tags) {
         return None;
     }
+    let from = name_end(bytes, pos);
     let close = from + memchr::memmem::find(&bytes[from..], tags.close.as_bytes())?;
     let body = text[from..close].trim_end();
     let Ok(Value::String(decoded)) = crate::syntax::json::parse_complete(&format!("\"{body}\"")) else {
@@ -158,6 +158,14 @@ pub(crate) fn escaped_call(text: &str, pos: usize, tags: &Tags) -> Option<crate:
         insert: decoded,
         message: "the call's text, escaped a second time (`\\n`, `\\\"`), was decoded once".to_owned(),
     })
+}
+
+/// Whether the content at `pos` is a name, a literal `\n` and the key tag: a pairs call escaped a
+/// second time ([`escaped_call`]).
+pub(crate) fn escaped_start(text: &str, pos: usize, tags: &Tags) -> bool {
+    let bytes = text.as_bytes();
+    let from = name_end(bytes, pos);
+    from > pos && at(bytes, from, "\\n") && at(bytes, from + 2, tags.key)
 }
 
 /// Parses the call whose open tag is at `start`; returns it and the offset after its close tag.

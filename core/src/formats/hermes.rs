@@ -42,8 +42,13 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usi
         let (call, end) = glm::call(text, start, &glm::TAGS)?;
         out.push(call);
         return Ok(end);
-    } else if let Some(fix) = glm::escaped_call(text, content, &glm::TAGS) {
-        return Err(super::unrecognized(text, content, MARKER).fix(fix));
+    } else if glm::escaped_start(text, content, &glm::TAGS) {
+        let mend = crate::repair::Mend {
+            from: content,
+            at: content,
+            find: |text, at, _| glm::escaped_call(text, at, &glm::TAGS),
+        };
+        return Err(super::unrecognized(text, content, MARKER).mend(mend));
     } else {
         tagged_json(text, content, Format::Hermes, MARKER, out)?
     };

@@ -112,26 +112,71 @@ pub(crate) fn parse_arguments(src: &str, open: usize) -> Result<(Object, usize),
         Ok(args) => Ok((args, p.pos)),
         Err(err) => Err(match p.last_string {
             Some(close)
-                if err.code == ErrorCode::Syntax && err.fix.is_none() && err.offset == skip_ws(p.bytes, close + 1) =>
+                if err.code == ErrorCode::Syntax
+                    && err.fix.is_none()
+                    && err.mend.is_none()
+                    && err.offset == skip_ws(p.bytes, close + 1) =>
             {
-                let fix = crate::repair::inner_quotes(src, open, close, p.bytes[close], |trial| {
-                    let mut t = Parser {
-                        src: trial,
-                        bytes: trial.as_bytes(),
-                        pos: 1,
-                        depth: 0,
-                        last_string: None,
-                    };
-                    t.arguments().is_ok()
-                });
-                match fix {
-                    Some(fix) => err.fix(fix),
-                    None => err,
-                }
+                err.mend(crate::repair::Mend {
+                    from: open,
+                    at: close,
+                    find: |text, from, first| {
+                        let quote = *text.as_bytes().get(first)?;
+                        crate::repair::inner_quotes(text, from, first, quote, arguments_close)
+                    },
+                })
             }
             _ => err,
         }),
     }
+}
+
+/// Whether `text`, from its `(` at 0, is an argument list that closes (a reading, for
+/// [`crate::repair::inner_quotes`]).
+pub(crate) fn arguments_close(text: &str) -> bool {
+    let mut t = Parser {
+        src: text,
+        bytes: text.as_bytes(),
+        pos: 1,
+        depth: 0,
+        last_string: None,
+    };
+    t.arguments().is_ok()
+}
+
+/// The repair `repair.set_literal` of the braces at `open` in `src`, when they hold a Python set:
+/// one or more literals separated by commas (a trailing one allowed) and closed by `}`. They
+/// become a list's brackets.
+pub(crate) fn as_set(src: &str, open: usize) -> Option<crate::repair::Fix> {
+    let mut p = Parser {
+        src,
+        bytes: src.as_bytes(),
+        pos: open + 1,
+        depth: 1,
+        last_string: None,
+    };
+    let mut items = 0;
+    let close = loop {
+        p.ws();
+        if p.peek() == Some(b'}') && items > 0 {
+            break p.pos;
+        }
+        p.literal().ok()?;
+        items += 1;
+        p.ws();
+        match p.peek() {
+            Some(b',') => p.pos += 1,
+            Some(b'}') => {}
+            _ => return None,
+        }
+    };
+    Some(crate::repair::Fix {
+        code: crate::repair::RepairCode::SetLiteral,
+        at: open,
+        range: open..close + 1,
+        insert: format!("[{}]", &src[open + 1..close]),
+        message: "a Python set was read as a list".to_owned(),
+    })
 }
 
 /// The one Python (or JSON) literal that is the whole of `src` (whitespace around it allowed), or
@@ -500,42 +545,15 @@ impl Parser<'_> {
     }
 
     /// `err`, raised in the dict whose `{` is at `open` at its first item (`first`), with the
-    /// repair that reads the braces as a Python set, a list, when they hold a set: one or more
-    /// literals separated by commas (a trailing one allowed) and closed by `}`.
+    /// repair that reads the braces as a Python set ([`as_set`]), worked out when repairing.
     fn as_set(&self, open: usize, first: bool, err: ParseError) -> ParseError {
         if !first || err.offset >= self.bytes.len() {
             return err;
         }
-        let mut p = Parser {
-            src: self.src,
-            bytes: self.bytes,
-            pos: open + 1,
-            depth: self.depth,
-            last_string: None,
-        };
-        let mut items = 0;
-        let close = loop {
-            p.ws();
-            if p.peek() == Some(b'}') && items > 0 {
-                break p.pos;
-            }
-            if p.literal().is_err() {
-                return err;
-            }
-            items += 1;
-            p.ws();
-            match p.peek() {
-                Some(b',') => p.pos += 1,
-                Some(b'}') => {}
-                _ => return err,
-            }
-        };
-        err.fix(crate::repair::Fix {
-            code: crate::repair::RepairCode::SetLiteral,
+        err.mend(crate::repair::Mend {
+            from: open,
             at: open,
-            range: open..close + 1,
-            insert: format!("[{}]", &self.src[open + 1..close]),
-            message: "a Python set was read as a list".to_owned(),
+            find: |text, open, _| as_set(text, open),
         })
     }
 

@@ -131,6 +131,7 @@ pub(crate) fn parse_value_at(src: &str, start: usize) -> Result<(Value, usize), 
 fn inner_quote(src: &str, start: usize, err: ParseError) -> ParseError {
     let bytes = src.as_bytes();
     if err.code != ErrorCode::JsonUnexpectedToken || err.fix.is_some() || err.offset >= bytes.len() {
+        // (Whether a reading closes is worked out only when repairing: [`crate::repair::Mend`].)
         return err;
     }
     let from = skip_ws(bytes, start);
@@ -141,11 +142,17 @@ fn inner_quote(src: &str, start: usize, err: ParseError) -> ParseError {
     if c <= from + 1 || bytes[c - 1] != b'"' {
         return err;
     }
-    let fix = crate::repair::inner_quotes(src, from, c - 1, b'"', |trial| check_nested_at(trial, 0, 0).is_some());
-    match fix {
-        Some(fix) => err.fix(fix),
-        None => err,
-    }
+    err.mend(crate::repair::Mend {
+        from,
+        at: c - 1,
+        find: |text, from, first| crate::repair::inner_quotes(text, from, first, b'"', value_closes),
+    })
+}
+
+/// Whether `text` starts with a JSON value (a reading that closes, for
+/// [`crate::repair::inner_quotes`]).
+pub(crate) fn value_closes(text: &str) -> bool {
+    check_nested_at(text, 0, 0).is_some()
 }
 
 /// Like [`parse_value_at`]; when the value is an array, also returns the byte range of each of
@@ -1024,6 +1031,32 @@ fn show_byte(b: u8) -> String {
 
 #[cfg(test)]
 mod tests {
+    fn json(text: &str) -> bool {
+        super::value_closes(text)
+    }
+
+    #[test]
+    fn an_inner_quote_is_mended_only_when_one_reading_closes() {
+        let one = r#"{"q": "say "hi" now"}"#;
+        let fix = crate::repair::inner_quotes(one, 0, 11, b'"', json).expect("one reading");
+        assert_eq!(
+            (fix.at, fix.range.clone(), fix.insert.as_str()),
+            (11, 11..19, r#"\"hi\" now"#)
+        );
+        let two = r#"{"q": "a "b", "c": "d"}"#;
+        assert_eq!(crate::repair::inner_quotes(two, 0, 9, b'"', json), None);
+        // A quote followed by a delimiter is never an inner quote.
+        assert_eq!(crate::repair::inner_quotes(r#"{"a", "b"}"#, 0, 3, b'"', json), None);
+    }
+
+    #[test]
+    fn an_inner_quote_tries_at_most_max_readings() {
+        let many = format!(r#"{{"q": "a "b{}"}}"#, r#" ""#.repeat(crate::repair::MAX_READINGS));
+        assert_eq!(crate::repair::inner_quotes(&many, 0, 9, b'"', json), None);
+        let fewer = format!(r#"{{"q": "a "b{}"}}"#, r#" \""#.repeat(crate::repair::MAX_READINGS));
+        assert!(crate::repair::inner_quotes(&fewer, 0, 9, b'"', json).is_some());
+    }
+
     use super::{locate_key, locate_path, plain_run_end, STRING_STOP};
     use crate::syntax::path::Step;
 
