@@ -27,7 +27,7 @@
 //! | `repair.set_literal` | a Python set (`{'a', 'b'}`) in call syntax | a list |
 //! | `repair.unescaped_quote` | an unescaped quote inside a string, JSON or call syntax | escaped, when exactly one reading closes the value ([`inner_quotes`]) |
 //! | `repair.wrapped_arguments` | with tools, the one parameter `arguments` / `input` holding the whole arguments object, the call breaking its schema | that object as the arguments, when it passes |
-//! | `repair.double_encoded` | an arguments string of a JSON string of an object; a text value (with tools) or a GLM call JSON-escaped again | decoded once |
+//! | `repair.double_encoded` | an arguments string of a JSON string of an object, a JSON string of an object where the object belongs; a text value (with tools) or a GLM call JSON-escaped again | decoded once |
 //!
 //! Positions are byte offsets into the caller's text, as every position in the core.
 
