@@ -24,7 +24,7 @@
 //! | `repair.python_literal` | `True`/`False`/`None` or a single-quoted string where JSON is expected | `true`/`false`/`null`, a JSON string |
 //! | `repair.raw_newline` | a raw control character inside a JSON string, a raw line break inside a one-line call-syntax string | its escape (`\n`, `\t`, `\u0001`) |
 //! | `repair.leading_zero` | a number written with leading zeros (`07`) in JSON or call syntax | the zeros removed |
-//! | `repair.set_literal` | a Python set (`{'a', 'b'}`) in call syntax | a list |
+//! | `repair.set_literal` | a Python set (`{'a', 'b'}`) in call syntax or JSON | a list |
 //! | `repair.unescaped_quote` | an unescaped quote inside a string, JSON or call syntax | escaped, when exactly one reading closes the value ([`inner_quotes`]) |
 //! | `repair.wrapped_arguments` | with tools, the one parameter `arguments` / `input` holding the whole arguments object, the call breaking its schema | that object as the arguments, when it passes |
 //! | `repair.double_encoded` | an arguments string of a JSON string of an object, a JSON string of an object where the object belongs; a text value (with tools) or a GLM call JSON-escaped again | decoded once |
@@ -146,12 +146,13 @@ pub(crate) struct Edits {
 
 impl Edits {
     /// The caller's offset of `offset` in the working text: an offset inside inserted text maps to
-    /// where the insertion was made.
+    /// where the insertion was made, unless the edit replaced text of the same length (a set's
+    /// braces by brackets), where each offset keeps its place.
     pub(crate) fn original(&self, mut offset: usize) -> usize {
         for e in self.edits.iter().rev() {
             if offset >= e.start + e.inserted {
                 offset = offset - e.inserted + e.removed;
-            } else if offset > e.start {
+            } else if offset > e.start && e.inserted != e.removed {
                 offset = e.start;
             }
         }
@@ -237,8 +238,8 @@ fn fix_for(text: &str, err: &ParseError) -> Option<Fix> {
     if let Some(fix) = &err.fix {
         return Some((**fix).clone());
     }
-    if let Some(mend) = &err.mend {
-        return (mend.find)(text, mend.from, mend.at);
+    if let Some(fix) = err.mend.as_ref().and_then(|mend| (mend.find)(text, mend.from, mend.at)) {
+        return Some(fix);
     }
     let at = err.offset;
     let rest = text.get(at..)?;
@@ -297,7 +298,7 @@ fn python_literal(rest: &str, at: usize) -> Option<Fix> {
 /// The single-quoted Python string literal at the start of `s` (escapes `\\`, `\'`, `\"`, `\n`,
 /// `\t`, `\r`, `\0` only) and its length, or `None` when there is none or it holds a raw line
 /// break or another escape.
-fn python_string(s: &str) -> Option<(String, usize)> {
+pub(crate) fn python_string(s: &str) -> Option<(String, usize)> {
     let mut chars = s.char_indices();
     if chars.next()?.1 != '\'' {
         return None;
@@ -475,6 +476,15 @@ mod tests {
         assert_eq!(edits.original(1), 0);
         assert_eq!(edits.original(3), 3);
         assert_eq!(edits.original(4), 4);
+        // "{'a'}" -> "['a']": offsets inside a same-length replacement keep their place.
+        let mut edits = Edits::default();
+        edits.edits.push(Edit {
+            start: 0,
+            removed: 5,
+            inserted: 5,
+        });
+        assert_eq!(edits.original(1), 1);
+        assert_eq!(edits.original(5), 5);
     }
 
     #[test]

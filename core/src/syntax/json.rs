@@ -125,27 +125,88 @@ pub(crate) fn parse_value_at(src: &str, start: usize) -> Result<(Value, usize), 
         .map_err(|e| inner_quote(src, start, e.into()))
 }
 
-/// `err`, raised reading the value at `start`, with the repair `repair.unescaped_quote` when it
-/// stands right after a string's closing quote and exactly one later `"` on that line, read as
-/// the string's end, lets the value close ([`crate::repair::inner_quotes`]).
+/// `err`, raised reading the value at `start`, with the mends its place may call for, worked out
+/// only when repairing ([`crate::repair::Mend`], [`mend`]).
 fn inner_quote(src: &str, start: usize, err: ParseError) -> ParseError {
-    let bytes = src.as_bytes();
-    if err.code != ErrorCode::JsonUnexpectedToken || err.fix.is_some() || err.offset >= bytes.len() {
-        // (Whether a reading closes is worked out only when repairing: [`crate::repair::Mend`].)
+    if err.code != ErrorCode::JsonUnexpectedToken || err.fix.is_some() || err.offset >= src.len() {
         return err;
     }
-    let from = skip_ws(bytes, start);
-    let mut c = err.offset;
-    while c > from && matches!(bytes[c - 1], b' ' | b'\t' | b'\n' | b'\r') {
-        c -= 1;
+    let from = skip_ws(src.as_bytes(), start);
+    let at = err.offset;
+    err.mend(crate::repair::Mend { from, at, find: mend })
+}
+
+/// The mend for the unexpected token at `at` in the JSON value at `from`:
+///
+/// - `repair.unescaped_quote` when it stands right after a string's closing quote and exactly
+///   one later `"` on that line, read as the string's end, lets the value close
+///   ([`crate::repair::inner_quotes`]);
+/// - `repair.set_literal` when it stands at an object's first item, or after its first key
+///   (a `,` or `}` where the `:` belongs), and the braces hold a Python set: one or more JSON
+///   values or single-quoted Python strings separated by commas, then `}` ([`set_at`]).
+fn mend(text: &str, from: usize, at: usize) -> Option<crate::repair::Fix> {
+    let bytes = text.as_bytes();
+    let before = |mut p: usize| {
+        while p > from && is_ws(bytes[p - 1]) {
+            p -= 1;
+        }
+        p
+    };
+    let c = before(at);
+    if c > from + 1 && bytes[c - 1] == b'"' {
+        if let Some(fix) = crate::repair::inner_quotes(text, from, c - 1, b'"', value_closes) {
+            return Some(fix);
+        }
     }
-    if c <= from + 1 || bytes[c - 1] != b'"' {
-        return err;
+    if c > from && bytes[c - 1] == b'{' && bytes.get(at) != Some(&b'}') {
+        return set_at(text, c - 1);
     }
-    err.mend(crate::repair::Mend {
-        from,
-        at: c - 1,
-        find: |text, from, first| crate::repair::inner_quotes(text, from, first, b'"', value_closes),
+    if c > from + 1 && bytes[c - 1] == b'"' && matches!(bytes.get(at), Some(b',' | b'}')) {
+        // The key's opening quote: the last unescaped `"` before its closing one.
+        let mut o = c - 2;
+        loop {
+            let quote = bytes[o] == b'"' && bytes[..o].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 0;
+            if quote || o == from {
+                break;
+            }
+            o -= 1;
+        }
+        let open = before(o);
+        if bytes[o] == b'"' && open > from && bytes[open - 1] == b'{' {
+            return set_at(text, open - 1);
+        }
+    }
+    None
+}
+
+/// The repair `repair.set_literal` of the braces at `open`, when they hold a Python set (see
+/// [`mend`]): they become a list's brackets.
+fn set_at(text: &str, open: usize) -> Option<crate::repair::Fix> {
+    let bytes = text.as_bytes();
+    let mut p = skip_ws(bytes, open + 1);
+    let close = loop {
+        p = match bytes.get(p) {
+            Some(b'\'') => p + crate::repair::python_string(&text[p..])?.1,
+            _ => check_nested_at(text, p, 1)?,
+        };
+        p = skip_ws(bytes, p);
+        match bytes.get(p) {
+            Some(b'}') => break p,
+            Some(b',') => {
+                p = skip_ws(bytes, p + 1);
+                if bytes.get(p) == Some(&b'}') {
+                    break p;
+                }
+            }
+            _ => return None,
+        }
+    };
+    Some(crate::repair::Fix {
+        code: crate::repair::RepairCode::SetLiteral,
+        at: open,
+        range: open..close + 1,
+        insert: format!("[{}]", &text[open + 1..close]),
+        message: "a Python set was read as a list".to_owned(),
     })
 }
 
