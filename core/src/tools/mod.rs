@@ -315,6 +315,10 @@ pub(crate) fn check_repairing(
     validate: bool,
     unknown: UnknownTools,
 ) -> Result<Option<ToolCall>, ParseError> {
+    let wrapped = matches!(call.arguments.as_slice(), [(key, _)] if wrapper::REPAIRED.contains(&key.as_str()));
+    if !wrapped {
+        return check(text, call, tools, validate, unknown);
+    }
     let err = match check(text, call.clone(), tools, validate, unknown) {
         Err(err) if err.code == ErrorCode::Schema && err.fix.is_none() => err,
         other => return other,
