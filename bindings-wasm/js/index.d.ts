@@ -31,7 +31,11 @@ export interface Repair {
     | 'repair.trailing_comma'
     | 'repair.python_literal'
     | 'repair.raw_newline'
-    | 'repair.leading_zero';
+    | 'repair.leading_zero'
+    | 'repair.set_literal'
+    | 'repair.unescaped_quote'
+    | 'repair.wrapped_arguments'
+    | 'repair.double_encoded';
   message: string;
   position: number;
   line: number;

@@ -178,6 +178,10 @@ pub struct ParseError {
     /// How to mend this error when the caller asks for repairs (see [`Repair`](crate::Repair)): only a
     /// raising site that knows more than the error's code and place sets it.
     pub(crate) fix: Option<Box<crate::repair::Fix>>,
+    /// A mend that needs more reading than the error's raising site does (tried readings of a
+    /// string, a set's extent), worked out only when the caller asks for repairs
+    /// ([`crate::repair::Mend`]).
+    pub(crate) mend: Option<Box<crate::repair::Mend>>,
 }
 
 /// Two errors are equal when they say the same thing at the same place; how far the parser
@@ -202,6 +206,7 @@ impl ParseError {
             path: None,
             read_to: None,
             fix: None,
+            mend: None,
         }
     }
 
@@ -217,8 +222,17 @@ impl ParseError {
         self
     }
 
+    #[must_use]
+    pub(crate) fn mend(mut self, mend: crate::repair::Mend) -> Self {
+        self.mend = Some(Box::new(mend));
+        self
+    }
+
     /// The error of a piece of text that starts at `by` in the text, in the text's offsets.
     pub(crate) fn shift(&mut self, by: usize) {
+        if let Some(mend) = &mut self.mend {
+            mend.shift(by);
+        }
         self.offset += by;
         self.read_to = self.read_to.map(|r| r + by);
         if let Some(fix) = &mut self.fix {

@@ -22,8 +22,12 @@
 //! | `repair.unclosed_value` | a tagged value's close is missing before the next parameter's opener | the close inserted before that opener |
 //! | `repair.trailing_comma` | a `,` before `}` or `]` in JSON | the comma removed |
 //! | `repair.python_literal` | `True`/`False`/`None` or a single-quoted string where JSON is expected | `true`/`false`/`null`, a JSON string |
-//! | `repair.raw_newline` | a raw control character inside a JSON string | its escape (`\n`, `\t`, `\u0001`) |
-//! | `repair.leading_zero` | a number written with leading zeros (`07`) in JSON | the zeros removed |
+//! | `repair.raw_newline` | a raw control character inside a JSON string, a raw line break inside a one-line call-syntax string | its escape (`\n`, `\t`, `\u0001`) |
+//! | `repair.leading_zero` | a number written with leading zeros (`07`) in JSON or call syntax | the zeros removed |
+//! | `repair.set_literal` | a Python set (`{'a', 'b'}`) in call syntax or JSON | a list |
+//! | `repair.unescaped_quote` | an unescaped quote inside a string, JSON or call syntax | escaped, when exactly one reading closes the value ([`inner_quotes`]) |
+//! | `repair.wrapped_arguments` | with tools, the one parameter `arguments` / `input` holding the whole arguments object, the call breaking its schema | that object as the arguments, when it passes |
+//! | `repair.double_encoded` | an arguments string of a JSON string of an object, a JSON string of an object where the object belongs; a text value (with tools) or a GLM call JSON-escaped again | decoded once |
 //!
 //! Positions are byte offsets into the caller's text, as every position in the core.
 
@@ -45,16 +49,24 @@ pub enum RepairCode {
     PythonLiteral,
     RawNewline,
     LeadingZero,
+    SetLiteral,
+    UnescapedQuote,
+    WrappedArguments,
+    DoubleEncoded,
 }
 
 impl RepairCode {
     /// Every repair code, in the order of the module's table.
-    pub const ALL: [RepairCode; 5] = [
+    pub const ALL: [RepairCode; 9] = [
         RepairCode::UnclosedValue,
         RepairCode::TrailingComma,
         RepairCode::PythonLiteral,
         RepairCode::RawNewline,
         RepairCode::LeadingZero,
+        RepairCode::SetLiteral,
+        RepairCode::UnescapedQuote,
+        RepairCode::WrappedArguments,
+        RepairCode::DoubleEncoded,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -64,6 +76,10 @@ impl RepairCode {
             RepairCode::PythonLiteral => "repair.python_literal",
             RepairCode::RawNewline => "repair.raw_newline",
             RepairCode::LeadingZero => "repair.leading_zero",
+            RepairCode::SetLiteral => "repair.set_literal",
+            RepairCode::UnescapedQuote => "repair.unescaped_quote",
+            RepairCode::WrappedArguments => "repair.wrapped_arguments",
+            RepairCode::DoubleEncoded => "repair.double_encoded",
         }
     }
 }
@@ -96,6 +112,24 @@ pub(crate) struct Fix {
     pub message: String,
 }
 
+/// A mend that an error names but that takes more reading than raising it does, so it is worked
+/// out only when the caller asks for repairs: a strict parse that reads on past errors (inside
+/// reasoning) stays linear. `find` is the raising site's: given the text, `from` and `at`, the
+/// edit, if it finds one.
+#[derive(Debug, Clone)]
+pub(crate) struct Mend {
+    pub from: usize,
+    pub at: usize,
+    pub find: fn(&str, usize, usize) -> Option<Fix>,
+}
+
+impl Mend {
+    pub(crate) fn shift(&mut self, by: usize) {
+        self.from += by;
+        self.at += by;
+    }
+}
+
 /// One edit made to the working text, in the working text's offsets at the time.
 #[derive(Debug, Clone)]
 struct Edit {
@@ -112,12 +146,13 @@ pub(crate) struct Edits {
 
 impl Edits {
     /// The caller's offset of `offset` in the working text: an offset inside inserted text maps to
-    /// where the insertion was made.
+    /// where the insertion was made, unless the edit replaced text of the same length (a set's
+    /// braces by brackets), where each offset keeps its place.
     pub(crate) fn original(&self, mut offset: usize) -> usize {
         for e in self.edits.iter().rev() {
             if offset >= e.start + e.inserted {
                 offset = offset - e.inserted + e.removed;
-            } else if offset > e.start {
+            } else if offset > e.start && e.inserted != e.removed {
                 offset = e.start;
             }
         }
@@ -154,6 +189,7 @@ pub(crate) fn run<T>(
             err.offset = edits.original(err.offset);
             err.read_to = None;
             err.fix = None;
+            err.mend = None;
             return Err(err);
         };
         repairs.push(Repair {
@@ -176,9 +212,15 @@ pub(crate) fn run<T>(
 /// Settles the receipts of a repaired parse in its answer: each call's span back in the caller's
 /// offsets, each receipt given to the call whose span holds it (its `call_index`, and the call's
 /// `repairs`). Returns every receipt, in text order.
+/// Receipts a call already holds (made on the working text while reading it, as
+/// `repair.wrapped_arguments` is) join the others, their offsets mapped back.
 pub(crate) fn settle(calls: &mut [ToolCall], mut repairs: Vec<Repair>, edits: &Edits) -> Vec<Repair> {
     for call in calls.iter_mut() {
         call.span = edits.original_range(&call.span);
+        repairs.extend(call.repairs.drain(..).map(|mut r| {
+            r.offset = edits.original(r.offset);
+            r
+        }));
     }
     repairs.sort_by_key(|r| r.offset);
     for r in &mut repairs {
@@ -195,6 +237,9 @@ pub(crate) fn settle(calls: &mut [ToolCall], mut repairs: Vec<Repair>, edits: &E
 fn fix_for(text: &str, err: &ParseError) -> Option<Fix> {
     if let Some(fix) = &err.fix {
         return Some((**fix).clone());
+    }
+    if let Some(fix) = err.mend.as_ref().and_then(|mend| (mend.find)(text, mend.from, mend.at)) {
+        return Some(fix);
     }
     let at = err.offset;
     let rest = text.get(at..)?;
@@ -253,7 +298,7 @@ fn python_literal(rest: &str, at: usize) -> Option<Fix> {
 /// The single-quoted Python string literal at the start of `s` (escapes `\\`, `\'`, `\"`, `\n`,
 /// `\t`, `\r`, `\0` only) and its length, or `None` when there is none or it holds a raw line
 /// break or another escape.
-fn python_string(s: &str) -> Option<(String, usize)> {
+pub(crate) fn python_string(s: &str) -> Option<(String, usize)> {
     let mut chars = s.char_indices();
     if chars.next()?.1 != '\'' {
         return None;
@@ -282,22 +327,105 @@ fn python_string(s: &str) -> Option<(String, usize)> {
 /// A raw control character at `at` inside a JSON string: its escape.
 fn raw_control(rest: &str, at: usize) -> Option<Fix> {
     let b = *rest.as_bytes().first()?;
-    if b >= 0x20 {
-        return None;
-    }
+    (b < 0x20).then(|| escape_control(at, b))
+}
+
+/// The control character `b` at `at` inside a quoted string (JSON's or call syntax's) written as
+/// its escape.
+pub(crate) fn escape_control(at: usize, b: u8) -> Fix {
     let insert = match b {
         b'\n' => "\\n".to_owned(),
         b'\r' => "\\r".to_owned(),
         b'\t' => "\\t".to_owned(),
         _ => format!("\\u{b:04x}"),
     };
-    Some(Fix {
+    Fix {
         code: RepairCode::RawNewline,
         at,
         range: at..at + 1,
         message: format!("a raw control character (U+{b:04X}) in a string was escaped as `{insert}`"),
         insert,
+    }
+}
+
+/// The most closing quotes [`inner_quotes`] tries; a line with more is left as it is.
+pub(crate) const MAX_READINGS: usize = 16;
+
+/// The mend for a string whose closing quote (`quote`, at `first`) is followed (after spaces) by
+/// text that cannot follow a string and is no delimiter of the grammar (not `,` `:` `)` `]` `}`):
+/// the quote was meant inside it, unescaped. Each later `quote` on the
+/// same line is a reading of where the string ends (the quotes between then inner, escaped); a
+/// reading *closes* when `closes` accepts the text from `from` (the start of the value or argument
+/// list being read) with those quotes escaped. Exactly one reading must close: none, or two, and
+/// the string is not mended. At most [`MAX_READINGS`] quotes are tried.
+pub(crate) fn inner_quotes(src: &str, from: usize, first: usize, quote: u8, closes: fn(&str) -> bool) -> Option<Fix> {
+    let bytes = src.as_bytes();
+    if bytes.get(first) != Some(&quote) || from > first {
+        return None;
+    }
+    let next = crate::lex::skip_ws(bytes, first + 1);
+    if bytes.get(next).is_none_or(|b| b",:)]}".contains(b)) {
+        return None;
+    }
+    let escaped = |at: usize| bytes[..at].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1;
+    let mut candidates = Vec::new();
+    for (i, &b) in bytes.iter().enumerate().skip(first + 1) {
+        if b == b'\n' || b == b'\r' {
+            break;
+        }
+        if b == quote && !escaped(i) {
+            if candidates.len() == MAX_READINGS {
+                return None;
+            }
+            candidates.push(i);
+        }
+    }
+    let escape = |to: usize| {
+        let mut out = String::with_capacity(to - first + 8);
+        for (i, c) in src[first..to].char_indices() {
+            if c as u32 == u32::from(quote) && !escaped(first + i) {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let mut found = None;
+    for &close in &candidates {
+        let mut trial = String::with_capacity(src.len() - from + 8);
+        trial.push_str(&src[from..first]);
+        trial.push_str(&escape(close));
+        trial.push_str(&src[close..]);
+        if closes(&trial) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(close);
+        }
+    }
+    let close = found?;
+    Some(Fix {
+        code: RepairCode::UnescapedQuote,
+        at: first,
+        range: first..close,
+        insert: escape(close),
+        message: format!(
+            "a `{}` inside a string was read as part of it and escaped",
+            quote as char
+        ),
     })
+}
+
+/// The integer `digits` at `at` in call syntax, whose first `zeros` digits are leading zeros:
+/// they go.
+pub(crate) fn drop_zeros(at: usize, zeros: usize, digits: &str) -> Fix {
+    Fix {
+        code: RepairCode::LeadingZero,
+        at,
+        range: at..at + zeros,
+        insert: String::new(),
+        message: format!("the leading zeros of `{digits}` were removed"),
+    }
 }
 
 /// The digit at `at` after a number's leading `0`: the zeros before the first other digit go.
@@ -348,6 +476,15 @@ mod tests {
         assert_eq!(edits.original(1), 0);
         assert_eq!(edits.original(3), 3);
         assert_eq!(edits.original(4), 4);
+        // "{'a'}" -> "['a']": offsets inside a same-length replacement keep their place.
+        let mut edits = Edits::default();
+        edits.edits.push(Edit {
+            start: 0,
+            removed: 5,
+            inserted: 5,
+        });
+        assert_eq!(edits.original(1), 1);
+        assert_eq!(edits.original(5), 5);
     }
 
     #[test]

@@ -135,6 +135,39 @@ pub(crate) fn starts_call(text: &str, pos: usize, tags: &Tags) -> bool {
         .any(|t| rest.starts_with(t.as_bytes()) || t.as_bytes().starts_with(rest))
 }
 
+/// The repair of a pairs call written escaped a second time, as a JSON string's content, whose
+/// content starts at `pos`: a name, then a literal `\n` (backslash, `n`) and the key tag, so that
+/// it is not a call (`tool_call.unrecognized`). The text from the backslash to the close tag
+/// (trailing whitespace left) is decoded once as the content of a JSON string; when it decodes,
+/// it takes that text's place (`repair.double_encoded`).
+pub(crate) fn escaped_call(text: &str, pos: usize, tags: &Tags) -> Option<crate::repair::Fix> {
+    let bytes = text.as_bytes();
+    if !escaped_start(text, pos, tags) {
+        return None;
+    }
+    let from = name_end(bytes, pos);
+    let close = from + memchr::memmem::find(&bytes[from..], tags.close.as_bytes())?;
+    let body = text[from..close].trim_end();
+    let Ok(Value::String(decoded)) = crate::syntax::json::parse_complete(&format!("\"{body}\"")) else {
+        return None;
+    };
+    Some(crate::repair::Fix {
+        code: crate::repair::RepairCode::DoubleEncoded,
+        at: from,
+        range: from..from + body.len(),
+        insert: decoded,
+        message: "the call's text, escaped a second time (`\\n`, `\\\"`), was decoded once".to_owned(),
+    })
+}
+
+/// Whether the content at `pos` is a name, a literal `\n` and the key tag: a pairs call escaped a
+/// second time ([`escaped_call`]).
+pub(crate) fn escaped_start(text: &str, pos: usize, tags: &Tags) -> bool {
+    let bytes = text.as_bytes();
+    let from = name_end(bytes, pos);
+    from > pos && at(bytes, from, "\\n") && at(bytes, from + 2, tags.key)
+}
+
 /// Parses the call whose open tag is at `start`; returns it and the offset after its close tag.
 pub(crate) fn call(text: &str, start: usize, tags: &Tags) -> Result<(ToolCall, usize), ParseError> {
     let bytes = text.as_bytes();

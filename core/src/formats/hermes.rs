@@ -5,7 +5,9 @@
 //!   missing only at the very end of the text, where servers often stop generating.
 //! - `<function=`: Qwen3-Coder's markup (see [`super::qwen3_coder`]), closed the same way.
 //! - a tool name followed by `<arg_key>`, a line break, `</tool_call>` or `<tool_sep>`: GLM's
-//!   key/value pairs (see [`super::glm`]), which end only at `</tool_call>`.
+//!   key/value pairs (see [`super::glm`]), which end only at `</tool_call>`. (A name followed by
+//!   a literal `\n` and `<arg_key>` is such a call escaped a second time: it is not recognized,
+//!   and its error carries the repair [`glm::escaped_call`].)
 //!
 //! Anything else is `tool_call.unrecognized`.
 
@@ -40,6 +42,13 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usi
         let (call, end) = glm::call(text, start, &glm::TAGS)?;
         out.push(call);
         return Ok(end);
+    } else if glm::escaped_start(text, content, &glm::TAGS) {
+        let mend = crate::repair::Mend {
+            from: content,
+            at: content,
+            find: |text, at, _| glm::escaped_call(text, at, &glm::TAGS),
+        };
+        return Err(super::unrecognized(text, content, MARKER).mend(mend));
     } else {
         tagged_json(text, content, Format::Hermes, MARKER, out)?
     };

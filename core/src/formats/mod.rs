@@ -320,18 +320,36 @@ fn missing(text: &str, pos: usize, expected: &[&str], place: &str) -> ParseError
 
 /// The JSON value at `value_at`, which must be an object: the arguments of the call `name`, and
 /// the offset after them. Another JSON value is `tool_call.invalid_arguments` at it.
+///
+/// A JSON string holding the JSON of an object, written where the object belongs, carries the
+/// repair `repair.double_encoded`: the string's content takes its place.
 pub(crate) fn object_arguments(text: &str, value_at: usize, name: &str) -> Result<(Object, usize), ParseError> {
     match crate::syntax::json::parse_value_at(text, value_at)? {
         (Value::Object(arguments), end) => Ok((arguments, end)),
-        (other, _) => Err(ParseError::new(
-            ErrorCode::InvalidArguments,
-            value_at,
-            format!(
-                "the arguments of {} must be a JSON object, found {}",
-                crate::lex::quote(name),
-                other.kind()
-            ),
-        )),
+        (other, end) => {
+            let at = skip_ws(text.as_bytes(), value_at);
+            let err = ParseError::new(
+                ErrorCode::InvalidArguments,
+                value_at,
+                format!(
+                    "the arguments of {} must be a JSON object, found {}",
+                    crate::lex::quote(name),
+                    other.kind()
+                ),
+            );
+            match other {
+                Value::String(inner) if matches!(crate::syntax::json::parse_complete(&inner), Ok(Value::Object(_))) => {
+                    Err(err.fix(crate::repair::Fix {
+                        code: crate::repair::RepairCode::DoubleEncoded,
+                        at,
+                        range: at..end,
+                        insert: inner,
+                        message: "arguments written as a JSON string of the object were decoded once".to_owned(),
+                    }))
+                }
+                _ => Err(err),
+            }
+        }
     }
 }
 

@@ -96,15 +96,87 @@ pub(crate) fn keyword_list(bytes: &[u8], open: usize, more: bool) -> Option<bool
 
 /// Parses the keyword arguments of the call whose `(` is at `open`. Returns the arguments and
 /// the offset just past the closing `)`.
+///
+/// A syntax error right after a one-line string carries the repair `repair.unescaped_quote` when
+/// exactly one later quote on its line, read as the string's end, lets the argument list close
+/// ([`crate::repair::inner_quotes`]).
 pub(crate) fn parse_arguments(src: &str, open: usize) -> Result<(Object, usize), ParseError> {
     let mut p = Parser {
         src,
         bytes: src.as_bytes(),
         pos: open + 1,
         depth: 0,
+        last_string: None,
     };
-    let args = p.arguments()?;
-    Ok((args, p.pos))
+    match p.arguments() {
+        Ok(args) => Ok((args, p.pos)),
+        Err(err) => Err(match p.last_string {
+            Some(close)
+                if err.code == ErrorCode::Syntax
+                    && err.fix.is_none()
+                    && err.mend.is_none()
+                    && err.offset == skip_ws(p.bytes, close + 1) =>
+            {
+                err.mend(crate::repair::Mend {
+                    from: open,
+                    at: close,
+                    find: |text, from, first| {
+                        let quote = *text.as_bytes().get(first)?;
+                        crate::repair::inner_quotes(text, from, first, quote, arguments_close)
+                    },
+                })
+            }
+            _ => err,
+        }),
+    }
+}
+
+/// Whether `text`, from its `(` at 0, is an argument list that closes (a reading, for
+/// [`crate::repair::inner_quotes`]).
+pub(crate) fn arguments_close(text: &str) -> bool {
+    let mut t = Parser {
+        src: text,
+        bytes: text.as_bytes(),
+        pos: 1,
+        depth: 0,
+        last_string: None,
+    };
+    t.arguments().is_ok()
+}
+
+/// The repair `repair.set_literal` of the braces at `open` in `src`, when they hold a Python set:
+/// one or more literals separated by commas (a trailing one allowed) and closed by `}`. They
+/// become a list's brackets.
+pub(crate) fn as_set(src: &str, open: usize) -> Option<crate::repair::Fix> {
+    let mut p = Parser {
+        src,
+        bytes: src.as_bytes(),
+        pos: open + 1,
+        depth: 1,
+        last_string: None,
+    };
+    let mut items = 0;
+    let close = loop {
+        p.ws();
+        if p.peek() == Some(b'}') && items > 0 {
+            break p.pos;
+        }
+        p.literal().ok()?;
+        items += 1;
+        p.ws();
+        match p.peek() {
+            Some(b',') => p.pos += 1,
+            Some(b'}') => {}
+            _ => return None,
+        }
+    };
+    Some(crate::repair::Fix {
+        code: crate::repair::RepairCode::SetLiteral,
+        at: open,
+        range: open..close + 1,
+        insert: format!("[{}]", &src[open + 1..close]),
+        message: "a Python set was read as a list".to_owned(),
+    })
 }
 
 /// The one Python (or JSON) literal that is the whole of `src` (whitespace around it allowed), or
@@ -115,6 +187,7 @@ pub(crate) fn literal_complete(src: &str) -> Option<Value> {
         bytes: src.as_bytes(),
         pos: skip_ws(src.as_bytes(), 0),
         depth: 0,
+        last_string: None,
     };
     let value = p.literal().ok()?;
     (skip_ws(src.as_bytes(), p.pos) == src.len()).then_some(value)
@@ -129,6 +202,7 @@ pub(crate) fn locate(src: &str, open: usize, path: &[Step]) -> usize {
         bytes,
         pos: open + 1,
         depth: 0,
+        last_string: None,
     };
     let Some((Step::Key(want), rest)) = path.split_first() else {
         return open;
@@ -162,6 +236,7 @@ pub(crate) fn locate_literal(src: &str, at: usize, path: &[Step]) -> usize {
         bytes: src.as_bytes(),
         pos: at,
         depth: 0,
+        last_string: None,
     };
     p.locate_in(path)
 }
@@ -171,6 +246,8 @@ struct Parser<'a> {
     bytes: &'a [u8],
     pos: usize,
     depth: usize,
+    /// Where the last one-line string read ended: its closing quote.
+    last_string: Option<usize>,
 }
 
 impl Parser<'_> {
@@ -416,6 +493,7 @@ impl Parser<'_> {
 
     fn dict(&mut self) -> Result<Value, ParseError> {
         self.enter()?;
+        let open = self.pos;
         self.pos += 1;
         let mut keys = crate::value::Keys::default();
         let mut entries = Object::new();
@@ -430,11 +508,12 @@ impl Parser<'_> {
                 Some(b'"' | b'\'') => {}
                 None => return Err(self.unclosed("a dict")),
                 Some(_) => {
-                    return Err(ParseError::new(
+                    let err = ParseError::new(
                         ErrorCode::InvalidLiteral,
                         self.pos,
                         format!("dict keys must be strings, found {}", self.found()),
-                    ))
+                    );
+                    return Err(self.as_set(open, entries.is_empty(), err));
                 }
             }
             let key_at = self.pos;
@@ -448,7 +527,9 @@ impl Parser<'_> {
             }
             self.ws();
             if self.peek() != Some(b':') {
-                return Err(self.syntax("`:` after the key", "a dict"));
+                let err = self.syntax("`:` after the key", "a dict");
+                let first = entries.is_empty() && matches!(self.peek(), Some(b',' | b'}'));
+                return Err(self.as_set(open, first, err));
             }
             self.pos += 1;
             self.ws();
@@ -461,6 +542,19 @@ impl Parser<'_> {
                 _ => return Err(self.syntax("`,` or `}`", "a dict")),
             }
         }
+    }
+
+    /// `err`, raised in the dict whose `{` is at `open` at its first item (`first`), with the
+    /// repair that reads the braces as a Python set ([`as_set`]), worked out when repairing.
+    fn as_set(&self, open: usize, first: bool, err: ParseError) -> ParseError {
+        if !first || err.offset >= self.bytes.len() {
+            return err;
+        }
+        err.mend(crate::repair::Mend {
+            from: open,
+            at: open,
+            find: |text, open, _| as_set(text, open),
+        })
     }
 
     fn string(&mut self) -> Result<String, ParseError> {
@@ -478,6 +572,7 @@ impl Parser<'_> {
             i += 1;
         }
         if !triple && self.bytes.get(i) == Some(&quote_char) {
+            self.last_string = Some(i);
             self.pos = i + 1;
             return Ok(self.src[start..i].to_owned());
         }
@@ -489,6 +584,7 @@ impl Parser<'_> {
             };
             if b == quote_char && (!triple || self.bytes.get(i..i + 3) == Some(&[quote_char; 3][..])) {
                 out.push_str(&self.src[run..i]);
+                self.last_string = (!triple).then_some(i);
                 self.pos = i + open;
                 return Ok(out);
             }
@@ -503,7 +599,8 @@ impl Parser<'_> {
                         ErrorCode::InvalidLiteral,
                         i,
                         "a line break inside a one-line string (use \\n, or triple quotes)",
-                    ))
+                    )
+                    .fix(crate::repair::escape_control(i, b)))
                 }
                 _ => i += 1,
             }
@@ -628,7 +725,13 @@ impl Parser<'_> {
         i = digits(i)?;
         let int_digits = &self.src[int_start..i];
         if int_digits.len() > 1 && int_digits.starts_with('0') {
-            return Err(invalid("an integer has no leading zeros"));
+            let zeros = int_digits.len() - int_digits.trim_start_matches(['0', '_']).len();
+            let zeros = if zeros == int_digits.len() { zeros - 1 } else { zeros };
+            let err = invalid("an integer has no leading zeros");
+            if int_digits.as_bytes()[zeros] == b'_' || int_digits[..zeros].contains('_') {
+                return Err(err);
+            }
+            return Err(err.fix(crate::repair::drop_zeros(int_start, zeros, int_digits)));
         }
         let mut float = false;
         let mut frac_digits = 0;

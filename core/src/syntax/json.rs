@@ -120,7 +120,100 @@ fn plain_run_end(bytes: &[u8], mut i: usize) -> usize {
 /// Parses one JSON value starting at byte `start` of `src` (leading whitespace is skipped).
 /// Returns the value and the offset just past it.
 pub(crate) fn parse_value_at(src: &str, start: usize) -> Result<(Value, usize), ParseError> {
-    Parser::new(src, start).value_at().map_err(ParseError::from)
+    Parser::new(src, start)
+        .value_at()
+        .map_err(|e| inner_quote(src, start, e.into()))
+}
+
+/// `err`, raised reading the value at `start`, with the mends its place may call for, worked out
+/// only when repairing ([`crate::repair::Mend`], [`mend`]).
+fn inner_quote(src: &str, start: usize, err: ParseError) -> ParseError {
+    if err.code != ErrorCode::JsonUnexpectedToken || err.fix.is_some() || err.offset >= src.len() {
+        return err;
+    }
+    let from = skip_ws(src.as_bytes(), start);
+    let at = err.offset;
+    err.mend(crate::repair::Mend { from, at, find: mend })
+}
+
+/// The mend for the unexpected token at `at` in the JSON value at `from`:
+///
+/// - `repair.unescaped_quote` when it stands right after a string's closing quote and exactly
+///   one later `"` on that line, read as the string's end, lets the value close
+///   ([`crate::repair::inner_quotes`]);
+/// - `repair.set_literal` when it stands at an object's first item, or after its first key
+///   (a `,` or `}` where the `:` belongs), and the braces hold a Python set: one or more JSON
+///   values or single-quoted Python strings separated by commas, then `}` ([`set_at`]).
+fn mend(text: &str, from: usize, at: usize) -> Option<crate::repair::Fix> {
+    let bytes = text.as_bytes();
+    let before = |mut p: usize| {
+        while p > from && is_ws(bytes[p - 1]) {
+            p -= 1;
+        }
+        p
+    };
+    let c = before(at);
+    if c > from + 1 && bytes[c - 1] == b'"' {
+        if let Some(fix) = crate::repair::inner_quotes(text, from, c - 1, b'"', value_closes) {
+            return Some(fix);
+        }
+    }
+    if c > from && bytes[c - 1] == b'{' && bytes.get(at) != Some(&b'}') {
+        return set_at(text, c - 1);
+    }
+    if c > from + 1 && bytes[c - 1] == b'"' && matches!(bytes.get(at), Some(b',' | b'}')) {
+        // The key's opening quote: the last unescaped `"` before its closing one.
+        let mut o = c - 2;
+        loop {
+            let quote = bytes[o] == b'"' && bytes[..o].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 0;
+            if quote || o == from {
+                break;
+            }
+            o -= 1;
+        }
+        let open = before(o);
+        if bytes[o] == b'"' && open > from && bytes[open - 1] == b'{' {
+            return set_at(text, open - 1);
+        }
+    }
+    None
+}
+
+/// The repair `repair.set_literal` of the braces at `open`, when they hold a Python set (see
+/// [`mend`]): they become a list's brackets.
+fn set_at(text: &str, open: usize) -> Option<crate::repair::Fix> {
+    let bytes = text.as_bytes();
+    let mut p = skip_ws(bytes, open + 1);
+    let close = loop {
+        p = match bytes.get(p) {
+            Some(b'\'') => p + crate::repair::python_string(&text[p..])?.1,
+            _ => check_nested_at(text, p, 1)?,
+        };
+        p = skip_ws(bytes, p);
+        match bytes.get(p) {
+            Some(b'}') => break p,
+            Some(b',') => {
+                p = skip_ws(bytes, p + 1);
+                if bytes.get(p) == Some(&b'}') {
+                    break p;
+                }
+            }
+            _ => return None,
+        }
+    };
+    Some(crate::repair::Fix {
+        code: crate::repair::RepairCode::SetLiteral,
+        at: open,
+        range: open..close + 1,
+        insert: format!("[{}]", &text[open + 1..close]),
+        message: "a Python set was read as a list".to_owned(),
+    })
+}
+
+/// Whether `text` starts with a JSON value (a reading that closes, for
+/// [`crate::repair::inner_quotes`]).
+pub(crate) fn value_closes(text: &str) -> bool {
+    check_nested_at(text, 0, 0).is_some()
 }
 
 /// Like [`parse_value_at`]; when the value is an array, also returns the byte range of each of
@@ -129,7 +222,7 @@ pub(crate) fn parse_value_items_at(src: &str, start: usize) -> Result<(Value, us
     let mut parser = Parser::new(src, start);
     parser.items = Some(Vec::new());
     parser.pos = skip_ws(parser.bytes, parser.pos);
-    let value = parser.value()?;
+    let value = parser.value().map_err(|e| inner_quote(src, start, e.into()))?;
     Ok((value, parser.pos, parser.items.unwrap_or_default()))
 }
 
@@ -999,6 +1092,32 @@ fn show_byte(b: u8) -> String {
 
 #[cfg(test)]
 mod tests {
+    fn json(text: &str) -> bool {
+        super::value_closes(text)
+    }
+
+    #[test]
+    fn an_inner_quote_is_mended_only_when_one_reading_closes() {
+        let one = r#"{"q": "say "hi" now"}"#;
+        let fix = crate::repair::inner_quotes(one, 0, 11, b'"', json).expect("one reading");
+        assert_eq!(
+            (fix.at, fix.range.clone(), fix.insert.as_str()),
+            (11, 11..19, r#"\"hi\" now"#)
+        );
+        let two = r#"{"q": "a "b", "c": "d"}"#;
+        assert_eq!(crate::repair::inner_quotes(two, 0, 9, b'"', json), None);
+        // A quote followed by a delimiter is never an inner quote.
+        assert_eq!(crate::repair::inner_quotes(r#"{"a", "b"}"#, 0, 3, b'"', json), None);
+    }
+
+    #[test]
+    fn an_inner_quote_tries_at_most_max_readings() {
+        let many = format!(r#"{{"q": "a "b{}"}}"#, r#" ""#.repeat(crate::repair::MAX_READINGS));
+        assert_eq!(crate::repair::inner_quotes(&many, 0, 9, b'"', json), None);
+        let fewer = format!(r#"{{"q": "a "b{}"}}"#, r#" \""#.repeat(crate::repair::MAX_READINGS));
+        assert!(crate::repair::inner_quotes(&fewer, 0, 9, b'"', json).is_some());
+    }
+
     use super::{locate_key, locate_path, plain_run_end, STRING_STOP};
     use crate::syntax::path::Step;
 

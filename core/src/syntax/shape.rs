@@ -588,18 +588,45 @@ impl Extractor<'_> {
         })
     }
 
+    /// `err`, for an arguments string at `path` that decodes to `decoded` (not an object), with
+    /// the repair `repair.double_encoded` when `decoded` is a string holding the JSON of an object
+    /// (`"\"{\\\"a\\\": 1}\""`, encoded twice): the literal becomes that string's JSON.
+    fn double_encoded(&self, path: &[Step<&str>], decoded: &Value, err: ParseError) -> ParseError {
+        let Value::String(inner) = decoded else {
+            return err;
+        };
+        if !matches!(json::parse_complete(inner), Ok(Value::Object(_))) {
+            return err;
+        }
+        let literal = self.at(path);
+        let Some(end) = json::raw_string_end(self.src.as_bytes(), literal) else {
+            return err;
+        };
+        err.fix(crate::repair::Fix {
+            code: crate::repair::RepairCode::DoubleEncoded,
+            at: literal,
+            range: literal..end,
+            insert: quote(inner),
+            message: "an arguments string JSON-encoded twice was decoded once".to_owned(),
+        })
+    }
+
     fn arguments(&self, name: &str, key: &str, value: Value, path: &[Step<&str>]) -> Result<Object, ParseError> {
         match value {
             Value::Object(o) => Ok(o),
             Value::String(s) => match json::parse_complete(&s) {
                 Ok(Value::Object(o)) => Ok(o),
-                Ok(other) => Err(self.error(
-                    ErrorCode::InvalidArguments,
+                Ok(other) => Err(self.double_encoded(
                     path,
-                    format!(
-                        "the `{key}` string of {} must decode to a JSON object, found {}",
-                        quote(name),
-                        other.kind()
+                    &other,
+                    self.error(
+                        ErrorCode::InvalidArguments,
+                        path,
+                        format!(
+                            "the `{key}` string of {} must decode to a JSON object, found {}",
+                            quote(name),
+                            other.kind()
+                        ),
                     ),
                 )),
                 Err(e) => {

@@ -189,19 +189,57 @@ pub fn parse_message(text: &str, options: MessageOptions<'_>) -> Result<Message,
 /// and validation read built arguments).
 pub(crate) fn message_with(text: &str, options: MessageOptions<'_>, defer: Defer) -> Result<Message, ParseError> {
     if options.repair {
-        let repaired = crate::repair::run(text, |t| message_in(t, options, Defer::Never));
-        return crate::error::within(
-            text,
-            repaired.map(|(mut message, repairs, edits)| {
-                message.repairs = crate::repair::settle(&mut message.tool_calls, repairs, &edits);
-                message
-            }),
-        );
+        return crate::error::within(text, mended(text, options).map(|m| m.message));
     }
-    crate::error::within(text, message_in(text, options, defer))
+    crate::error::within(text, message_in(text, options, defer).map(|(message, _)| message))
 }
 
-fn message_in(text: &str, options: MessageOptions<'_>, defer: Defer) -> Result<Message, ParseError> {
+/// What [`mended`] read.
+pub(crate) struct Mended {
+    /// The message, its receipts settled, its reasoning the caller's text.
+    pub message: Message,
+    /// The mended text it was read from (`None` when nothing was mended), the edits that made it,
+    /// and where the reasoning blocks' texts stand in it.
+    pub text: Option<String>,
+    pub edits: crate::repair::Edits,
+    pub reasoning: Vec<std::ops::Range<usize>>,
+}
+
+/// [`parse_message`] with `repair` (whatever `options.repair` says).
+pub(crate) fn mended(text: &str, options: MessageOptions<'_>) -> Result<Mended, ParseError> {
+    let options = MessageOptions {
+        repair: true,
+        ..options
+    };
+    let mut last = None;
+    let repaired = crate::repair::run(text, |t| {
+        if !std::ptr::eq(t, text) {
+            last = Some(t.to_owned());
+        }
+        message_in(t, options, Defer::Never)
+    });
+    repaired.map(|((mut message, reasoning), repairs, edits)| {
+        message.repairs = crate::repair::settle(&mut message.tool_calls, repairs, &edits);
+        // Reasoning is the caller's text as written, mended calls inside it included.
+        if last.is_some() && message.reasoning.is_some() {
+            let blocks = reasoning.iter().map(|r| &text[edits.original_range(r)]);
+            message.reasoning = Some(blocks.collect());
+        }
+        Mended {
+            message,
+            text: last,
+            edits,
+            reasoning,
+        }
+    })
+}
+
+/// The message of `text`, and, with `repair`, where its reasoning blocks' texts stand.
+fn message_in(
+    text: &str,
+    options: MessageOptions<'_>,
+    defer: Defer,
+) -> Result<(Message, Vec<std::ops::Range<usize>>), ParseError> {
     let defer = if options.tools.is_some() { Defer::Never } else { defer };
     let (calls, (found, tagged)) = detect(text, options.formats, options.start, options.names(), defer)?;
     // Wrappers around calls leave the content when calls were found, even if the tools drop
@@ -219,12 +257,17 @@ fn message_in(text: &str, options: MessageOptions<'_>, defer: Defer) -> Result<M
     let calls = match options.tools {
         Some(tools) => {
             let (calls, starts): (Vec<ToolCall>, Vec<usize>) = calls.into_iter().unzip();
-            let kept = crate::tools::apply_each(text, calls, tools, options.validate, options.unknown)?;
+            let kept = crate::tools::apply_each(text, calls, tools, options.validate, options.unknown, options.repair)?;
             kept.into_iter().map(|(i, call)| (call, starts[i])).collect()
         }
         None => calls,
     };
-    Ok(assemble(text, calls, found_calls, &tagged, options.ids))
+    let reasoning = if options.repair {
+        tagged.reasoning().map(|r| r.inner.clone()).collect()
+    } else {
+        Vec::new()
+    };
+    Ok((assemble(text, calls, found_calls, &tagged, options.ids), reasoning))
 }
 
 /// The message of `text` from what detection found: `calls` (each with where its region starts,

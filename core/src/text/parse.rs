@@ -90,7 +90,7 @@ fn calls_in(text: &str, options: &ParseOptions<'_>, defer: Defer) -> Result<Vec<
         defer,
     )?;
     let calls = match options.tools {
-        Some(tools) => tools::apply(text, calls, tools, options.validate, options.unknown)?,
+        Some(tools) => tools::apply(text, calls, tools, options.validate, options.unknown, options.repair)?,
         None => calls,
     };
     found(calls)

@@ -203,15 +203,18 @@ impl Tools {
     }
 }
 
-/// Names, types and validates `calls` (found in `text`) against `tools`.
+/// Names, types and validates `calls` (found in `text`) against `tools`; with `repair`, a call
+/// that breaks its schema only because one parameter wraps its arguments is unwrapped, with a
+/// receipt ([`check_repairing`]).
 pub(crate) fn apply(
     text: &str,
     calls: Vec<ToolCall>,
     tools: &Tools,
     validate: bool,
     unknown: UnknownTools,
+    repair: bool,
 ) -> Result<Vec<ToolCall>, ParseError> {
-    Ok(apply_each(text, calls, tools, validate, unknown)?
+    Ok(apply_each(text, calls, tools, validate, unknown, repair)?
         .into_iter()
         .map(|(_, call)| call)
         .collect())
@@ -224,10 +227,16 @@ pub(crate) fn apply_each(
     tools: &Tools,
     validate: bool,
     unknown: UnknownTools,
+    repair: bool,
 ) -> Result<Vec<(usize, ToolCall)>, ParseError> {
     let mut out = Vec::with_capacity(calls.len());
     for (i, call) in calls.into_iter().enumerate() {
-        if let Some(call) = check(text, call, tools, validate, unknown)? {
+        let checked = if repair {
+            check_repairing(text, call, tools, validate, unknown)
+        } else {
+            check(text, call, tools, validate, unknown)
+        };
+        if let Some(call) = checked? {
             out.push((i, call));
         }
     }
@@ -282,7 +291,7 @@ pub(crate) fn check(
     };
     if let Some(schema) = &tool.schema {
         if call.format == crate::call::Format::Minicpm {
-            wrapper::unwrap(text, &mut call, |key| declares(schema, 0, key, 0));
+            wrapper::unwrap(text, &mut call, &wrapper::MINICPM, |key| declares(schema, 0, key, 0));
         }
         type_arguments(text, &mut call, schema, validate)?;
         if validate {
@@ -293,6 +302,49 @@ pub(crate) fn check(
         }
     }
     Ok(Some(call))
+}
+
+/// [`check`], with the repair `repair.wrapped_arguments`: when the call breaks its tool's schema
+/// (`tool_call.schema`) and its only parameter, `arguments` or `input`, which the schema does not
+/// name, holds an object that, as the call's arguments, passes, the call has that object as its
+/// arguments and a receipt at the object ([`wrapper`]). Otherwise the error stands.
+pub(crate) fn check_repairing(
+    text: &str,
+    call: ToolCall,
+    tools: &Tools,
+    validate: bool,
+    unknown: UnknownTools,
+) -> Result<Option<ToolCall>, ParseError> {
+    let wrapped = matches!(call.arguments.as_slice(), [(key, _)] if wrapper::REPAIRED.contains(&key.as_str()));
+    if !wrapped {
+        return check(text, call, tools, validate, unknown);
+    }
+    let err = match check(text, call.clone(), tools, validate, unknown) {
+        Err(err) if err.code == ErrorCode::Schema && err.fix.is_none() => err,
+        other => return other,
+    };
+    let Some(schema) = tools.get(&call.name).and_then(|t| t.schema.as_ref()) else {
+        return Err(err);
+    };
+    let key = call.arguments.first().map(|(k, _)| k.clone()).unwrap_or_default();
+    let mut unwrapped = call;
+    let Some(at) = wrapper::unwrap(text, &mut unwrapped, &wrapper::REPAIRED, |key| {
+        declares(schema, 0, key, 0)
+    }) else {
+        return Err(err);
+    };
+    match check(text, unwrapped, tools, validate, unknown) {
+        Ok(Some(mut call)) => {
+            call.repairs.push(crate::repair::Repair {
+                code: crate::repair::RepairCode::WrappedArguments,
+                message: format!("the object in the only parameter, `{key}`, was read as the call's arguments"),
+                offset: at,
+                call_index: None,
+            });
+            Ok(Some(call))
+        }
+        _ => Err(err),
+    }
 }
 
 fn show(path: &str) -> String {
@@ -345,10 +397,21 @@ fn type_arguments(text: &str, call: &mut ToolCall, schema: &Schema, validate: bo
                     Text::Xml => crate::lex::decode_entities(written),
                     _ => Cow::Borrowed(written),
                 };
-                match retype(schema, key, &raw, validate) {
+                let Some(node) = property(schema, 0, key, 0) else {
+                    continue;
+                };
+                match typing::type_text(schema, node, &raw, validate) {
                     Ok(Some(typed)) => *value = typed,
                     Ok(None) => {}
-                    Err(why) => return Err(type_error(&call.name, key, &why, param.value.start)),
+                    Err(why) => {
+                        let err = type_error(&call.name, key, &why, param.value.start);
+                        return Err(
+                            match escaped_value(text, param.value.clone(), &raw, schema, node, validate) {
+                                Some(fix) => err.fix(fix),
+                                None => err,
+                            },
+                        );
+                    }
                 }
             }
         }
@@ -390,6 +453,44 @@ fn type_error(name: &str, key: &str, why: &str, at: usize) -> ParseError {
     let path = pointer(&[Step::Key(key)]);
     let message = format!("the argument {} of {}: {why}", quote(key), quote(name));
     ParseError::new(ErrorCode::Schema, at, message).with_path(path)
+}
+
+/// The repair of a value written as text (at `range`, reading `raw`) that fits no type its
+/// schema allows because it is JSON escaped a second time (`[{\"id\": 1}]`): decoded once as the
+/// content of a JSON string, it is an object or an array its schema takes. The decoded text takes
+/// the value's place (`repair.double_encoded`); text that decoding would give a `<` it did not
+/// have (which could close the value's tag) is left as it is.
+fn escaped_value(
+    text: &str,
+    range: std::ops::Range<usize>,
+    raw: &str,
+    schema: &Schema,
+    node: NodeId,
+    validate: bool,
+) -> Option<crate::repair::Fix> {
+    let written = &text[range.clone()];
+    if raw != written || !written.contains('\\') {
+        return None;
+    }
+    let trimmed = written.trim();
+    let Ok(Value::String(decoded)) = crate::syntax::json::parse_complete(&format!("\"{trimmed}\"")) else {
+        return None;
+    };
+    if decoded.matches('<').count() != trimmed.matches('<').count() {
+        return None;
+    }
+    match typing::type_text(schema, node, &decoded, validate) {
+        Ok(Some(Value::Object(_) | Value::Array(_))) => {}
+        _ => return None,
+    }
+    let start = range.start + (written.len() - written.trim_start().len());
+    Some(crate::repair::Fix {
+        code: crate::repair::RepairCode::DoubleEncoded,
+        at: start,
+        range: start..start + trimmed.len(),
+        insert: decoded,
+        message: "a value JSON-escaped a second time was decoded once".to_owned(),
+    })
 }
 
 /// The schema of the property `key` of an object schema: under `properties` (here, behind its

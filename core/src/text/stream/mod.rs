@@ -435,19 +435,31 @@ impl ToolCallStream {
     fn mend(&mut self, shown: &Shown, out: &mut Vec<Event>) -> Result<(), ParseError> {
         let options = MessageOptions {
             tools: self.tools.as_ref(),
-            repair: false,
             ..self.options
         };
-        let mut mended = String::new();
-        let (mut message, repairs, edits) = crate::repair::run(&self.text, |t| {
-            mended.clear();
-            mended.push_str(t);
-            parse_message(t, options)
-        })?;
-        self.repairs = crate::repair::settle(&mut message.tool_calls, repairs, &edits);
+        let crate::text::message::Mended {
+            message,
+            text: mended,
+            edits,
+            reasoning: blocks,
+        } = crate::text::message::mended(&self.text, options)?;
+        self.repairs.clone_from(&message.repairs);
+        // Reasoning is the caller's text: each replayed piece of it, mapped back through the edits.
+        let mut written = Written {
+            text: &self.text,
+            edits: &edits,
+            blocks: &blocks,
+            block: 0,
+            at: blocks.first().map_or(0, |b| b.start),
+        };
+        // The mended text read as a repairing stream reads it (the tools' repairs included), but
+        // with nothing left to mend.
         let mut replay = ToolCallStream::new(options);
+        replay.shown = None;
         replay.hasher = self.hasher.take();
-        let mut events = replay.feed(&mended).map_err(|_| diverged())?;
+        let mut events = replay
+            .feed(mended.as_deref().unwrap_or(&self.text))
+            .map_err(|_| diverged())?;
         events.extend(replay.finish().map_err(|_| diverged())?);
         let (mut content, mut reasoning, mut differs) = (0, 0, false);
         for event in events {
@@ -455,8 +467,15 @@ impl ToolCallStream {
                 Event::Content { text } => {
                     after_shown(&shown.content, &mut content, text, &mut differs).map(|text| Event::Content { text })
                 }
-                Event::Reasoning { text } => after_shown(&shown.reasoning, &mut reasoning, text, &mut differs)
-                    .map(|text| Event::Reasoning { text }),
+                Event::Reasoning { text } => {
+                    let text = if mended.is_some() {
+                        written.next(text.len())
+                    } else {
+                        text
+                    };
+                    after_shown(&shown.reasoning, &mut reasoning, text, &mut differs)
+                        .map(|text| Event::Reasoning { text })
+                }
                 Event::CallStart { index, .. } | Event::Arguments { index, .. } | Event::CallEnd { index, .. }
                     if index < shown.calls =>
                 {
@@ -808,6 +827,16 @@ impl ToolCallStream {
         }
     }
 
+    /// `call` named, typed and validated by `tools` (with repair, as a repairing parse does).
+    fn check(&self, text: &str, call: ToolCall, tools: &Tools) -> Result<Option<ToolCall>, ParseError> {
+        let (validate, unknown) = (self.options.validate, self.options.unknown);
+        if self.options.repair {
+            crate::tools::check_repairing(text, call, tools, validate, unknown)
+        } else {
+            crate::tools::check(text, call, tools, validate, unknown)
+        }
+    }
+
     /// Reports a whole call (the rest of it, when its start and some arguments were streamed),
     /// named, typed and validated by the tools.
     fn report_call(&mut self, text: &str, call: ToolCall, region: usize, events: &mut Events<'_>) {
@@ -818,7 +847,7 @@ impl ToolCallStream {
         }
         let call = match &self.tools {
             None => call,
-            Some(tools) => match crate::tools::check(text, call, tools, self.options.validate, self.options.unknown) {
+            Some(tools) => match self.check(text, call, tools) {
                 Ok(Some(call)) => call,
                 Ok(None) => return,
                 Err(_) => {
@@ -842,6 +871,16 @@ impl ToolCallStream {
             name: call.name,
             format: call.format,
         });
+        // Receipts of the tools' repairs (`repair.wrapped_arguments`), made as the call was checked.
+        let repairs: Vec<Repair> = call
+            .repairs
+            .into_iter()
+            .map(|r| Repair {
+                call_index: Some(index),
+                ..r
+            })
+            .collect();
+        self.repairs.extend(repairs.iter().cloned());
         let (delta, arguments) = match call.deferred {
             None => (crate::value::object_json(&call.arguments), call.arguments),
             Some(at) => self.left_in_text(text, index, at),
@@ -850,7 +889,7 @@ impl ToolCallStream {
         events.0.push(Event::CallEnd {
             index,
             arguments,
-            repairs: Vec::new(),
+            repairs,
         });
         self.index += 1;
     }
@@ -950,6 +989,39 @@ impl Shown {
     }
 }
 
+/// The reasoning blocks of a mended text (`blocks`, in its offsets), read piece by piece as the
+/// caller wrote them (`text`, through `edits`).
+struct Written<'a> {
+    text: &'a str,
+    edits: &'a crate::repair::Edits,
+    blocks: &'a [std::ops::Range<usize>],
+    /// The block at hand, and how far into the mended text it has been read.
+    block: usize,
+    at: usize,
+}
+
+impl Written<'_> {
+    /// The caller's text of the next `len` bytes of the mended reasoning.
+    fn next(&mut self, mut len: usize) -> String {
+        let mut out = String::new();
+        while len > 0 {
+            let Some(block) = self.blocks.get(self.block) else {
+                break;
+            };
+            let to = block.end.min(self.at + len);
+            let written = self.edits.original_range(&(self.at..to));
+            out.push_str(self.text.get(written).unwrap_or_default());
+            len -= to - self.at;
+            self.at = to;
+            if self.at >= block.end {
+                self.block += 1;
+                self.at = self.blocks.get(self.block).map_or(0, |b| b.start);
+            }
+        }
+        out
+    }
+}
+
 /// The part of a replay's `text` after what was `shown` (`at` of it passed so far, moved on
 /// past `text`), or `None`; `diverged` when the replay does not begin with what was shown.
 fn after_shown(shown: &str, at: &mut usize, text: String, diverged: &mut bool) -> Option<String> {
@@ -957,9 +1029,9 @@ fn after_shown(shown: &str, at: &mut usize, text: String, diverged: &mut bool) -
     *diverged |= shown.as_bytes()[*at..*at + n] != text.as_bytes()[..n];
     *at += n;
     match n {
+        n if n == text.len() => None,
         0 => Some(text),
-        n if n < text.len() => Some(text[n..].to_string()),
-        _ => None,
+        n => Some(text[n..].to_string()),
     }
 }
 
