@@ -678,7 +678,8 @@ def parse_tool_calls(
 
     ``repair=True`` mends a fixed list of model mistakes (docs/repair.md: a missing
     ``</parameter>``-style close, a trailing comma, Python literals, raw control characters in
-    strings, leading zeros) and reports each: a repaired call has ``"repairs"``, a list of
+    strings, leading zeros, a Python set, an unescaped inner quote with one reading, arguments
+    wrapped in one ``arguments``/``input`` parameter, arguments encoded twice) and reports each: a repaired call has ``"repairs"``, a list of
     ``{"code", "message", "position", "line", "column", "call_index"}``. A call cut off by the end
     of the text still raises (``err.truncated``).
 
