@@ -431,4 +431,8 @@ mod _core {
     /// Every error code (`tool_call.not_found` … `internal`), in the core's order.
     #[pymodule_export]
     const ERROR_CODES: [&str; beacon_core::ErrorCode::ALL.len()] = ids!(beacon_core::ErrorCode);
+
+    /// The columns of `parse_arrow`'s result, in order.
+    #[pymodule_export]
+    const ARROW_COLUMNS: [&str; super::arrow::COLUMNS.len()] = super::arrow::COLUMNS;
 }

@@ -24,23 +24,14 @@ import sys
 import time
 from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Tuple, get_args
 
-from . import UnknownTools
+from . import UnknownTools, _core
 from ._batch import parse_arrow
 
 EXIT_OK = 0
 EXIT_ERROR = 2
 
-RESULT_COLUMNS = (
-    "calls",
-    "format",
-    "content",
-    "reasoning",
-    "repairs",
-    "error_code",
-    "error_message",
-    "error_position",
-    "error_truncated",
-)
+#: The columns of a result row: parse_arrow's, in order.
+RESULT_COLUMNS = tuple(_core.ARROW_COLUMNS)
 
 _KINDS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 

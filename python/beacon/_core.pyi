@@ -20,6 +20,7 @@ __version__: str
 FORMATS: List[Format]
 PROVIDERS: List[Provider]
 ERROR_CODES: List[ErrorCode]
+ARROW_COLUMNS: List[str]
 
 class Tools:
     def __init__(self, definitions: Union[List[Any], Tuple[Any, ...]]) -> None: ...

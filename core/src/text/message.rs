@@ -176,6 +176,16 @@ impl<'a> MessageOptions<'a> {
     pub(crate) fn names(&self) -> Option<&'a Tools> {
         self.tools.filter(|_| self.unknown != UnknownTools::Keep)
     }
+
+    /// `wanted`, unless there are tools: they type and validate built arguments, so then every
+    /// call's arguments are built ([`Defer::Never`]).
+    pub(crate) fn defer(&self, wanted: Defer) -> Defer {
+        if self.tools.is_some() {
+            Defer::Never
+        } else {
+            wanted
+        }
+    }
 }
 
 /// Parses the whole message. Never fails with `tool_call.not_found`: a text without calls has
@@ -240,7 +250,7 @@ fn message_in(
     options: MessageOptions<'_>,
     defer: Defer,
 ) -> Result<(Message, Vec<std::ops::Range<usize>>), ParseError> {
-    let defer = if options.tools.is_some() { Defer::Never } else { defer };
+    let defer = options.defer(defer);
     let (calls, (found, tagged)) = detect(text, options.formats, options.start, options.names(), defer)?;
     // Wrappers around calls leave the content when calls were found, even if the tools drop
     // them all (a stream decides it before the tools have seen the calls).

@@ -218,15 +218,7 @@ impl ToolCallStream {
             text: String::new(),
             // Calls the scanner reads are checked and left in the text when large (the stream
             // reports each once, building it then): only the tools need them built at once.
-            scanner: Scanner::new(
-                options.formats,
-                options.start,
-                if options.tools.is_none() {
-                    Defer::Large
-                } else {
-                    Defer::Never
-                },
-            ),
+            scanner: Scanner::new(options.formats, options.start, options.defer(Defer::Large)),
             rule: Content::default(),
             emitted: 0,
             hold: Hold::new(options.formats),
@@ -257,11 +249,7 @@ impl ToolCallStream {
     /// needs about the memory of [`crate::parse_message`] on the same text.
     pub(crate) fn leaving_arguments(options: MessageOptions<'_>) -> Self {
         ToolCallStream {
-            defer: if options.tools.is_none() {
-                Defer::Large
-            } else {
-                Defer::Never
-            },
+            defer: options.defer(Defer::Large),
             ..ToolCallStream::new(options)
         }
     }
