@@ -3,7 +3,11 @@
 //! that differ in one thing and diffing the renders tells its tool-call format. Markers come only
 //! from those diffs, never from a list of known markers.
 
+mod probe;
 mod py;
 pub mod render;
+mod spec;
 
+pub use probe::infer;
 pub use render::{render, ChatTemplate, Renderer};
+pub use spec::{ArgumentsEncoding, FormatSpec};
