@@ -101,6 +101,41 @@ fn lists_bare_objects_and_thinking_turns() {
     }
 }
 
+/// Cohere's turns of content and of calls begin alike (`<|START_RESPONSE|>`, `<|START_ACTION|>`):
+/// with the tokenizer's added tokens, the diff does not split them.
+#[test]
+fn added_tokens_keep_a_diff_from_splitting_a_token() {
+    let mut t = template("Cohere2MoE");
+    let without = infer(&t).unwrap();
+    assert_ne!(
+        without.section_start, "<|START_ACTION|>[",
+        "the char-level diff splits the token: {without:?}"
+    );
+    t.special_tokens = [
+        "<|START_ACTION|>",
+        "<|END_ACTION|>",
+        "<|START_RESPONSE|>",
+        "<|END_RESPONSE|>",
+        "<|END_OF_TURN_TOKEN|>",
+    ]
+    .map(String::from)
+    .to_vec();
+    let spec = infer(&t).unwrap();
+    assert_eq!(
+        (
+            spec.section_start.as_str(),
+            spec.section_end.as_str(),
+            spec.separator.as_str()
+        ),
+        ("<|START_ACTION|>[", "]<|END_ACTION|>", ","),
+        "{spec:?}"
+    );
+    assert_eq!(
+        (spec.name_key.as_str(), spec.arguments_key.as_str()),
+        ("tool_name", "parameters")
+    );
+}
+
 #[test]
 fn every_template_gives_a_spec_or_says_why_not() {
     let mut names: Vec<String> = std::fs::read_dir(templates_dir())

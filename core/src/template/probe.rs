@@ -13,6 +13,9 @@
 //! - **Section or call markers.** With two calls, what stands between the two objects is the
 //!   first call's end marker, a separator and the second call's start marker; the part of the
 //!   one-call markers that it repeats belongs to each call, the rest to the section.
+//! - **Tokens.** Where the tokenizer's added tokens are known ([`ChatTemplate::special_tokens`]),
+//!   a diff never splits one: two renders may share the first characters of two different
+//!   tokens (`<|START_RESPONSE|>` and `<|START_ACTION|>`), which belong to the call's text.
 //! - **Checks.** A call to another tool with other arguments must render with the same markers;
 //!   if not, or if two objects or two keys fit, the renders have two readings
 //!   (`template.ambiguous`).
@@ -146,13 +149,15 @@ struct Renders {
     /// generation prompt (for the start) and with an empty assistant turn (for the end).
     starts: Vec<String>,
     ends: Vec<String>,
+    /// The tokenizer's added tokens: a call's text never starts or ends inside one.
+    tokens: Vec<String>,
     one: String,
     other: String,
     two: Option<String>,
 }
 
 impl Renders {
-    fn new(renderer: &Renderer) -> Result<Self, ParseError> {
+    fn new(renderer: &Renderer, tokens: &[String]) -> Result<Self, ParseError> {
         let [a, b] = calls();
         let mut without = Vec::new();
         for content in CONTENTS {
@@ -184,6 +189,7 @@ impl Renders {
         Ok(Renders {
             starts,
             ends,
+            tokens: tokens.to_vec(),
             one,
             other,
             two,
@@ -192,7 +198,8 @@ impl Renders {
 
     /// What the model writes for the turn rendered as `full`: from where it first differs from
     /// every bounding render to where it last differs from every one. Of the places a diff could
-    /// split, this takes the ones that leave the most text to the call.
+    /// split, this takes the ones that leave the most text to the call; a diff that would split
+    /// an added token moves to the token's start (or end).
     fn call_text<'a>(&self, full: &'a str) -> &'a str {
         let start = self
             .starts
@@ -200,14 +207,31 @@ impl Renders {
             .map(|other| common_prefix(full, other))
             .min()
             .unwrap_or(0);
-        let turn = &full[floor(full, start)..];
+        let start = self.outside_tokens(full, floor(full, start), false);
+        let turn = &full[start..];
         let shared_end = self
             .ends
             .iter()
             .map(|other| common_suffix(turn, other))
             .min()
             .unwrap_or(0);
-        &turn[..ceil(turn, turn.len() - shared_end)]
+        let end = self.outside_tokens(turn, ceil(turn, turn.len() - shared_end), true);
+        &turn[..end]
+    }
+
+    /// `at`, or, when it falls inside an added token written in `text`, that token's start
+    /// (`after` false) or end.
+    fn outside_tokens(&self, text: &str, at: usize, after: bool) -> usize {
+        for token in self.tokens.iter().filter(|t| !t.is_empty()) {
+            let from = floor(text, at.saturating_sub(token.len() - 1));
+            for (i, _) in text[from..at].char_indices() {
+                let i = from + i;
+                if at < i + token.len() && text[i..].starts_with(token.as_str()) {
+                    return if after { i + token.len() } else { i };
+                }
+            }
+        }
+        at
     }
 }
 
@@ -311,7 +335,7 @@ fn find_one(text: &str, call: &Call) -> Result<Found, ParseError> {
 
 /// The spec of the template's tool calls (see the module's documentation).
 pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
-    let renders = Renders::new(&template.compile()?)?;
+    let renders = Renders::new(&template.compile()?, &template.special_tokens)?;
     let [a, b] = calls();
     let one = renders.call_text(&renders.one);
     if one.is_empty() || !one.contains(a.name) {

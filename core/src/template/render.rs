@@ -41,6 +41,9 @@ pub struct ChatTemplate {
     pub bos_token: String,
     /// `eos_token` in the context.
     pub eos_token: String,
+    /// The tokenizer's added tokens (special or not): text the model writes as one token, so
+    /// that a diff of two renders never splits one.
+    pub special_tokens: Vec<String>,
 }
 
 impl ChatTemplate {
@@ -50,13 +53,15 @@ impl ChatTemplate {
             source: source.into(),
             bos_token: String::new(),
             eos_token: String::new(),
+            special_tokens: Vec::new(),
         }
     }
 
     /// The template of a `tokenizer_config.json` object. `chat_template` is the template's text,
     /// or a list of `{"name", "template"}` of which the one named `tool_use` is taken, else the
     /// one named `default`. `bos_token` and `eos_token` are strings or added-token objects
-    /// (`{"content": "<s>", …}`); a missing one is empty.
+    /// (`{"content": "<s>", …}`); a missing one is empty. The added tokens are the contents of
+    /// `added_tokens_decoder` and `additional_special_tokens`, and the two tokens.
     pub fn from_config(config: &Value) -> Result<Self, ParseError> {
         let Value::Object(_) = config else {
             return Err(render_error(format!(
@@ -100,10 +105,26 @@ impl ChatTemplate {
                     .ok_or_else(|| render_error(format!("`{key}` is neither a string nor a token with `content`"))),
             }
         };
+        let (bos_token, eos_token) = (token("bos_token")?, token("eos_token")?);
+        let content = |t: &Value| match t {
+            Value::String(s) => Some(s.clone()),
+            other => other.get("content").and_then(Value::as_str).map(str::to_owned),
+        };
+        let mut special_tokens: Vec<String> = [&bos_token, &eos_token].into_iter().cloned().collect();
+        if let Some(Value::Object(added)) = config.get("added_tokens_decoder") {
+            special_tokens.extend(added.iter().filter_map(|(_, t)| content(t)));
+        }
+        if let Some(Value::Array(extra)) = config.get("additional_special_tokens") {
+            special_tokens.extend(extra.iter().filter_map(content));
+        }
+        special_tokens.retain(|t| !t.is_empty());
+        special_tokens.sort();
+        special_tokens.dedup();
         Ok(ChatTemplate {
             source,
-            bos_token: token("bos_token")?,
-            eos_token: token("eos_token")?,
+            bos_token,
+            eos_token,
+            special_tokens,
         })
     }
 
@@ -698,9 +719,11 @@ mod tests {
     fn a_tokenizer_config_names_its_template_and_tokens() {
         let config = ctx(
             r#"{"bos_token": {"content": "<s>", "lstrip": false}, "eos_token": "</s>",
+                "added_tokens_decoder": {"0": {"content": "<s>", "special": true}},
                 "chat_template": [{"name": "default", "template": "D"}, {"name": "tool_use", "template": "{{ bos_token }}T{{ eos_token }}"}]}"#,
         );
         let t = ChatTemplate::from_config(&config).unwrap();
+        assert_eq!(t.special_tokens, ["</s>", "<s>"]);
         assert_eq!(t.compile().unwrap().render(&ctx("{}")).unwrap(), "<s>T</s>");
         let t = ChatTemplate::read(r#"{"chat_template": [{"name": "default", "template": "D"}]}"#).unwrap();
         assert_eq!(t.source, "D");
