@@ -410,8 +410,14 @@ fn namespace(defaults: Option<ValueOrKwargs>) -> Result<minijinja::Value, Error>
 }
 
 /// A Python list that a template can change: `append`, `extend`, `insert`, `pop`, `clear`.
-#[derive(Debug)]
 struct PyList(Mutex<Vec<minijinja::Value>>);
+
+/// Not its items: a list can hold itself.
+impl std::fmt::Debug for PyList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PyList")
+    }
+}
 
 impl PyList {
     fn items(&self) -> std::sync::MutexGuard<'_, Vec<minijinja::Value>> {
@@ -443,6 +449,33 @@ impl Object for PyList {
 
     fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
         Some(self.items().len())
+    }
+
+    /// The list as minijinja writes a list (`~`, `format`), `[...]` past a few levels: a list
+    /// can hold itself (`l.append(l)`), and minijinja would write it forever.
+    fn render(self: &Arc<Self>, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        thread_local!(static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) });
+        let depth = DEPTH.with(|d| {
+            d.set(d.get() + 1);
+            d.get()
+        });
+        let result = if depth > 16 {
+            f.write_str("[...]")
+        } else {
+            let items = self.items().clone();
+            f.write_str("[")
+                .and_then(|()| {
+                    items.iter().enumerate().try_for_each(|(i, item)| {
+                        if i > 0 {
+                            f.write_str(", ")?;
+                        }
+                        write!(f, "{item:?}")
+                    })
+                })
+                .and_then(|()| f.write_str("]"))
+        };
+        DEPTH.with(|d| d.set(d.get() - 1));
+        result
     }
 
     fn call_method(
@@ -674,6 +707,20 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out, "a1['b']");
+    }
+
+    #[test]
+    fn a_list_that_holds_itself_is_written_finitely() {
+        for source in [
+            "{% set ns = namespace(l=[]) %}{% set _ = ns.l.append(ns.l) %}{{ ns.l ~ '' }}",
+            "{% set ns = namespace(l=[]) %}{% set _ = ns.l.append(ns.l) %}{{ ns.l }}{{ ns.l | tojson }}",
+        ] {
+            let e = render(source, &ctx("{}"));
+            assert!(
+                e.is_ok() || e.as_ref().is_err_and(|e| e.code == ErrorCode::TemplateRender),
+                "{source}: {e:?}"
+            );
+        }
     }
 
     #[test]
