@@ -112,6 +112,10 @@ export type ErrorCode =
   | 'result.missing_field'
   | 'result.unsupported'
   | 'response.error'
+  | 'template.render'
+  | 'template.no_tool_calls'
+  | 'template.ambiguous'
+  | 'template.limit'
   | 'input.too_large'
   | 'internal';
 

@@ -75,6 +75,18 @@ pub enum ErrorCode {
     /// `error` member, on its own or among streamed chunks) instead of a model's answer; the
     /// message carries the API's own message.
     ResponseError,
+    /// `template.render`: a chat template cannot be rendered (a syntax error, an undefined
+    /// function, a `raise_exception` call); the message gives the template's line. At position 0.
+    TemplateRender,
+    /// `template.no_tool_calls`: the chat template renders no tool calls (it has no branch for an
+    /// assistant message's `tool_calls`), so no format can be inferred from it. At position 0.
+    TemplateNoToolCalls,
+    /// `template.ambiguous`: the renders of the probe conversations allow two readings of the
+    /// format; the message names both. At position 0.
+    TemplateAmbiguous,
+    /// `template.limit`: rendering a chat template used up its fuel, nested too deep, or wrote
+    /// more than the output limit; the message says which. At position 0.
+    TemplateLimit,
     /// `input.too_large`: the input needs more memory than the runtime allows (the WebAssembly
     /// build's linear memory, at most 4 GiB, or a lower limit set for testing).
     InputTooLarge,
@@ -84,7 +96,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in documentation order.
-    pub const ALL: [ErrorCode; 28] = [
+    pub const ALL: [ErrorCode; 32] = [
         ErrorCode::NotFound,
         ErrorCode::Multiple,
         ErrorCode::Unrecognized,
@@ -111,6 +123,10 @@ impl ErrorCode {
         ErrorCode::ResultMissingField,
         ErrorCode::ResultUnsupported,
         ErrorCode::ResponseError,
+        ErrorCode::TemplateRender,
+        ErrorCode::TemplateNoToolCalls,
+        ErrorCode::TemplateAmbiguous,
+        ErrorCode::TemplateLimit,
         ErrorCode::InputTooLarge,
         ErrorCode::Internal,
     ];
@@ -144,6 +160,10 @@ impl ErrorCode {
             ErrorCode::ResultMissingField => "result.missing_field",
             ErrorCode::ResultUnsupported => "result.unsupported",
             ErrorCode::ResponseError => "response.error",
+            ErrorCode::TemplateRender => "template.render",
+            ErrorCode::TemplateNoToolCalls => "template.no_tool_calls",
+            ErrorCode::TemplateAmbiguous => "template.ambiguous",
+            ErrorCode::TemplateLimit => "template.limit",
             ErrorCode::InputTooLarge => "input.too_large",
             ErrorCode::Internal => "internal",
         }

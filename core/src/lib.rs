@@ -17,6 +17,7 @@ mod lex;
 mod providers;
 mod repair;
 mod syntax;
+pub mod template;
 mod text;
 mod tools;
 mod value;
@@ -30,6 +31,7 @@ pub use providers::{
 };
 pub use repair::{Repair, RepairCode, MAX_REPAIRS};
 pub use syntax::json::parse_json;
+pub use template::{ChatTemplate, Renderer};
 pub use text::message::{parse_message, set_random_source, IdSeed, Ids, Message, MessageOptions};
 pub use text::parse::{
     parse_tool_call, parse_tool_call_in, parse_tool_call_with, parse_tool_calls, parse_tool_calls_in,

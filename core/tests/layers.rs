@@ -1,5 +1,5 @@
 //! The core's floor plan, checked: every module of `core/src` belongs to one layer, and code only
-//! names modules of its own layer or of a lower one. From the top: `host` → `providers` → `text`
+//! names modules of its own layer or of a lower one. From the top: `host` → `providers` → `template` → `text`
 //! → `formats` → `tools` → `syntax` → the ground floor (`call`, `value`, `error`, `lex`). Each
 //! layer above the ground floor is one folder, so this also rules out import cycles between files
 //! of different folders. Only code is read: comments (doc links among them) are skipped.
@@ -13,6 +13,7 @@ const LAYERS: &[&[&str]] = &[
     &["tools"],
     &["formats"],
     &["text"],
+    &["template"],
     &["providers"],
     &["host"],
 ];

@@ -158,6 +158,10 @@ ErrorCode = Literal[
     "result.missing_field",
     "result.unsupported",
     "response.error",
+    "template.render",
+    "template.no_tool_calls",
+    "template.ambiguous",
+    "template.limit",
     "input.too_large",
     "internal",
 ]

@@ -1,0 +1,13 @@
+//! Chat templates: a model's own Jinja template, rendered as its tokenizer renders it
+//! ([`render`]), is the definition of the text the model writes; rendering probe conversations
+//! that differ in one thing and diffing the renders tells its tool-call format. Markers come only
+//! from those diffs, never from a list of known markers.
+
+mod probe;
+mod py;
+pub mod render;
+mod spec;
+
+pub use probe::infer;
+pub use render::{render, ChatTemplate, Renderer};
+pub use spec::{ArgumentsEncoding, FormatSpec};
