@@ -374,6 +374,36 @@ fn format_calls<'py>(
     call(py, Input::Text(""), op)
 }
 
+/// The tool-call format a chat template writes, described. See `beacon.FormatSpec.from_template`.
+#[pyfunction]
+#[pyo3(signature = (template, bos_token = None, eos_token = None, special_tokens = None))]
+fn infer_format<'py>(
+    py: Python<'py>,
+    template: &Bound<'py, PyAny>,
+    bos_token: Option<String>,
+    eos_token: Option<String>,
+    special_tokens: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    const FUNC: &str = "FormatSpec.from_template";
+    let input = if template.is_instance_of::<PyString>() {
+        Input::Text(args::text(FUNC, template)?)
+    } else if template.is_instance_of::<pyo3::types::PyDict>() {
+        Input::Value(args::to_value(FUNC, template, &args::At::root("template"), 0)?)
+    } else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{FUNC}() argument 'template' must be str (the template, or a tokenizer_config.json's text) \
+             or dict (a tokenizer_config.json decoded), not {}",
+            template.get_type().name()?
+        )));
+    };
+    let op = Op::InferFormat {
+        bos_token,
+        eos_token,
+        special_tokens: special_tokens.unwrap_or_default(),
+    };
+    call(py, input, op)
+}
+
 /// `CODE at line L, column C: MESSAGE`, the text of every beacon error (`ToolCallError.__str__`).
 #[pyfunction]
 fn describe_error(code: &str, line: usize, column: usize, message: &str) -> String {
@@ -411,7 +441,7 @@ mod _core {
     #[pymodule_export]
     use super::{
         _panic_for_testing, describe_error, detect_provider, format_calls, format_results, has_tool_calls,
-        parse_message, parse_response, parse_tool_call, parse_tool_calls, scan_stream, PyTools,
+        infer_format, parse_message, parse_response, parse_tool_call, parse_tool_calls, scan_stream, PyTools,
     };
     #[pymodule_export]
     use super::{arrow::parse_arrow, arrow::ArrowArray, batch::parse_many};

@@ -28,6 +28,7 @@ from . import _core
 from ._errors import NoToolCallFoundError, ToolCallError
 from ._tools import Tools, check_as_models, compiled, to_model, to_models, tools_arg
 from ._batch import ArrowArray, parse_arrow, parse_many
+from ._template import FormatSpec
 
 __all__ = [
     "ArrowArray",
@@ -35,6 +36,7 @@ __all__ = [
     "ErrorCode",
     "FORMATS",
     "Format",
+    "FormatSpec",
     "NoToolCallFoundError",
     "PROVIDERS",
     "Provider",

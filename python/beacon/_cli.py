@@ -219,6 +219,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from ._batch_cli import main as batch_main
 
         return batch_main(argv[1:])
+    if argv[:1] == ["template"]:  # `beacon template FILE`: the format a chat template writes
+        from ._template import main as template_main
+
+        return template_main(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     if args.message and (args.all or args.include_format):

@@ -1,6 +1,6 @@
 # Stubs for the native module built from bindings-python/ (PyO3). Private: use `beacon`, whose
 # functions document these.
-from typing import Any, List, Literal, Optional, Tuple, Union
+from typing import Any, Dict, List, Literal, Optional, Tuple, Union
 
 from . import (
     ErrorCode,
@@ -48,6 +48,12 @@ def parse_message(
     id_seed: Optional[str] = None,
 ) -> Message: ...
 def scan_stream(text: str) -> StreamScan: ...
+def infer_format(
+    template: Union[str, Dict[str, Any]],
+    bos_token: Optional[str] = None,
+    eos_token: Optional[str] = None,
+    special_tokens: Optional[List[str]] = None,
+) -> Dict[str, Any]: ...
 
 class ToolCallStream:
     def __init__(

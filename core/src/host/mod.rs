@@ -84,6 +84,16 @@ pub enum Op {
         provider: Provider,
         content: Option<String>,
     },
+    /// `FormatSpec.from_template`: the tool-call format a chat template writes
+    /// ([`crate::template::infer`]), as [`FormatSpec::describe`](crate::template::FormatSpec::describe)
+    /// gives it. The input is the template's text or a `tokenizer_config.json` (its text, or
+    /// decoded); `bos_token`, `eos_token` replace the config's, and `special_tokens` add to its
+    /// added tokens.
+    InferFormat {
+        bos_token: Option<String>,
+        eos_token: Option<String>,
+        special_tokens: Vec<String>,
+    },
     /// Panics inside [`run`], so a binding's tests can check that a panic becomes `internal`.
     #[doc(hidden)]
     PanicForTesting,
@@ -348,6 +358,29 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Out
             provider,
             content.as_deref(),
         )?)),
+        Op::InferFormat {
+            bos_token,
+            eos_token,
+            special_tokens,
+        } => {
+            let mut template = match input {
+                Input::Value(config) => crate::template::ChatTemplate::from_config(config)?,
+                _ => crate::template::ChatTemplate::read(input.text()?)?,
+            };
+            if let Some(bos) = bos_token {
+                template.bos_token = bos;
+            }
+            if let Some(eos) = eos_token {
+                template.eos_token = eos;
+            }
+            let tokens = &mut template.special_tokens;
+            tokens.extend(special_tokens);
+            tokens.extend([template.bos_token.clone(), template.eos_token.clone()]);
+            tokens.retain(|t| !t.is_empty());
+            tokens.sort();
+            tokens.dedup();
+            Ok(Output::Value(crate::template::infer(&template)?.describe()))
+        }
         Op::PanicForTesting => panic!("deliberate panic for testing"),
     }
 }
