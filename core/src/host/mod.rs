@@ -88,7 +88,8 @@ pub enum Op {
     /// ([`crate::template::infer`]), as [`FormatSpec::describe`](crate::template::FormatSpec::describe)
     /// gives it. The input is the template's text or a `tokenizer_config.json` (its text, or
     /// decoded); `bos_token`, `eos_token` replace the config's, and `special_tokens` add to its
-    /// added tokens.
+    /// added tokens. With the `templates` feature.
+    #[cfg(feature = "templates")]
     InferFormat {
         bos_token: Option<String>,
         eos_token: Option<String>,
@@ -358,6 +359,7 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Out
             provider,
             content.as_deref(),
         )?)),
+        #[cfg(feature = "templates")]
         Op::InferFormat {
             bos_token,
             eos_token,
