@@ -13,14 +13,16 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple, get_args
+
+from . import Start
 
 EXIT_OK = 0
 EXIT_ERROR = 2
 
 
 def _parser() -> argparse.ArgumentParser:
-    from .proxy import DEFAULT_MAX_BODY, DEFAULT_TIMEOUT
+    from .proxy import DEFAULT_MAX_BODY, DEFAULT_TIMEOUT, OnError
 
     p = argparse.ArgumentParser(
         prog="beacon proxy",
@@ -33,7 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--listen", default="127.0.0.1:8000", metavar="HOST:PORT", help="where to listen (default 127.0.0.1:8000)")
     p.add_argument(
         "--on-error",
-        choices=("error", "content"),
+        choices=get_args(OnError),
         default="error",
         help="a broken call: a 502 error carrying beacon's code and position (default), or the raw text "
         "as content with an x-beacon-error header (streams: beacon_error in the finish chunk)",
@@ -42,9 +44,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--max-body", type=int, default=DEFAULT_MAX_BODY, metavar="BYTES", help=f"the largest request body (default {DEFAULT_MAX_BODY}; 413 past it)")
     p.add_argument(
         "--start",
-        choices=("content", "detect", "reasoning"),
+        choices=get_args(Start),
         default="content",
-        help="where a streamed text begins (ToolCallStream's start): content (default), detect, reasoning",
+        help="where a streamed text begins (ToolCallStream's start): content (the default: the prompt opened "
+        "no reasoning block), detect (as whole responses are read; holds text until a close tag or the end tells) "
+        "or reasoning",
     )
     p.add_argument("--template", metavar="FILE", help="reserved for the model's chat template (not supported yet)")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"), help="default info: one line per request")

@@ -38,7 +38,7 @@ import json
 import logging
 import time
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Dict, Literal, Optional
+from typing import Any, AsyncIterator, Dict, Literal, Optional, get_args
 
 try:
     import anyio
@@ -123,10 +123,10 @@ def create_app(
     Raises:
         ValueError: a bad ``on_error``, ``start``, ``timeout`` or ``max_body``.
     """
-    if on_error not in ("error", "content"):
-        raise ValueError(f"on_error must be 'error' or 'content', not {on_error!r}")
-    if start not in ("detect", "content", "reasoning"):
-        raise ValueError(f"start must be 'detect', 'content' or 'reasoning', not {start!r}")
+    if on_error not in get_args(OnError):
+        raise ValueError(f"on_error must be one of {get_args(OnError)}, not {on_error!r}")
+    if start not in get_args(Start):
+        raise ValueError(f"start must be one of {get_args(Start)}, not {start!r}")
     if not timeout > 0 or not max_body > 0:
         raise ValueError("timeout and max_body must be positive")
     base = upstream.rstrip("/")

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+import typing
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional
 
@@ -537,6 +538,16 @@ def test_create_app_checks_its_options() -> None:
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
     return subprocess.run([sys.executable, "-m", "beacon", *args], capture_output=True, text=True, timeout=60, env=env)
+
+
+def test_cli_choices_are_the_literals() -> None:
+    from beacon import _proxy_cli
+    from beacon.proxy import OnError
+
+    parser = _proxy_cli._parser()
+    choices = {a.option_strings[0]: tuple(a.choices) for a in parser._actions if a.choices}
+    assert choices["--start"] == typing.get_args(beacon.Start)
+    assert choices["--on-error"] == typing.get_args(OnError)
 
 
 def test_cli_help_and_refusals() -> None:
