@@ -17,6 +17,7 @@ The rules:
 - At the choice's ``finish_reason``, ``finish()`` reports the rest, then a chunk with an empty
   delta carries the finish reason: ``"tool_calls"`` when the choice had calls, the upstream's
   otherwise. ``usage`` rides on the last chunk made from the upstream chunk that carried it.
+- An upstream event with an ``error`` is passed on as it came and ends the stream.
 - ``data: [DONE]`` finishes every open choice. A body that ends without it, with a choice still
   open, is :class:`UpstreamClosed`: the caller reports it, never a truncated call.
 - A broken call: with ``on_error="error"`` :class:`ToolCallError` propagates (the caller ends
@@ -195,7 +196,10 @@ class ChunkTranslator:
             chunk = json.loads(data)
         except ValueError:
             return [data]  # not ours to judge: passed on as it came
-        if not isinstance(chunk, dict) or "error" in chunk or not isinstance(chunk.get("choices"), list):
+        if isinstance(chunk, dict) and "error" in chunk:
+            self.done = True  # the upstream's own error event ends the stream, passed on as it came
+            return [data]
+        if not isinstance(chunk, dict) or not isinstance(chunk.get("choices"), list):
             return [data]
         return self._chunk(chunk)
 

@@ -96,9 +96,17 @@ def _forward_headers(headers: Any) -> Dict[str, str]:
     return {k: v for k, v in headers.items() if k.lower() not in _HOP}
 
 
+# Not passed back either: uvicorn writes its own.
+_OWN = frozenset(("date", "server"))
+
+
+def _response_headers(headers: Any) -> Dict[str, str]:
+    return {k: v for k, v in _forward_headers(headers).items() if k.lower() not in _OWN}
+
+
 def _passthrough(resp: "httpx.Response", body: bytes) -> Response:
     """The upstream's answer as it came (status, body, headers less the hop-by-hop ones)."""
-    return Response(body, status_code=resp.status_code, headers=_forward_headers(resp.headers))
+    return Response(body, status_code=resp.status_code, headers=_response_headers(resp.headers))
 
 
 def create_app(
@@ -197,7 +205,7 @@ def create_app(
             raise _ProxyError(
                 502, "upstream.invalid_response", "a stream was asked for, but the upstream did not answer with one"
             )
-        headers = _forward_headers(resp.headers)
+        headers = _response_headers(resp.headers)
         headers.pop("content-type", None)
         t0 = time.perf_counter()
         return StreamingResponse(
@@ -223,7 +231,7 @@ def create_app(
             record["error"] = e.code
             return JSONResponse({"error": error_fields(e)}, status_code=502)
         record["parse"] += time.perf_counter() - t
-        headers = _forward_headers(resp.headers)
+        headers = _response_headers(resp.headers)
         headers.pop("content-type", None)
         if err is not None:
             record["error"] = err.code

@@ -144,11 +144,14 @@ class Upstream:
                 self.big_sent += 1
                 yield chunk({"content": BIG_PIECE})
         else:
-            text = TEXTS[model.removesuffix("-close").removesuffix("-stall")]
+            text = TEXTS[model.split("-")[0]]
             parts = pieces(text)
             for i, part in enumerate(parts):
                 if i == len(parts) // 2 and model.endswith("-close"):
                     raise RuntimeError("the upstream dies mid-stream")  # uvicorn drops the connection
+                if i == len(parts) // 2 and model.endswith("-error"):
+                    yield b'data: {"error": {"message": "out of memory", "type": "server_error", "code": 500}}\n\n'
+                    return
                 if i == len(parts) // 2 and model.endswith("-stall"):
                     await asyncio.sleep(3)
                 yield chunk({"content": part})
@@ -462,6 +465,19 @@ def test_upstream_closing_mid_stream_is_a_clear_error(proxy: Server) -> None:
     with pytest.raises(openai.APIError) as info:
         accumulate(stream)
     assert info.value.body["code"] == "upstream.closed"  # type: ignore[index]
+
+
+def test_upstream_error_event_passes_through(proxy: Server) -> None:
+    stream = client(proxy).chat.completions.create(model="hermes-error", messages=MESSAGES, stream=True)
+    with pytest.raises(openai.APIError) as info:
+        accumulate(stream)
+    assert info.value.body == {"message": "out of memory", "type": "server_error", "code": 500}
+
+
+def test_no_duplicate_headers(proxy: Server) -> None:
+    resp = httpx.post(f"{proxy.url}/v1/chat/completions", json={"model": "hermes", "messages": MESSAGES}, timeout=20)
+    names = [k.lower() for k, _ in resp.headers.multi_items()]
+    assert len(names) == len(set(names)), names
 
 
 def test_upstream_timeout_is_504(proxy_tight: Server) -> None:
