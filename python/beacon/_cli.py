@@ -52,7 +52,8 @@ def _parser() -> argparse.ArgumentParser:
         "and print them as JSON.",
         epilog="Exit status: 0 found, 1 no tool call (tool_call.not_found), 2 any other error. "
         "Errors are printed as `code at line L, column C: message`. "
-        "For a Parquet or JSON Lines file of outputs, see `beacon batch --help`.",
+        "For a Parquet or JSON Lines file of outputs, see `beacon batch --help`; for an OpenAI-compatible "
+        "proxy in front of a server that returns raw text, `beacon proxy --help`.",
     )
     parser.add_argument(
         "file",
@@ -223,6 +224,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from ._template import main as template_main
 
         return template_main(argv[1:])
+    if argv[:1] == ["proxy"]:  # `beacon proxy …`: an OpenAI-compatible proxy (beacon/_proxy_cli.py)
+        from ._proxy_cli import main as proxy_main
+
+        return proxy_main(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     if args.message and (args.all or args.include_format):

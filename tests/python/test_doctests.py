@@ -9,7 +9,7 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module_name", ["beacon", "beacon._cli"])
+@pytest.mark.parametrize("module_name", ["beacon", "beacon._cli", "beacon._proxy_cli"])
 def test_doctests(module_name: str) -> None:
     module = importlib.import_module(module_name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, report=True)
