@@ -142,7 +142,7 @@ impl ChatTemplate {
     /// The template compiled, ready to render any number of conversations.
     pub fn compile(&self) -> Result<Renderer, ParseError> {
         let mut env = environment();
-        env.add_template_owned(NAME, without_generation_tags(&self.source))
+        env.add_template_owned(NAME, guard_namespace_stores(&without_generation_tags(&self.source)))
             .map_err(|e| error(&e, false))?;
         Ok(Renderer {
             env,
@@ -246,6 +246,14 @@ fn error(e: &Error, rendering: bool) -> ParseError {
             format!("the render ran out of fuel ({FUEL} units){line}"),
         );
     }
+    // jinja2's (and minijinja's) longest `range`: a loop too long to run is a limit too.
+    if detail.contains("range has too many elements") {
+        return ParseError::new(
+            ErrorCode::TemplateLimit,
+            0,
+            format!("the render asks for a range longer than 100000{line}"),
+        );
+    }
     if detail.contains("recursion limit exceeded") {
         return ParseError::new(
             ErrorCode::TemplateLimit,
@@ -321,6 +329,119 @@ fn without_generation_tags(source: &str) -> String {
     out
 }
 
+/// The function every `{% set ns.attr = value %}` passes its value through
+/// ([`guard_namespace_stores`]).
+const STORE: &str = "__beacon_store";
+
+/// `source` with the value of every assignment to a namespace's attribute
+/// (`{% set ns.attr = value %}`) passed through [`store`]: a namespace can then never hold itself.
+/// minijinja writes a namespace by writing what it holds, with no limit, so a namespace that
+/// held itself would be written forever (`{% set ns.me = ns %}{{ ns ~ '' }}`); the assignment is
+/// the one place such a cycle can be made, and no hook of minijinja sees it. Source that does not
+/// lex is left as it is (compiling it reports the error).
+fn guard_namespace_stores(source: &str) -> String {
+    use minijinja::machinery::{tokenize, Token};
+    let Ok(tokens) = tokenize(source, false, minijinja::syntax::SyntaxConfig::default()).collect::<Result<Vec<_>, _>>()
+    else {
+        return source.to_owned();
+    };
+    // Byte offsets of the opening and closing of each guarded value.
+    let open_call = format!("{STORE}((");
+    let mut inserts: Vec<(usize, &str)> = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let is = |k: usize, want: &dyn Fn(&Token) -> bool| tokens.get(i + k).is_some_and(|(t, _)| want(t));
+        if is(0, &|t| matches!(t, Token::BlockStart))
+            && is(1, &|t| matches!(t, Token::Ident("set")))
+            && is(2, &|t| matches!(t, Token::Ident(_)))
+            && is(3, &|t| matches!(t, Token::Dot))
+            && is(4, &|t| matches!(t, Token::Ident(_)))
+            && is(5, &|t| matches!(t, Token::Assign))
+        {
+            let open = tokens[i + 5].1.end_offset as usize;
+            if let Some(end) = tokens[i + 6..].iter().position(|(t, _)| matches!(t, Token::BlockEnd)) {
+                let close = tokens[i + 6 + end].1.start_offset as usize;
+                inserts.push((open, &open_call));
+                inserts.push((close, "))"));
+                i += 6 + end;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    let mut out = String::with_capacity(source.len() + inserts.len() * 16);
+    let mut at = 0;
+    for (offset, text) in inserts {
+        let Some(piece) = source.get(at..offset) else {
+            return source.to_owned();
+        };
+        out.push_str(piece);
+        out.push_str(text);
+        at = offset;
+    }
+    out.push_str(&source[at..]);
+    out
+}
+
+/// The value stored into a namespace's attribute, unless it is or holds a namespace: a namespace
+/// holding a namespace is how one comes to hold itself, and no chat template needs it.
+fn store(state: &State, value: minijinja::Value) -> Result<minijinja::Value, Error> {
+    if holds(state, &value, None)? {
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "a namespace cannot hold a namespace (it could hold itself)",
+        ));
+    }
+    Ok(value)
+}
+
+/// Whether `value` is or holds a namespace, or (`list`) that list; a unit of fuel per value
+/// looked at, so that a value shared many times over stops at the fuel limit.
+fn holds(state: &State, value: &minijinja::Value, list: Option<&Arc<PyList>>) -> Result<bool, Error> {
+    let mut stack = vec![value.clone()];
+    while let Some(value) = stack.pop() {
+        state.consume_fuel(1)?;
+        if let Some(object) = value.as_object() {
+            if object.type_name() == namespace_type() {
+                return Ok(true);
+            }
+            if let Some(inner) = object.downcast::<PyList>() {
+                if list.is_some_and(|l| Arc::ptr_eq(l, &inner)) {
+                    return Ok(true);
+                }
+                stack.extend(inner.items().iter().cloned());
+                continue;
+            }
+        }
+        match value.kind() {
+            ValueKind::Map => {
+                for key in value.try_iter()? {
+                    stack.push(value.get_item(&key)?);
+                    stack.push(key);
+                }
+            }
+            // What minijinja writes item by item: a sequence, or an iterable of known length.
+            ValueKind::Seq => stack.extend(value.try_iter()?),
+            ValueKind::Iterable if value.as_object().and_then(|o| o.enumerator_len()).is_some() => {
+                stack.extend(value.try_iter()?);
+            }
+            _ => {}
+        }
+    }
+    Ok(false)
+}
+
+/// The type name minijinja gives its namespaces (the type itself is private to it).
+fn namespace_type() -> &'static str {
+    static NAME: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+    NAME.get_or_init(|| {
+        minijinja::functions::namespace(None)
+            .ok()
+            .and_then(|ns| ns.as_object().map(|o| o.type_name()))
+            .unwrap_or("")
+    })
+}
+
 /// The environment of HF chat templates (see the module's documentation).
 fn environment() -> Environment<'static> {
     let mut env = Environment::new();
@@ -350,6 +471,7 @@ fn environment() -> Environment<'static> {
     );
     env.add_function("strftime_now", |format: String| py::strftime(&format));
     env.add_function("namespace", namespace);
+    env.add_function(STORE, store);
     env.add_filter("tojson", tojson);
     env.add_filter("string", |value: minijinja::Value| -> Result<String, Error> {
         let mut text = String::new();
@@ -485,19 +607,32 @@ impl Object for PyList {
         args: &[minijinja::Value],
     ) -> Result<minijinja::Value, Error> {
         let none = || minijinja::Value::from(());
+        // What goes into the list never holds a namespace or the list itself: no cycle.
+        let refuse = |state: &State, item: &minijinja::Value| -> Result<(), Error> {
+            if holds(state, item, Some(self))? {
+                return Err(Error::new(
+                    ErrorKind::InvalidOperation,
+                    "a list cannot hold a namespace or itself",
+                ));
+            }
+            Ok(())
+        };
         match (method, args) {
             ("append", [item]) => {
-                state.consume_fuel(1)?;
+                refuse(state, item)?;
                 self.items().push(item.clone());
                 Ok(none())
             }
             ("extend", [more]) => {
                 let more: Vec<minijinja::Value> = more.try_iter()?.collect();
-                state.consume_fuel(more.len() as u64)?;
+                for item in &more {
+                    refuse(state, item)?;
+                }
                 self.items().extend(more);
                 Ok(none())
             }
             ("insert", [at, item]) => {
+                refuse(state, item)?;
                 let mut items = self.items();
                 let len = i64::try_from(items.len()).unwrap_or(i64::MAX);
                 let at = at.as_i64().unwrap_or(0);
@@ -721,6 +856,55 @@ mod tests {
                 "{source}: {e:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_namespace_never_holds_itself() {
+        for source in [
+            "{% set ns = namespace() %}{% set ns.me = ns %}{{ ns ~ '' }}",
+            "{% set ns = namespace() %}{% set ns.me = [1, {'a': ns}] %}{{ ns ~ '' }}",
+            "{% set ns = namespace() %}{% set ns.me = [ns] | reverse %}{{ ns ~ '' }}",
+            "{% set a = namespace() %}{% set b = namespace(x=1) %}{% set a.b = b %}{% set b.a = a %}{{ a ~ '' }}",
+            "{% set ns = namespace(l=[]) %}{% set _ = ns.l.append(ns) %}{{ ns ~ '' }}",
+            "{% set ns = namespace(l=[], m=[]) %}{% set _ = ns.l.append(ns.m) %}{% set _ = ns.m.insert(0, ns.l) %}{{ ns ~ '' }}",
+            "{% set ns = namespace(l=[]) %}{%- set ns.l = ns.l + [ns] -%}{{ ns ~ '' }}",
+        ] {
+            let e = render(source, &ctx("{}")).unwrap_err();
+            assert_eq!(e.code, ErrorCode::TemplateRender, "{source}: {e}");
+            assert!(e.message.contains("cannot hold"), "{source}: {}", e.message);
+        }
+        // What templates do store still works, and a `set` inside a string is only text.
+        let out = render(
+            "{% set ns = namespace(n=0, l=[]) %}{% set ns.n = ns.n + 1 %}{% set ns.s = {'k': [1, 'x']} %}{% set _ = ns.l.append([2]) %}{{ ns.n }} {{ ns.s }} {{ ns.l }} {{ '{% set ns.n = 5 %}' }}",
+            &ctx("{}"),
+        )
+        .unwrap();
+        assert_eq!(out, "1 {'k': [1, 'x']} [[2]] {% set ns.n = 5 %}");
+    }
+
+    #[test]
+    fn hostile_loops_recursion_and_output_stop_at_a_limit() {
+        let started = std::time::Instant::now();
+        for (source, what) in [
+            ("{% for i in range(10**9) %}x{% endfor %}", "range"),
+            (
+                "{% for i in range(100000) %}{% for j in range(100000) %}{% if j < 0 %}x{% endif %}{% endfor %}{% endfor %}",
+                "fuel",
+            ),
+            ("{% set ns = namespace(go=true) %}{% for i in range(100000) recursive %}{{ loop(range(100000)) }}{% endfor %}", "nests"),
+            ("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}", "nests"),
+            (
+                "{% macro f(n) %}{% if n > 0 %}{{ f(n - 1) }}{% endif %}{% endmacro %}{{ f(100000) }}",
+                "nests",
+            ),
+            ("{% for i in range(10) %}{{ 'x' * 1000000 }}{% endfor %}", "bytes"),
+            ("{{ 'x' * 10000000 }}", "bytes"),
+        ] {
+            let e = render(source, &ctx("{}")).unwrap_err();
+            assert_eq!(e.code, ErrorCode::TemplateLimit, "{source}: {e}");
+            assert!(e.message.contains(what), "{source}: {}", e.message);
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
     }
 
     #[test]
