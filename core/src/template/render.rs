@@ -422,7 +422,12 @@ fn holds(state: &State, value: &minijinja::Value, list: Option<&Arc<PyList>>) ->
             }
             // What minijinja writes item by item: a sequence, or an iterable of known length.
             ValueKind::Seq => stack.extend(value.try_iter()?),
-            ValueKind::Iterable if value.as_object().and_then(minijinja::value::DynObject::enumerator_len).is_some() => {
+            ValueKind::Iterable
+                if value
+                    .as_object()
+                    .and_then(minijinja::value::DynObject::enumerator_len)
+                    .is_some() =>
+            {
                 stack.extend(value.try_iter()?);
             }
             _ => {}
