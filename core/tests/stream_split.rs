@@ -410,3 +410,25 @@ fn a_repairing_stream_mends_at_the_end() {
     let err = strict.finish().expect_err("a broken call");
     assert_eq!(err.code.as_str(), "json.unexpected_token");
 }
+
+/// A JSON call in the prose followed by a call-syntax candidate: the prose is held from the
+/// first candidate of either tier (the later one once took the hold's place, and the JSON call
+/// streamed as content).
+#[test]
+fn the_first_candidate_of_either_tier_holds_the_prose() {
+    let text = "ok.{\"name\": \"f\", \"arguments\": {\"a\": 1}}f(a=1)";
+    let mut problems = Vec::new();
+    for start in [Start::Content, Start::Detect, Start::Reasoning] {
+        let input = Input {
+            id: "soup/json-then-call-syntax".into(),
+            text: text.into(),
+            formats: FormatSet::default(),
+            tools: None,
+            validate: true,
+            unknown: UnknownTools::Error,
+            repair: false,
+        };
+        check(&input, input.options(Ids::Keep, start), true, &mut problems);
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+}

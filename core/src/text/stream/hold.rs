@@ -138,8 +138,7 @@ impl Hold {
                         Err(_) => true,
                     };
                     if candidate {
-                        self.candidate = Some(start);
-                        return start;
+                        return self.hold_from(start);
                     }
                     self.json_at = end;
                 }
@@ -156,15 +155,19 @@ impl Hold {
                     self.wait = Some(wait);
                     return start;
                 }
-                Err(offset) if claims_call(bytes, start, offset) => {
-                    self.candidate = Some(start);
-                    return start;
-                }
+                Err(offset) if claims_call(bytes, start, offset) => return self.hold_from(start),
                 Err(offset) => self.json_at = offset.clamp(start + 1, to),
             }
         }
         self.json_at = to;
         to
+    }
+
+    /// A candidate starts at `at`: the prose is held from the first candidate (of either tier).
+    fn hold_from(&mut self, at: usize) -> usize {
+        let first = self.candidate.map_or(at, |c| c.min(at));
+        self.candidate = Some(first);
+        first
     }
 
     /// Tier 3's scan of the prose up to `to`: where the first name that may begin a call starts.
@@ -180,8 +183,7 @@ impl Hold {
                 }
                 CallStart::At(name_at) if known.is_none_or(|tools| tools.contains(&piece[name_at..paren])) => {
                     let at = list_open(bytes, name_at);
-                    self.candidate = Some(at);
-                    return at;
+                    return self.hold_from(at);
                 }
                 CallStart::At(_) | CallStart::No => self.call_at = paren + 1,
             }
