@@ -278,7 +278,7 @@ fn error(e: &Error, rendering: bool) -> ParseError {
 const RAISED: &str = "raise_exception: ";
 
 /// beacon's value as a minijinja value, objects keeping their key order.
-fn to_jinja(value: &Value) -> minijinja::Value {
+pub(crate) fn to_jinja(value: &Value) -> minijinja::Value {
     match value {
         Value::Null => minijinja::Value::from(()),
         Value::Bool(b) => (*b).into(),
@@ -422,7 +422,12 @@ fn holds(state: &State, value: &minijinja::Value, list: Option<&Arc<PyList>>) ->
             }
             // What minijinja writes item by item: a sequence, or an iterable of known length.
             ValueKind::Seq => stack.extend(value.try_iter()?),
-            ValueKind::Iterable if value.as_object().and_then(|o| o.enumerator_len()).is_some() => {
+            ValueKind::Iterable
+                if value
+                    .as_object()
+                    .and_then(minijinja::value::DynObject::enumerator_len)
+                    .is_some() =>
+            {
                 stack.extend(value.try_iter()?);
             }
             _ => {}
@@ -437,7 +442,7 @@ fn namespace_type() -> &'static str {
     NAME.get_or_init(|| {
         minijinja::functions::namespace(None)
             .ok()
-            .and_then(|ns| ns.as_object().map(|o| o.type_name()))
+            .and_then(|ns| ns.as_object().map(minijinja::value::DynObject::type_name))
             .unwrap_or("")
     })
 }
