@@ -5,8 +5,9 @@
 
 use std::path::PathBuf;
 
-use beacon_core::template::{infer, ArgumentsEncoding, FormatSpec};
+use beacon_core::template::{infer, ArgumentsEncoding, CallKind, FormatSpec, ValueStyle};
 use beacon_core::ChatTemplate;
+use beacon_core::ErrorCode;
 
 fn templates_dir() -> PathBuf {
     std::env::var_os("BEACON_CHAT_TEMPLATES").map_or_else(
@@ -148,11 +149,18 @@ fn every_template_gives_a_spec_or_says_why_not() {
     names.sort();
     assert!(names.len() >= 49, "only {} templates", names.len());
     let mut specs = 0;
+    let mut kinds = std::collections::BTreeMap::new();
     for name in &names {
         match infer(&template(name)) {
             Ok(spec) => {
                 specs += 1;
-                println!("{name}: {}", spec.describe().to_json());
+                *kinds.entry(spec.kind.as_str()).or_insert(0) += 1;
+                assert_eq!(
+                    FormatSpec::from_value(&spec.describe()).as_ref().ok(),
+                    Some(&spec),
+                    "{name}: describe() reads back"
+                );
+                println!("{name}: {} {}", spec.kind.as_str(), spec.describe().to_json());
             }
             Err(e) => {
                 let mut message = e.message.clone();
@@ -165,5 +173,210 @@ fn every_template_gives_a_spec_or_says_why_not() {
             }
         }
     }
-    println!("{specs} of {} templates give a spec", names.len());
+    println!("{specs} of {} templates give a spec: {kinds:?}", names.len());
+    assert!(specs >= 37, "{specs} templates give a spec");
+}
+
+fn assert_markers(name: &str, spec: &FormatSpec, section: (&str, &str), call: (&str, &str), separator: &str) {
+    assert_eq!(
+        (spec.section_start.as_str(), spec.section_end.as_str()),
+        section,
+        "{name}: {spec:?}"
+    );
+    assert_eq!(
+        (spec.call_start.as_str(), spec.call_end.as_str()),
+        call,
+        "{name}: {spec:?}"
+    );
+    assert_eq!(spec.separator, separator, "{name}: {spec:?}");
+}
+
+#[test]
+fn a_name_tag_then_a_json_object() {
+    for (name, section, call, suffix) in [
+        (
+            "meetkai-functionary-medium-v3.1",
+            ("", "<|eom"),
+            ("<function=", "</function>"),
+            ">",
+        ),
+        (
+            "mistralai-Ministral-3-14B-Reasoning-2512",
+            ("", ""),
+            ("[TOOL_CALLS]", ""),
+            "[ARGS]",
+        ),
+        (
+            "unsloth-mistral-Devstral-Small-2507",
+            ("", ""),
+            ("[TOOL_CALLS]", ""),
+            "[ARGS]",
+        ),
+        (
+            "deepseek-ai-DeepSeek-V3.1",
+            ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"),
+            ("<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"),
+            "<｜tool▁sep｜>",
+        ),
+        (
+            "llama-cpp-deepseek-r1",
+            ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"),
+            ("<｜tool▁call▁begin｜>function<｜tool▁sep｜>", "```<｜tool▁call▁end｜>"),
+            "```json",
+        ),
+        (
+            "openai-gpt-oss-120b",
+            ("", ""),
+            ("to=functions.", "<|call"),
+            "<|channel|>commentary json<|message|>",
+        ),
+    ] {
+        let spec = spec(name);
+        assert_eq!(spec.kind, CallKind::TagJson, "{name}: {spec:?}");
+        assert_markers(name, &spec, section, call, "");
+        assert_eq!(spec.name_suffix, suffix, "{name}");
+    }
+    // Functionary v3.2: calls follow each other after `>>>`, the prompt's own opening.
+    let v32 = spec("meetkai-functionary-medium-v3.2");
+    assert_eq!(v32.kind, CallKind::TagJson);
+    assert_markers("v3.2", &v32, ("", ""), ("", ""), ">>>");
+}
+
+#[test]
+fn one_tag_per_argument() {
+    for name in [
+        "Qwen3-Coder",
+        "Qwen3.5-4B",
+        "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
+        "stepfun-ai-Step-3.5-Flash",
+        "ByteDance-Seed-OSS",
+    ] {
+        let spec = spec(name);
+        assert_eq!(spec.kind, CallKind::TagPerArgument, "{name}: {spec:?}");
+        let function = if name == "ByteDance-Seed-OSS" {
+            ("<seed:tool_call>\n<function=", "</function>\n</seed:tool_call>")
+        } else {
+            ("<tool_call>\n<function=", "</function>\n</tool_call>")
+        };
+        assert_markers(name, &spec, ("", ""), function, "");
+        assert_eq!(
+            (
+                spec.name_suffix.as_str(),
+                spec.key_open.as_str(),
+                spec.key_close.as_str(),
+                spec.value_close.as_str()
+            ),
+            (">", "<parameter=", ">", "</parameter>"),
+            "{name}"
+        );
+        assert_eq!(spec.key_close_non_string, "", "{name}");
+        // Booleans as Python's str(); lists as JSON, except Seed's.
+        assert_eq!(spec.scalars, ValueStyle::Python, "{name}");
+        let lists = if name == "ByteDance-Seed-OSS" {
+            ValueStyle::Python
+        } else {
+            ValueStyle::Json
+        };
+        assert_eq!(spec.containers, lists, "{name}");
+    }
+    for (name, key_close) in [
+        ("GLM-4.6", "</arg_key>\n<arg_value>"),
+        ("GLM-4.7-Flash", "</arg_key><arg_value>"),
+    ] {
+        let spec = spec(name);
+        assert_markers(name, &spec, ("", ""), ("<tool_call>", "</tool_call>"), "");
+        assert_eq!(
+            (
+                spec.name_suffix.as_str(),
+                spec.key_open.as_str(),
+                spec.key_close.as_str(),
+                spec.value_close.as_str()
+            ),
+            ("", "<arg_key>", key_close, "</arg_value>"),
+            "{name}"
+        );
+        assert_eq!(
+            (spec.scalars, spec.containers),
+            (ValueStyle::Json, ValueStyle::Json),
+            "{name}"
+        );
+    }
+    let minimax = spec("MiniMax-M2");
+    assert_markers(
+        "MiniMax-M2",
+        &minimax,
+        ("<minimax:tool_call>", "</minimax:tool_call>"),
+        ("<invoke name=\"", "</invoke>"),
+        "",
+    );
+    assert_eq!(
+        (
+            minimax.name_suffix.as_str(),
+            minimax.key_open.as_str(),
+            minimax.key_close.as_str(),
+            minimax.value_close.as_str()
+        ),
+        ("\">", "<parameter name=\"", "\">", "</parameter>")
+    );
+    // DeepSeek V3.2 says in the key's tag whether the value is a string.
+    let dsml = spec("deepseek-ai-DeepSeek-V3.2");
+    assert_markers(
+        "DeepSeek-V3.2",
+        &dsml,
+        ("<｜DSML｜function_calls>", "</｜DSML｜function_calls>"),
+        ("<｜DSML｜invoke name=\"", "</｜DSML｜invoke>"),
+        "",
+    );
+    assert_eq!(
+        (
+            dsml.key_open.as_str(),
+            dsml.key_close.as_str(),
+            dsml.key_close_non_string.as_str(),
+            dsml.value_close.as_str()
+        ),
+        (
+            "<｜DSML｜parameter name=\"",
+            "\" string=\"true\">",
+            "\" string=\"false\">",
+            "</｜DSML｜parameter>"
+        )
+    );
+}
+
+#[test]
+fn name_keyed_objects_and_one_call_per_message() {
+    let apertus = spec("Apertus-8B-Instruct");
+    assert_eq!(apertus.kind, CallKind::NameKeyedObject);
+    assert_markers(
+        "Apertus",
+        &apertus,
+        ("<|tools_prefix|>[", "]<|tools_suffix|>"),
+        ("", ""),
+        ",",
+    );
+    // GigaChat renders only the first of two calls: one call per message, no separator.
+    for (name, start) in [
+        ("GigaChat3-10B-A1.8B", "<|message_sep|>\n\nfunction call<|role_sep|>"),
+        ("GigaChat3.1-10B-A1.8B", "<|function_call|>"),
+    ] {
+        let spec = spec(name);
+        assert_eq!(spec.kind, CallKind::JsonObject, "{name}");
+        assert_markers(name, &spec, ("", ""), (start, ""), "");
+    }
+}
+
+#[test]
+fn markers_that_change_per_call_and_templates_without_calls_are_errors() {
+    // Kimi numbers its calls after the name, Mistral Small and Solar write the id in the markers.
+    for name in [
+        "moonshotai-Kimi-K2",
+        "Mistral-Small-3.2-24B-Instruct-2506",
+        "upstage-Solar-Open-100B",
+    ] {
+        let e = infer(&template(name)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::TemplateAmbiguous, "{name}: {e}");
+        assert!(e.message.starts_with("two readings: "), "{name}: {}", e.message);
+    }
+    let e = infer(&template("ibm-granite-granite-3.3-2B-Instruct")).unwrap_err();
+    assert_eq!(e.code, ErrorCode::TemplateNoToolCalls, "{e}");
 }

@@ -10,4 +10,4 @@ mod spec;
 
 pub use probe::infer;
 pub use render::{render, ChatTemplate, Renderer};
-pub use spec::{ArgumentsEncoding, FormatSpec};
+pub use spec::{ArgumentsEncoding, CallKind, FormatSpec, ValueStyle};

@@ -10,6 +10,17 @@
 //! - **The call object.** Within that text, the one JSON object that holds the probe's name as a
 //!   string under one key and its arguments (as an object, or as their JSON text) under another.
 //!   The text before it and after it are the markers.
+//! - **The name as text.** Where no such object is there, the call is its name written as
+//!   text, then either a JSON object equal to its arguments (`tag_json`; the text between is the
+//!   name's suffix) or each argument as key and value text (`tag_per_argument`): in the call with
+//!   two arguments, what stands before the first key and between the first value and the second
+//!   key end alike (the key's opening), the rest between two arguments is the value's close, and
+//!   between a key and its value stands the key's close (one for a string value, one for a
+//!   number). A probe with a boolean and a list tells whether such values are written as JSON or
+//!   as Python's `str()`.
+//! - **Shared characters.** Where two markers meet on characters both could own (`>` of
+//!   `<function=NAME>` and of `</parameter>`), the split is taken after a closing bracket or white
+//!   space and before an opening one.
 //! - **Section or call markers.** With two calls, what stands between the two objects is the
 //!   first call's end marker, a separator and the second call's start marker; the part of the
 //!   one-call markers that it repeats belongs to each call, the rest to the section.
@@ -17,11 +28,12 @@
 //!   a diff never splits one: two renders may share the first characters of two different
 //!   tokens (`<|START_RESPONSE|>` and `<|START_ACTION|>`), which belong to the call's text.
 //! - **Checks.** A call to another tool with other arguments must render with the same markers;
-//!   if not, or if two objects or two keys fit, the renders have two readings
-//!   (`template.ambiguous`).
+//!   if not, or if two objects or two keys fit, or markers hold the call's id (they change from
+//!   call to call), the renders have two readings (`template.ambiguous`). A template that
+//!   renders only the first of two calls writes one call per message.
 
 use super::render::{ChatTemplate, Renderer};
-use super::spec::{ArgumentsEncoding, FormatSpec};
+use super::spec::{ArgumentsEncoding, CallKind, FormatSpec, ValueStyle};
 use crate::error::{ErrorCode, ParseError};
 use crate::syntax::json::{parse_json, parse_value_at};
 use crate::value::{Number, Object, Value};
@@ -56,6 +68,9 @@ fn calls() -> [Call; 2] {
         },
     ]
 }
+
+/// How every probe call's id ends (`call0Xyz9`, `call1Xyz9`): the one text no marker holds.
+const ID_TAIL: &str = "Xyz9";
 
 /// The tools the probe calls use, as an OpenAI tool list.
 fn tools() -> Value {
@@ -95,7 +110,20 @@ fn tools() -> Value {
             "Search the web.",
             vec![("query", "string"), ("limit", "integer")],
         ),
+        function("set_flag", "Set a flag.", vec![("on", "boolean"), ("tags", "array")]),
     ])
+}
+
+/// The probe call whose values are not strings: how a format that writes each argument as text
+/// writes a boolean and a list.
+fn typed_call() -> Call {
+    Call {
+        name: "set_flag",
+        arguments: obj(vec![
+            ("on", Value::Bool(true)),
+            ("tags", Value::Array(vec![s("a"), Value::Number(Number::Int(1))])),
+        ]),
+    }
 }
 
 /// The context of a conversation: a user's question, then (unless `calls` is `None`) the
@@ -118,7 +146,7 @@ fn conversation(calls: Option<&[&Call]>, content: &str, as_text: bool) -> Value 
                     c.arguments.clone()
                 };
                 obj(vec![
-                    ("id", s(&format!("call{i}Xyz9"))),
+                    ("id", s(&format!("call{i}{ID_TAIL}"))),
                     ("type", s("function")),
                     ("function", obj(vec![("name", s(c.name)), ("arguments", arguments)])),
                 ])
@@ -154,6 +182,8 @@ struct Renders {
     one: String,
     other: String,
     two: Option<String>,
+    /// A call of [`typed_call`], where the template renders it.
+    typed: Option<String>,
 }
 
 impl Renders {
@@ -186,6 +216,7 @@ impl Renders {
         };
         let other = renderer.render(&conversation(Some(&[&b]), "", as_text))?;
         let two = renderer.render(&conversation(Some(&[&a, &b]), "", as_text)).ok();
+        let typed = renderer.render(&conversation(Some(&[&typed_call()]), "", as_text)).ok();
         Ok(Renders {
             starts,
             ends,
@@ -193,6 +224,7 @@ impl Renders {
             one,
             other,
             two,
+            typed,
         })
     }
 
@@ -235,6 +267,23 @@ impl Renders {
     }
 }
 
+/// Of the places `lo..=hi` where a diff could split `text` between two markers (the renders
+/// agree on all of them), the one at a boundary: after a closing bracket or white space, before
+/// an opening bracket or white space (both sides count twice as much as one); among equals, the
+/// one nearest `default`.
+fn best_split(text: &str, lo: usize, hi: usize, default: usize) -> usize {
+    let closes = |c: char| matches!(c, '>' | ']' | '}' | ')') || c.is_whitespace();
+    let opens = |c: char| matches!(c, '<' | '[' | '{' | '(') || c.is_whitespace();
+    let score = |p: usize| {
+        u8::from(text[..p].chars().next_back().is_some_and(closes))
+            + u8::from(text[p..].chars().next().is_some_and(opens))
+    };
+    (lo..=hi)
+        .filter(|&p| text.is_char_boundary(p))
+        .max_by_key(|&p| (score(p), std::cmp::Reverse(p.abs_diff(default))))
+        .unwrap_or(default)
+}
+
 fn common_prefix(a: &str, b: &str) -> usize {
     a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
 }
@@ -259,24 +308,59 @@ fn ceil(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// A call object found in a call text: where it stands and how it holds the call.
+/// How a located call is written between its markers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Shape {
+    /// One JSON object with the name under one key and the arguments under another.
+    Object {
+        name_key: String,
+        arguments_key: String,
+        arguments: ArgumentsEncoding,
+    },
+    /// One JSON object whose only key is the name, the arguments its value.
+    NameKeyed,
+    /// The name as text, `name_suffix`, then the arguments as a JSON object.
+    TagJson { name_suffix: String },
+    /// The name as text, then each argument in its own markers.
+    TagPerArgument(ArgumentMarkers),
+}
+
+/// The markers of a format that writes each argument in tags, as rendered (white space kept).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ArgumentMarkers {
+    name_suffix: String,
+    key_open: String,
+    key_close: String,
+    key_close_non_string: String,
+    value_close: String,
+}
+
+/// A call found in a call text: where it stands (the text before and after are its markers)
+/// and how it is written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Found {
     start: usize,
     end: usize,
-    name_key: String,
-    arguments_key: String,
-    arguments: ArgumentsEncoding,
+    shape: Shape,
 }
 
-/// Every reading of `call` in `text`: each JSON object in it with the call's name as a string
-/// under one key and its arguments under another.
-fn find(text: &str, call: &Call) -> Vec<Found> {
+/// Every reading of `call` in `text` as a JSON object: each object in it with the call's name
+/// as a string under one key and its arguments under another, or with the name as its only key.
+fn find_objects(text: &str, call: &Call) -> Vec<Found> {
     let mut found = Vec::new();
     for (start, _) in text.match_indices('{') {
         let Ok((Value::Object(entries), end)) = parse_value_at(text, start) else {
             continue;
         };
+        if let [(key, v)] = entries.as_slice() {
+            if key == call.name && *v == call.arguments {
+                found.push(Found {
+                    start,
+                    end,
+                    shape: Shape::NameKeyed,
+                });
+            }
+        }
         let names = entries
             .iter()
             .filter(|(_, v)| v.as_str() == Some(call.name))
@@ -293,14 +377,165 @@ fn find(text: &str, call: &Call) -> Vec<Found> {
                 found.push(Found {
                     start,
                     end,
-                    name_key: name_key.clone(),
-                    arguments_key: arguments_key.clone(),
-                    arguments,
+                    shape: Shape::Object {
+                        name_key: name_key.clone(),
+                        arguments_key: arguments_key.clone(),
+                        arguments,
+                    },
                 });
             }
         }
     }
+    // An object nested in a reading (the arguments of a name-keyed object) is not another one.
+    let spans: Vec<(usize, usize)> = found.iter().map(|f| (f.start, f.end)).collect();
+    found.retain(|f| !spans.iter().any(|&(s, e)| s < f.start && f.end <= e));
     found
+}
+
+/// Every reading of `call` in `text` as its name written as text, then a JSON object equal to
+/// its arguments.
+fn find_tag_json(text: &str, call: &Call) -> Vec<Found> {
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices(call.name) {
+        let after = at + call.name.len();
+        for (i, _) in text[after..].match_indices('{') {
+            let start = after + i;
+            if let Ok((v, end)) = parse_value_at(text, start) {
+                if v == call.arguments {
+                    found.push(Found {
+                        start: at,
+                        end,
+                        shape: Shape::TagJson {
+                            name_suffix: text[after..start].to_owned(),
+                        },
+                    });
+                    break;
+                }
+            }
+        }
+    }
+    found
+}
+
+/// `value` as a format that writes arguments as text writes a string: the string itself; other
+/// values as JSON (the probe's other values, `5`, read the same in JSON and Python).
+fn text_of(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_json(),
+    }
+}
+
+/// The markers of `call` (two arguments at least) written one argument at a time: after the
+/// name, `g0` = name suffix + key open, then per argument key, `g1` (key close), value, and
+/// between two arguments `g2` = value close + key open; after the last value, value close and
+/// the call's end. Key open is what `g0` and `g2` end with alike, value close the rest of `g2`,
+/// which the text after the last value must begin with.
+fn learn_arguments(text: &str, call: &Call) -> Option<(Found, Vec<String>)> {
+    let Value::Object(args) = &call.arguments else {
+        return None;
+    };
+    let mut names = text.match_indices(call.name);
+    let (at, _) = names.next()?;
+    if names.next().is_some() || args.len() < 2 {
+        return None;
+    }
+    let mut cursor = at + call.name.len();
+    let mut gaps = Vec::new();
+    for (key, value) in args {
+        let k = cursor + text[cursor..].find(key.as_str())?;
+        gaps.push(text[cursor..k].to_owned());
+        cursor = k + key.len();
+        let v_text = text_of(value);
+        let v = cursor + text[cursor..].find(v_text.as_str())?;
+        gaps.push(text[cursor..v].to_owned());
+        cursor = v + v_text.len();
+    }
+    let tail = &text[cursor..];
+    let (g0, g2) = (&gaps[0], &gaps[2]);
+    let shared = g2.len() - ceil(g2, g2.len() - common_suffix(g0, g2));
+    // The name's suffix is at least what `g0` does not share with `g2`.
+    let suffix_len = best_split(g0, g0.len() - shared, g0.len(), g0.len() - shared);
+    let open_len = g0.len() - suffix_len;
+    let key_open = &g2[g2.len() - open_len..];
+    let value_close = &g2[..g2.len() - open_len];
+    if key_open.trim().is_empty() || value_close.trim().is_empty() || !tail.starts_with(value_close) {
+        return None;
+    }
+    let string_close = args.iter().position(|(_, v)| matches!(v, Value::String(_)))?;
+    let other_close = args.iter().position(|(_, v)| !matches!(v, Value::String(_)))?;
+    let markers = ArgumentMarkers {
+        name_suffix: g0[..g0.len() - open_len].to_owned(),
+        key_open: key_open.to_owned(),
+        key_close: gaps[2 * string_close + 1].clone(),
+        key_close_non_string: gaps[2 * other_close + 1].clone(),
+        value_close: value_close.to_owned(),
+    };
+    Some((
+        Found {
+            start: at,
+            end: cursor + value_close.len(),
+            shape: Shape::TagPerArgument(markers),
+        },
+        gaps,
+    ))
+}
+
+/// `call` as the markers write it, from its name to its last value's close.
+fn write_arguments(m: &ArgumentMarkers, call: &Call) -> String {
+    let mut out = format!("{}{}", call.name, m.name_suffix);
+    if let Value::Object(args) = &call.arguments {
+        for (key, value) in args {
+            let close = if matches!(value, Value::String(_)) {
+                &m.key_close
+            } else {
+                &m.key_close_non_string
+            };
+            out.push_str(&m.key_open);
+            out.push_str(key);
+            out.push_str(close);
+            out.push_str(&text_of(value));
+            out.push_str(&m.value_close);
+        }
+    }
+    out
+}
+
+/// How the format writes the typed probe's boolean (`scalars`) and list (`containers`): the
+/// text between the key's markers and the value's close, read as JSON or as Python's `str()`.
+fn value_styles(m: &ArgumentMarkers, text: &str) -> Result<(ValueStyle, ValueStyle), ParseError> {
+    let call = typed_call();
+    let Value::Object(args) = &call.arguments else {
+        return Err(no_calls("the typed probe has no arguments"));
+    };
+    let mut styles = Vec::new();
+    for (key, value) in args {
+        let opening = format!("{}{key}{}", m.key_open, m.key_close_non_string);
+        let written = text.find(&opening).and_then(|i| {
+            let from = i + opening.len();
+            text[from..].find(&m.value_close).map(|j| text[from..from + j].trim())
+        });
+        let Some(written) = written else {
+            return Err(no_calls(format!(
+                "the call to `{}` does not write its argument `{key}` as the other calls do: {text:?}",
+                call.name
+            )));
+        };
+        let mut python = String::new();
+        let _ = super::py::str_of(&super::render::to_jinja(value), &mut python);
+        let style = if parse_json(written).ok().as_ref() == Some(value) {
+            ValueStyle::Json
+        } else if written == python {
+            ValueStyle::Python
+        } else {
+            return Err(ambiguous(&format!(
+                "the value {} of `{key}` is written as {written:?}, neither JSON nor Python",
+                value.to_json()
+            )));
+        };
+        styles.push(style);
+    }
+    Ok((styles[0], styles[1]))
 }
 
 fn ambiguous(message: &str) -> ParseError {
@@ -311,26 +546,113 @@ fn no_calls(message: impl Into<String>) -> ParseError {
     ParseError::new(ErrorCode::TemplateNoToolCalls, 0, message)
 }
 
-/// The one reading of `call` in `text`.
-fn find_one(text: &str, call: &Call) -> Result<Found, ParseError> {
-    let mut found = find(text, call);
+/// The one reading of `call` in `text` as a JSON object or as a tag and a JSON object; `None`
+/// when there is neither.
+fn find_one(text: &str, call: &Call) -> Result<Option<Found>, ParseError> {
+    let mut found = find_objects(text, call);
+    if found.is_empty() {
+        found = find_tag_json(text, call);
+    }
     match found.len() {
-        1 => Ok(found.remove(0)),
-        0 => Err(no_calls(format!(
-            "no tool calls rendered as a JSON object with the name and the arguments: the call to `{}` renders as {:?}",
-            call.name, text
-        ))),
+        0 => Ok(None),
+        1 => Ok(found.pop()),
         _ => Err(ambiguous(&format!(
-            "the call to `{}` is the object at byte {} (name in {:?}, arguments in {:?}) or at byte {} (name in {:?}, arguments in {:?})",
+            "the call to `{}` is {} at byte {} or {} at byte {}",
             call.name,
+            describe_shape(&found[0].shape),
             found[0].start,
-            found[0].name_key,
-            found[0].arguments_key,
-            found[1].start,
-            found[1].name_key,
-            found[1].arguments_key
+            describe_shape(&found[1].shape),
+            found[1].start
         ))),
     }
+}
+
+fn describe_shape(shape: &Shape) -> String {
+    match shape {
+        Shape::Object {
+            name_key,
+            arguments_key,
+            ..
+        } => format!("the object with the name in {name_key:?} and the arguments in {arguments_key:?}"),
+        Shape::NameKeyed => "the object keyed by the name".to_owned(),
+        Shape::TagJson { name_suffix } => format!("the name, {name_suffix:?} and the arguments' object"),
+        Shape::TagPerArgument(m) => format!("the name and tagged arguments {m:?}"),
+    }
+}
+
+/// The calls to the two probe tools located in their call texts, in one shape: the call with
+/// two arguments tells the shape where neither is a JSON object; the other call must agree.
+fn read_pair(one: &str, other: &str, a: &Call, b: &Call) -> Result<(Found, Found), ParseError> {
+    if let (Some(x), Some(y)) = (find_one(one, a)?, find_one(other, b)?) {
+        return Ok((x, y));
+    }
+    let Some((second, _)) = learn_arguments(other, b) else {
+        return Err(no_calls(format!(
+            "no tool calls rendered as JSON or as tagged arguments: the call to `{}` renders as {other:?}",
+            b.name
+        )));
+    };
+    let Shape::TagPerArgument(m) = &second.shape else {
+        return Err(no_calls("the call's arguments are not tagged"));
+    };
+    let written = write_arguments(m, a);
+    let Some(start) = one.find(&written) else {
+        return Err(ambiguous(&format!(
+            "the call to `{}` reads as tagged arguments {m:?}, but the call to `{}` renders as {one:?}",
+            b.name, a.name
+        )));
+    };
+    let first = Found {
+        start,
+        end: start + written.len(),
+        shape: second.shape.clone(),
+    };
+    Ok((first, second))
+}
+
+/// The fields of `spec` that the shape of its calls gives.
+fn fill(spec: &mut FormatSpec, shape: Shape, renders: &Renders) -> Result<(), ParseError> {
+    match shape {
+        Shape::Object {
+            name_key,
+            arguments_key,
+            arguments,
+        } => {
+            spec.kind = CallKind::JsonObject;
+            spec.name_key = name_key;
+            spec.arguments_key = arguments_key;
+            spec.arguments = arguments;
+        }
+        Shape::NameKeyed => spec.kind = CallKind::NameKeyedObject,
+        Shape::TagJson { name_suffix } => {
+            if name_suffix.contains(ID_TAIL) {
+                return Err(ambiguous(&format!(
+                    "the template writes each call's id after its name ({name_suffix:?}): markers that change from call to call are not one format"
+                )));
+            }
+            spec.kind = CallKind::TagJson;
+            name_suffix.trim().clone_into(&mut spec.name_suffix);
+        }
+        Shape::TagPerArgument(m) => {
+            let typed = renders
+                .typed
+                .as_deref()
+                .map(|t| renders.call_text(t))
+                .ok_or_else(|| no_calls(format!("the call to `{}` does not render", typed_call().name)))?;
+            let (scalars, containers) = value_styles(&m, typed)?;
+            spec.kind = CallKind::TagPerArgument;
+            m.name_suffix.trim().clone_into(&mut spec.name_suffix);
+            m.key_open.trim().clone_into(&mut spec.key_open);
+            m.key_close.trim().clone_into(&mut spec.key_close);
+            if m.key_close_non_string != m.key_close {
+                m.key_close_non_string.trim().clone_into(&mut spec.key_close_non_string);
+            }
+            m.value_close.trim().clone_into(&mut spec.value_close);
+            spec.scalars = scalars;
+            spec.containers = containers;
+        }
+    }
+    Ok(())
 }
 
 /// The spec of the template's tool calls (see the module's documentation).
@@ -350,52 +672,90 @@ pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
             format!("the text of one call is longer than {MAX_CALL_TEXT} bytes"),
         ));
     }
-    let first = find_one(one, &a)?;
-    let (before, after) = (&one[..first.start], &one[first.end..]);
-
-    // Another name and other arguments: the same markers and keys.
     let other = renders.call_text(&renders.other);
-    let second = find_one(other, &b)?;
+
+    let (first, second) = read_pair(one, other, &a, &b)?;
+    let (before, after) = (&one[..first.start], &one[first.end..]);
     let (other_before, other_after) = (&other[..second.start], &other[second.end..]);
-    if (other_before, other_after) != (before, after)
-        || (&second.name_key, &second.arguments_key) != (&first.name_key, &first.arguments_key)
-    {
+    if (other_before, other_after) != (before, after) || first.shape != second.shape {
         return Err(ambiguous(&format!(
-            "a call renders as {before:?} + object + {after:?}, and a call to another tool as {other_before:?} + object + {other_after:?}"
+            "a call renders as {before:?} + {} + {after:?}, and a call to another tool as {other_before:?} + {} + {other_after:?}",
+            describe_shape(&first.shape),
+            describe_shape(&second.shape)
         )));
     }
 
-    // Two calls: what stands between the objects tells call markers from section markers.
+    // Two calls: what stands between them tells call markers from section markers. A template
+    // that renders only the first of two calls writes one call per message.
     let (mut call_start, mut call_end, mut separator) = (before, after, "");
     let (mut section_start, mut section_end) = ("", "");
     if let Some(two) = &renders.two {
         let two = renders.call_text(two);
-        let (x, y) = (find_one(two, &a)?, find_one(two, &b)?);
-        if x.end > y.start || &two[..x.start] != before || &two[y.end..] != after {
-            return Err(ambiguous(&format!(
-                "one call renders as {before:?} + object + {after:?}, two calls as {two:?}"
-            )));
+        if two.contains(b.name) {
+            let (x, y) = match &first.shape {
+                Shape::Object { .. } | Shape::NameKeyed => (find_one(two, &a)?, find_one(two, &b)?),
+                _ => {
+                    let (core_a, core_b) = (&one[first.start..first.end], &other[second.start..second.end]);
+                    let x = two.find(core_a).map(|s| (s, s + core_a.len()));
+                    let y = x.and_then(|(_, e)| two[e..].find(core_b).map(|s| (e + s, e + s + core_b.len())));
+                    let at = |span: Option<(usize, usize)>| {
+                        span.map(|(start, end)| Found {
+                            start,
+                            end,
+                            shape: first.shape.clone(),
+                        })
+                    };
+                    (at(x), at(y))
+                }
+            };
+            let (Some(x), Some(y)) = (x, y) else {
+                return Err(ambiguous(&format!(
+                    "one call renders as {before:?} + call + {after:?}, but in two calls {two:?} the calls are not written as alone"
+                )));
+            };
+            if x.end > y.start || &two[..x.start] != before || &two[y.end..] != after {
+                return Err(ambiguous(&format!(
+                    "one call renders as {before:?} + call + {after:?}, two calls as {two:?}"
+                )));
+            }
+            let between = &two[x.end..y.start];
+            let end_max = floor(after, common_prefix(after, between));
+            let start_max = common_suffix(before, between);
+            let end_min = between.len().saturating_sub(start_max).min(end_max);
+            let end_len = best_split(between, end_min, end_max, end_max);
+            let start_len = common_suffix(before, &between[end_len..]);
+            let start_len = before.len() - ceil(before, before.len() - start_len);
+            call_end = &after[..end_len];
+            section_end = &after[end_len..];
+            call_start = &before[before.len() - start_len..];
+            section_start = &before[..before.len() - start_len];
+            separator = &between[end_len..between.len() - start_len];
         }
-        let between = &two[x.end..y.start];
-        let end_len = floor(after, common_prefix(after, between));
-        let start_len = common_suffix(before, &between[end_len..]);
-        let start_len = before.len() - ceil(before, before.len() - start_len);
-        call_end = &after[..end_len];
-        section_end = &after[end_len..];
-        call_start = &before[before.len() - start_len..];
-        section_start = &before[..before.len() - start_len];
-        separator = &between[end_len..between.len() - start_len];
     }
-    Ok(FormatSpec {
+    let mut spec = FormatSpec {
         section_start: section_start.trim().to_owned(),
         section_end: section_end.trim().to_owned(),
         call_start: call_start.trim().to_owned(),
         call_end: call_end.trim().to_owned(),
         separator: separator.trim().to_owned(),
-        name_key: first.name_key,
-        arguments_key: first.arguments_key,
-        arguments: first.arguments,
-    })
+        ..FormatSpec::default()
+    };
+    // A template that writes the call's id beside the name gives markers that hold it.
+    for marker in [
+        &spec.section_start,
+        &spec.section_end,
+        &spec.call_start,
+        &spec.call_end,
+        &spec.separator,
+    ] {
+        if marker.contains(ID_TAIL) {
+            return Err(ambiguous(&format!(
+                "the template writes each call's id in its markers ({marker:?}): markers that change from call to call are not one format"
+            )));
+        }
+    }
+    fill(&mut spec, first.shape, &renders)?;
+    Ok(spec)
 }
 
 #[cfg(test)]
@@ -417,6 +777,7 @@ mod tests {
         assert_eq!(spec.separator, ";");
         assert_eq!((spec.name_key.as_str(), spec.arguments_key.as_str()), ("fn", "args"));
         assert_eq!(spec.arguments, ArgumentsEncoding::Object);
+        assert_eq!(spec.kind, CallKind::JsonObject);
     }
 
     #[test]

@@ -278,7 +278,7 @@ fn error(e: &Error, rendering: bool) -> ParseError {
 const RAISED: &str = "raise_exception: ";
 
 /// beacon's value as a minijinja value, objects keeping their key order.
-fn to_jinja(value: &Value) -> minijinja::Value {
+pub(crate) fn to_jinja(value: &Value) -> minijinja::Value {
     match value {
         Value::Null => minijinja::Value::from(()),
         Value::Bool(b) => (*b).into(),

@@ -1,14 +1,32 @@
-//! `FormatSpec`: a tool-call format as data. This first form covers the formats that write each
-//! call as one JSON object holding the name and the arguments (`{"name": …, "arguments": …}`),
-//! wrapped in per-call markers, in a section, or in both (Hermes and Qwen2.5's
-//! `<tool_call>…</tool_call>`, Mistral's `[TOOL_CALLS][…, …]`, Llama 3's bare JSON).
+//! `FormatSpec`: a tool-call format as data. A format writes its calls in a section
+//! (`section_start` … `section_end`), each call between `call_start` and `call_end`, with
+//! `separator` between two calls. What stands between a call's markers is one of four shapes
+//! ([`CallKind`]):
+//!
+//! - **`json_object`**: one JSON object holding the name under `name_key` and the arguments
+//!   under `arguments_key` (Hermes and Qwen2.5's `<tool_call>{"name": …, "arguments": …}`,
+//!   Mistral's `[TOOL_CALLS][…]`, Llama 3's bare object);
+//! - **`name_keyed_object`**: one JSON object whose only key is the name and whose value is the
+//!   arguments (`{"get_weather": {"city": "Paris"}}`);
+//! - **`tag_json`**: the name as text right after `call_start`, then `name_suffix`, then the
+//!   arguments as a JSON object (`<function=NAME>{…}</function>`, `[TOOL_CALLS]NAME[ARGS]{…}`);
+//! - **`tag_per_argument`**: the name, `name_suffix`, then each argument as `key_open` + key +
+//!   `key_close` + value + `value_close`; a string value is its text, and other values are written
+//!   as `values` says (JSON, or Python's `str()`), so that a value's text is typed by the tool's
+//!   schema. A diff cannot tell where a key's closing ends and a value's opening begins (they
+//!   always stand together), so `key_close` is all the text between a key and its value.
+//!
+//! Markers are stored without the white space around them (white space between markers is
+//! free); an empty marker is no marker.
 
+use crate::error::{ErrorCode, ParseError};
 use crate::value::Value;
 
 /// How a call object holds its arguments.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ArgumentsEncoding {
     /// A JSON object: `"arguments": {"city": "Paris"}`.
+    #[default]
     Object,
     /// A JSON string holding the object's JSON text: `"arguments": "{\"city\": \"Paris\"}"`.
     String,
@@ -22,14 +40,78 @@ impl ArgumentsEncoding {
             ArgumentsEncoding::String => "json_string",
         }
     }
+
+    fn parse(id: &str) -> Option<Self> {
+        [ArgumentsEncoding::Object, ArgumentsEncoding::String]
+            .into_iter()
+            .find(|e| e.as_str() == id)
+    }
 }
 
-/// A tool-call format whose calls are JSON objects: `section_start`, then the calls, each as
-/// `call_start` + the object + `call_end`, with `separator` between two calls, then
-/// `section_end`. Markers are stored without the white space around them (white space between
-/// markers and objects is free); an empty marker is no marker.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What stands between a call's markers (see the module's documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CallKind {
+    #[default]
+    JsonObject,
+    NameKeyedObject,
+    TagJson,
+    TagPerArgument,
+}
+
+impl CallKind {
+    /// The kind's id in [`FormatSpec::describe`].
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CallKind::JsonObject => "json_object",
+            CallKind::NameKeyedObject => "name_keyed_object",
+            CallKind::TagJson => "tag_json",
+            CallKind::TagPerArgument => "tag_per_argument",
+        }
+    }
+
+    fn parse(id: &str) -> Option<Self> {
+        [
+            CallKind::JsonObject,
+            CallKind::NameKeyedObject,
+            CallKind::TagJson,
+            CallKind::TagPerArgument,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == id)
+    }
+}
+
+/// How a `tag_per_argument` format writes a value that is not a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ValueStyle {
+    /// As JSON: `true`, `["a", 1]`.
+    #[default]
+    Json,
+    /// As Python's `str()`: `True`, `['a', 1]`.
+    Python,
+}
+
+impl ValueStyle {
+    /// The style's id in [`FormatSpec::describe`].
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ValueStyle::Json => "json",
+            ValueStyle::Python => "python",
+        }
+    }
+
+    fn parse(id: &str) -> Option<Self> {
+        [ValueStyle::Json, ValueStyle::Python]
+            .into_iter()
+            .find(|s| s.as_str() == id)
+    }
+}
+
+/// A tool-call format (see the module's documentation). Fields that a kind does not use are
+/// empty (or their default).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FormatSpec {
+    pub kind: CallKind,
     pub section_start: String,
     pub section_end: String,
     pub call_start: String,
@@ -37,29 +119,143 @@ pub struct FormatSpec {
     /// Between two calls, besides their own markers (`,` in a JSON list; empty when calls only
     /// follow each other).
     pub separator: String,
-    /// The key of the call object that holds the tool's name.
+    /// `json_object`: the key of the call object that holds the tool's name.
     pub name_key: String,
-    /// The key of the call object that holds the arguments.
+    /// `json_object`: the key of the call object that holds the arguments.
     pub arguments_key: String,
+    /// `json_object`: how the arguments are held.
     pub arguments: ArgumentsEncoding,
+    /// `tag_json`, `tag_per_argument`: between the name and the arguments.
+    pub name_suffix: String,
+    /// `tag_per_argument`: before each key.
+    pub key_open: String,
+    /// `tag_per_argument`: between a key and a string value.
+    pub key_close: String,
+    /// `tag_per_argument`: between a key and a value that is not a string, where the format
+    /// writes it otherwise (DeepSeek's `string="false"`); empty when it is `key_close`.
+    pub key_close_non_string: String,
+    /// `tag_per_argument`: after each value.
+    pub value_close: String,
+    /// `tag_per_argument`: how booleans, numbers and null are written.
+    pub scalars: ValueStyle,
+    /// `tag_per_argument`: how lists and objects are written.
+    pub containers: ValueStyle,
+}
+
+fn s(text: &str) -> Value {
+    Value::String(text.to_owned())
+}
+
+fn pair(start: &str, end: &str) -> Value {
+    Value::Object(vec![("start".into(), s(start)), ("end".into(), s(end))])
 }
 
 impl FormatSpec {
-    /// The spec as a JSON-ready object:
-    /// `{"call": "json_object", "section": {"start", "end"}, "call_markers": {"start", "end"},
-    /// "separator", "name_key", "arguments_key", "arguments": "json_object" | "json_string"}`.
+    /// The spec as a JSON-ready object: `{"call": kind, "section": {"start", "end"},
+    /// "call_markers": {"start", "end"}, "separator"}` and the kind's own fields:
+    /// `json_object`: `"name_key", "arguments_key", "arguments": "json_object" | "json_string"`;
+    /// `tag_json`: `"name_suffix"`; `tag_per_argument`: `"name_suffix", "key": {"start", "end",
+    /// "end_non_string"}, "value_close", "values": {"scalars", "containers"}` ("json" |
+    /// "python").
     pub fn describe(&self) -> Value {
-        let s = |text: &str| Value::String(text.to_owned());
-        let pair = |start: &str, end: &str| Value::Object(vec![("start".into(), s(start)), ("end".into(), s(end))]);
-        Value::Object(vec![
-            ("call".into(), s("json_object")),
+        let mut out = vec![
+            ("call".to_owned(), s(self.kind.as_str())),
             ("section".into(), pair(&self.section_start, &self.section_end)),
             ("call_markers".into(), pair(&self.call_start, &self.call_end)),
             ("separator".into(), s(&self.separator)),
-            ("name_key".into(), s(&self.name_key)),
-            ("arguments_key".into(), s(&self.arguments_key)),
-            ("arguments".into(), s(self.arguments.as_str())),
-        ])
+        ];
+        match self.kind {
+            CallKind::JsonObject => {
+                out.push(("name_key".into(), s(&self.name_key)));
+                out.push(("arguments_key".into(), s(&self.arguments_key)));
+                out.push(("arguments".into(), s(self.arguments.as_str())));
+            }
+            CallKind::NameKeyedObject => {}
+            CallKind::TagJson => out.push(("name_suffix".into(), s(&self.name_suffix))),
+            CallKind::TagPerArgument => {
+                out.push(("name_suffix".into(), s(&self.name_suffix)));
+                out.push((
+                    "key".into(),
+                    Value::Object(vec![
+                        ("start".into(), s(&self.key_open)),
+                        ("end".into(), s(&self.key_close)),
+                        ("end_non_string".into(), s(&self.key_close_non_string)),
+                    ]),
+                ));
+                out.push(("value_close".into(), s(&self.value_close)));
+                out.push((
+                    "values".into(),
+                    Value::Object(vec![
+                        ("scalars".into(), s(self.scalars.as_str())),
+                        ("containers".into(), s(self.containers.as_str())),
+                    ]),
+                ));
+            }
+        }
+        Value::Object(out)
+    }
+
+    /// The spec that [`FormatSpec::describe`] wrote: `from_value(&spec.describe()) == spec`. A
+    /// missing or mistyped field is `result.missing_field`, an unknown kind or style
+    /// `result.unsupported`.
+    pub fn from_value(value: &Value) -> Result<FormatSpec, ParseError> {
+        let missing = |path: &str| {
+            ParseError::new(
+                ErrorCode::ResultMissingField,
+                0,
+                format!("a format spec needs the string `{path}`"),
+            )
+        };
+        let text = |v: &Value, path: &str, key: &str| -> Result<String, ParseError> {
+            v.get(key)
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| missing(&format!("{path}{key}")))
+        };
+        let part = |key: &str| value.get(key).ok_or_else(|| missing(key));
+        let unsupported = |what: &str, id: &str| {
+            ParseError::new(
+                ErrorCode::ResultUnsupported,
+                0,
+                format!("a format spec's {what} is not {id:?}"),
+            )
+        };
+        let kind_id = text(value, "", "call")?;
+        let kind = CallKind::parse(&kind_id).ok_or_else(|| unsupported("call", &kind_id))?;
+        let (section, markers) = (part("section")?, part("call_markers")?);
+        let mut spec = FormatSpec {
+            kind,
+            section_start: text(section, "section.", "start")?,
+            section_end: text(section, "section.", "end")?,
+            call_start: text(markers, "call_markers.", "start")?,
+            call_end: text(markers, "call_markers.", "end")?,
+            separator: text(value, "", "separator")?,
+            ..FormatSpec::default()
+        };
+        match kind {
+            CallKind::JsonObject => {
+                spec.name_key = text(value, "", "name_key")?;
+                spec.arguments_key = text(value, "", "arguments_key")?;
+                let id = text(value, "", "arguments")?;
+                spec.arguments = ArgumentsEncoding::parse(&id).ok_or_else(|| unsupported("arguments", &id))?;
+            }
+            CallKind::NameKeyedObject => {}
+            CallKind::TagJson => spec.name_suffix = text(value, "", "name_suffix")?,
+            CallKind::TagPerArgument => {
+                spec.name_suffix = text(value, "", "name_suffix")?;
+                let key = part("key")?;
+                spec.key_open = text(key, "key.", "start")?;
+                spec.key_close = text(key, "key.", "end")?;
+                spec.key_close_non_string = text(key, "key.", "end_non_string")?;
+                spec.value_close = text(value, "", "value_close")?;
+                let values = part("values")?;
+                for (key, slot) in [("scalars", &mut spec.scalars), ("containers", &mut spec.containers)] {
+                    let id = text(values, "values.", key)?;
+                    *slot = ValueStyle::parse(&id).ok_or_else(|| unsupported(key, &id))?;
+                }
+            }
+        }
+        Ok(spec)
     }
 }
 
@@ -70,18 +266,55 @@ mod tests {
     #[test]
     fn describe_is_plain_data() {
         let spec = FormatSpec {
-            section_start: String::new(),
-            section_end: String::new(),
             call_start: "<c>".into(),
             call_end: "</c>".into(),
-            separator: String::new(),
             name_key: "name".into(),
             arguments_key: "arguments".into(),
-            arguments: ArgumentsEncoding::Object,
+            ..FormatSpec::default()
         };
         assert_eq!(
             spec.describe().to_json(),
             r#"{"call":"json_object","section":{"start":"","end":""},"call_markers":{"start":"<c>","end":"</c>"},"separator":"","name_key":"name","arguments_key":"arguments","arguments":"json_object"}"#
+        );
+        assert_eq!(FormatSpec::from_value(&spec.describe()).unwrap(), spec);
+    }
+
+    #[test]
+    fn every_kind_reads_back() {
+        let tagged = FormatSpec {
+            kind: CallKind::TagPerArgument,
+            call_start: "<f=".into(),
+            call_end: "</f>".into(),
+            name_suffix: ">".into(),
+            key_open: "<p=".into(),
+            key_close: ">".into(),
+            key_close_non_string: " raw>".into(),
+            value_close: "</p>".into(),
+            scalars: ValueStyle::Python,
+            ..FormatSpec::default()
+        };
+        let tag_json = FormatSpec {
+            kind: CallKind::TagJson,
+            name_suffix: "[ARGS]".into(),
+            ..FormatSpec::default()
+        };
+        for spec in [tagged, tag_json] {
+            assert_eq!(FormatSpec::from_value(&spec.describe()).unwrap(), spec);
+        }
+    }
+
+    #[test]
+    fn a_bad_spec_says_what_is_wrong() {
+        let e = FormatSpec::from_value(&Value::Object(vec![("call".into(), s("tag_json"))])).unwrap_err();
+        assert_eq!(e.code, ErrorCode::ResultMissingField);
+        assert!(e.message.contains("`section`"), "{}", e.message);
+        let mut d = FormatSpec::default().describe();
+        if let Value::Object(entries) = &mut d {
+            entries[0].1 = s("xml");
+        }
+        assert_eq!(
+            FormatSpec::from_value(&d).unwrap_err().code,
+            ErrorCode::ResultUnsupported
         );
     }
 }
