@@ -30,6 +30,12 @@ def test_hermes_style_templates(name: str) -> None:
     assert (spec["name_key"], spec["arguments_key"]) == ("name", "arguments")
 
 
+def test_a_tag_per_argument() -> None:
+    spec = FormatSpec.from_template(template("Qwen3-Coder")).describe()
+    assert spec["call"] == "tag_per_argument"
+    assert spec["key"]["start"] == "<parameter=" and spec["value_close"] == "</parameter>"
+
+
 def test_a_section_with_a_separator() -> None:
     spec = FormatSpec.from_template(template("mistralai-Mistral-Nemo-Instruct-2407")).describe()
     assert spec["section"]["start"].startswith("[TOOL_CALLS]") and spec["separator"] == ","
@@ -78,7 +84,7 @@ def test_cli_prints_the_spec() -> None:
     proc = run("template", str(TEMPLATES / "Qwen-Qwen2.5-7B-Instruct.jinja"))
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == FormatSpec.from_template(template("Qwen-Qwen2.5-7B-Instruct")).describe()
-    proc = run("template", str(TEMPLATES / "Qwen3-Coder.jinja"))
+    proc = run("template", str(TEMPLATES / "LFM2.5-8B-A1B.jinja"))
     assert proc.returncode == 2 and proc.stderr.startswith("template.no_tool_calls")
     proc = run("template", "/nonexistent.jinja")
     assert proc.returncode == 2 and "input.unreadable" in proc.stderr
