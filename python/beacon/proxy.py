@@ -92,6 +92,18 @@ class _ProxyError(Exception):
         return {"message": str(self), "type": "proxy_error", "code": self.code}
 
 
+def _json_object(data: bytes, status: int, code: str, what: str) -> Dict[str, Any]:
+    """``data`` read as a JSON object, else a ``_ProxyError`` with ``status`` and ``code`` that
+    says ``what`` is not one."""
+    try:
+        value = json.loads(data)
+    except ValueError:
+        raise _ProxyError(status, code, f"{what} is not JSON") from None
+    if not isinstance(value, dict):
+        raise _ProxyError(status, code, f"{what} is not a JSON object")
+    return value
+
+
 def _forward_headers(headers: Any) -> Dict[str, str]:
     return {k: v for k, v in headers.items() if k.lower() not in _HOP}
 
@@ -169,12 +181,7 @@ def create_app(
 
     async def _chat(request: Request, record: Dict[str, Any]) -> Response:
         body = await _read_body(request, max_body)
-        try:
-            payload = json.loads(body)
-        except ValueError:
-            raise _ProxyError(400, "request.invalid", "the request body is not JSON") from None
-        if not isinstance(payload, dict):
-            raise _ProxyError(400, "request.invalid", "the request body is not a JSON object")
+        payload = _json_object(body, 400, "request.invalid", "the request body")
         record["model"] = payload.get("model")
         record["stream"] = bool(payload.get("stream"))
         tools = _tools(payload.get("tools"))
@@ -217,12 +224,7 @@ def create_app(
         )
 
     def _whole(resp: "httpx.Response", data: bytes, tools: Optional[Tools], record: Dict[str, Any]) -> Response:
-        try:
-            completion = json.loads(data)
-        except ValueError:
-            raise _ProxyError(502, "upstream.invalid_response", "the upstream's answer is not JSON") from None
-        if not isinstance(completion, dict):
-            raise _ProxyError(502, "upstream.invalid_response", "the upstream's answer is not a JSON object")
+        completion = _json_object(data, 502, "upstream.invalid_response", "the upstream's answer")
         t = time.perf_counter()
         try:
             record["calls"], err = rewrite_completion(completion, tools, on_error)
