@@ -491,7 +491,7 @@ fn parse_into(columns: &mut Columns, workers: &Workers, texts: &[Option<&str>], 
 /// Parses every row of `array` (an Arrow string array, or an iterable of `str` / `None`) into an
 /// Arrow struct array. See `beacon.parse_arrow`.
 #[pyfunction]
-#[pyo3(signature = (array, *, formats = None, tools = None, validate = true, unknown = None, threads = None, repair = false))]
+#[pyo3(signature = (array, *, formats = None, tools = None, validate = true, unknown = None, threads = None, repair = false, spec = None))]
 #[allow(clippy::too_many_arguments)] // the keyword arguments of the Python function
 pub(crate) fn parse_arrow<'py>(
     py: Python<'py>,
@@ -502,10 +502,11 @@ pub(crate) fn parse_arrow<'py>(
     unknown: Option<&Bound<'py, PyAny>>,
     threads: Option<usize>,
     repair: bool,
+    spec: Option<&Bound<'py, crate::PySpec>>,
 ) -> PyResult<ArrowArray> {
     const FUNC: &str = "parse_arrow";
     let op = Op::Message {
-        formats: crate::formats(FUNC, formats)?,
+        formats: crate::formats(FUNC, formats, spec)?,
         ids: Ids::Keep,
         tools: crate::tool_options(FUNC, tools, validate, unknown, repair)?,
     };

@@ -117,7 +117,7 @@ fn entry<'py>(py: Python<'py>, row: Row, parsed: Parsed) -> PyResult<Bound<'py, 
 #[pyfunction]
 #[pyo3(signature = (
     texts, *, include_format = false, formats = None, tools = None, validate = true, unknown = None, threads = None,
-    repair = false
+    repair = false, spec = None
 ))]
 #[allow(clippy::too_many_arguments)] // the keyword arguments of the Python function
 pub(crate) fn parse_many<'py>(
@@ -130,10 +130,11 @@ pub(crate) fn parse_many<'py>(
     unknown: Option<&Bound<'py, PyAny>>,
     threads: Option<usize>,
     repair: bool,
+    spec: Option<&Bound<'py, crate::PySpec>>,
 ) -> PyResult<Bound<'py, PyList>> {
     const FUNC: &str = "parse_many";
     let op = Op::ToolCalls {
-        formats: crate::formats(FUNC, formats)?,
+        formats: crate::formats(FUNC, formats, spec)?,
         include_format,
         tools: crate::tool_options(FUNC, tools, validate, unknown, repair)?,
     };

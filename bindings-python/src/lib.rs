@@ -78,8 +78,37 @@ fn call<'py>(py: Python<'py>, input: Input<'_>, op: Op) -> PyResult<Bound<'py, P
     host::emit(&mut sink::PySink { py }, output.map_err(located_error)?)
 }
 
-fn formats(func: &str, formats: Option<Vec<String>>) -> PyResult<beacon_core::FormatSet> {
-    host::formats(func, formats.as_ref().map(|ids| ids.iter().map(String::as_str))).map_err(arg_error)
+/// The `formats` option, with the format of `spec` (the `template=` option, compiled).
+fn formats(
+    func: &str,
+    formats: Option<Vec<String>>,
+    spec: Option<&Bound<'_, PySpec>>,
+) -> PyResult<beacon_core::FormatSet> {
+    let set = host::formats(func, formats.as_ref().map(|ids| ids.iter().map(String::as_str))).map_err(arg_error)?;
+    Ok(match spec {
+        Some(spec) => set.union(spec.get().set),
+        None => set,
+    })
+}
+
+/// A format spec compiled once (see `beacon.FormatSpec`, which builds it on first use): pass it
+/// as `spec=` to every parse.
+#[pyclass(frozen, module = "beacon._core", name = "Spec")]
+struct PySpec {
+    set: beacon_core::FormatSet,
+}
+
+#[pymethods]
+impl PySpec {
+    /// Compiles `described`, a spec as `FormatSpec.describe()` gives it. A spec that is not one
+    /// is `ToolCallError` (`result.missing_field`, `result.unsupported`).
+    #[new]
+    fn new(described: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let value = args::to_value("FormatSpec", described, &args::At::root("spec"), 0)?;
+        Ok(PySpec {
+            set: host::spec(&value).map_err(located_error)?,
+        })
+    }
 }
 
 /// The `provider` argument as a `str`.
@@ -180,7 +209,8 @@ fn optional_str<'a>(
 
 /// The one tool call in `text`. See `beacon.parse_tool_call`.
 #[pyfunction]
-#[pyo3(signature = (text, formats = None, tools = None, validate = true, unknown = None, repair = false))]
+#[pyo3(signature = (text, formats = None, tools = None, validate = true, unknown = None, repair = false, spec = None))]
+#[allow(clippy::too_many_arguments, reason = "the keyword options of beacon.parse_tool_call")]
 fn parse_tool_call<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
@@ -189,9 +219,10 @@ fn parse_tool_call<'py>(
     validate: bool,
     unknown: Option<&Bound<'py, PyAny>>,
     repair: bool,
+    spec: Option<&Bound<'py, PySpec>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "parse_tool_call";
-    let formats = self::formats(FUNC, formats)?;
+    let formats = self::formats(FUNC, formats, spec)?;
     let tools = tool_options(FUNC, tools, validate, unknown, repair)?;
     call(
         py,
@@ -202,7 +233,7 @@ fn parse_tool_call<'py>(
 
 /// Every tool call in `text`. See `beacon.parse_tool_calls`.
 #[pyfunction]
-#[pyo3(signature = (text, include_format = false, formats = None, tools = None, validate = true, unknown = None, repair = false))]
+#[pyo3(signature = (text, include_format = false, formats = None, tools = None, validate = true, unknown = None, repair = false, spec = None))]
 #[allow(
     clippy::too_many_arguments,
     reason = "the keyword options of beacon.parse_tool_calls"
@@ -216,9 +247,10 @@ fn parse_tool_calls<'py>(
     validate: bool,
     unknown: Option<&Bound<'py, PyAny>>,
     repair: bool,
+    spec: Option<&Bound<'py, PySpec>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "parse_tool_calls";
-    let formats = self::formats(FUNC, formats)?;
+    let formats = self::formats(FUNC, formats, spec)?;
     let op = Op::ToolCalls {
         formats,
         include_format,
@@ -229,7 +261,7 @@ fn parse_tool_calls<'py>(
 
 /// The whole message: content, reasoning and calls. See `beacon.parse_message`.
 #[pyfunction]
-#[pyo3(signature = (text, formats = None, ids = None, tools = None, validate = true, unknown = None, id_seed = None, repair = false))]
+#[pyo3(signature = (text, formats = None, ids = None, tools = None, validate = true, unknown = None, id_seed = None, repair = false, spec = None))]
 #[allow(clippy::too_many_arguments, reason = "the keyword options of beacon.parse_message")]
 fn parse_message<'py>(
     py: Python<'py>,
@@ -241,9 +273,10 @@ fn parse_message<'py>(
     unknown: Option<&Bound<'py, PyAny>>,
     id_seed: Option<&Bound<'py, PyAny>>,
     repair: bool,
+    spec: Option<&Bound<'py, PySpec>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "parse_message";
-    let formats = self::formats(FUNC, formats)?;
+    let formats = self::formats(FUNC, formats, spec)?;
     let ids = optional_str(FUNC, "ids", ids)?;
     let id_seed = optional_str(FUNC, "id_seed", id_seed)?;
     let ids = host::ids(FUNC, ids.as_deref(), id_seed.as_deref(), HOST).map_err(arg_error)?;
@@ -438,6 +471,8 @@ macro_rules! ids {
 mod _core {
     #[pymodule_export]
     use super::stream::{PyResponseStream, PyToolCallStream};
+    #[pymodule_export]
+    use super::PySpec;
     #[pymodule_export]
     use super::{
         _panic_for_testing, describe_error, detect_provider, format_calls, format_results, has_tool_calls,

@@ -42,7 +42,7 @@ pub(crate) struct PyToolCallStream {
 #[pymethods]
 impl PyToolCallStream {
     #[new]
-    #[pyo3(signature = (*, formats = None, ids = None, tools = None, validate = true, unknown = None, start = None, id_seed = None, repair = false))]
+    #[pyo3(signature = (*, formats = None, ids = None, tools = None, validate = true, unknown = None, start = None, id_seed = None, repair = false, spec = None))]
     #[allow(
         clippy::too_many_arguments,
         reason = "the keyword arguments of the Python constructor"
@@ -56,9 +56,10 @@ impl PyToolCallStream {
         start: Option<&Bound<'_, PyAny>>,
         id_seed: Option<&Bound<'_, PyAny>>,
         repair: bool,
+        spec: Option<&Bound<'_, crate::PySpec>>,
     ) -> PyResult<Self> {
         const FUNC: &str = "ToolCallStream";
-        let formats = crate::formats(FUNC, formats)?;
+        let formats = crate::formats(FUNC, formats, spec)?;
         let ids = optional_str(FUNC, "ids", ids)?;
         let id_seed = optional_str(FUNC, "id_seed", id_seed)?;
         let ids = host::ids(FUNC, ids.as_deref(), id_seed.as_deref(), HOST).map_err(arg_error)?;

@@ -72,6 +72,10 @@ pub enum Format {
     Json,
     /// Python call syntax, `search(query="rust", limit=5)`. Tier 3.
     Python,
+    /// A call in the format a `FormatSpec` describes (one inferred from a chat template, or
+    /// written by hand). Not in [`Format::ALL`]: a spec's format is recognised when the caller
+    /// gives the spec (`FormatSet::with_spec`).
+    Spec,
 }
 
 impl Format {
@@ -146,6 +150,7 @@ impl Format {
             Format::SolarOpen => "solar_open",
             Format::Json => "json",
             Format::Python => "python",
+            Format::Spec => "spec",
         }
     }
 }
@@ -162,22 +167,61 @@ impl Format {
 }
 
 /// A set of formats: the `formats` option, which formats to recognise. Everything else is
-/// content (a marker of a family none of whose formats is in the set is no marker).
+/// content (a marker of a family none of whose formats is in the set is no marker). Besides the
+/// built-in formats, a set may hold one format spec (`FormatSet::with_spec`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct FormatSet(u32);
+pub struct FormatSet {
+    bits: u32,
+    spec: Option<SpecId>,
+}
+
+/// A compiled format spec: its number in the process's table of them (`formats::spec`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct SpecId(pub(crate) u32);
 
 impl FormatSet {
-    /// Every format.
-    pub const ALL: FormatSet = FormatSet(u32::MAX >> (32 - Format::ALL.len()));
+    /// Every built-in format.
+    pub const ALL: FormatSet = FormatSet {
+        bits: u32::MAX >> (32 - Format::ALL.len()),
+        spec: None,
+    };
     /// No format.
-    pub const EMPTY: FormatSet = FormatSet(0);
+    pub const EMPTY: FormatSet = FormatSet { bits: 0, spec: None };
 
     pub const fn contains(self, format: Format) -> bool {
-        self.0 & format.bit() != 0
+        match format {
+            Format::Spec => self.spec.is_some(),
+            _ => self.bits & format.bit() != 0,
+        }
     }
 
+    /// Adds a built-in format (a spec's format comes with `FormatSet::with_spec`).
     pub fn insert(&mut self, format: Format) {
-        self.0 |= format.bit();
+        if format != Format::Spec {
+            self.bits |= format.bit();
+        }
+    }
+
+    /// The formats of both sets; `other`'s spec, if it has one, else this set's.
+    #[must_use]
+    pub const fn union(self, other: FormatSet) -> FormatSet {
+        FormatSet {
+            bits: self.bits | other.bits,
+            spec: match other.spec {
+                Some(spec) => Some(spec),
+                None => self.spec,
+            },
+        }
+    }
+
+    /// The compiled spec whose format the set holds, if any.
+    pub(crate) const fn spec_id(self) -> Option<SpecId> {
+        self.spec
+    }
+
+    /// The set with the format of the compiled spec `id` (instead of its spec, if it had one).
+    pub(crate) const fn with_spec_id(self, id: SpecId) -> FormatSet {
+        FormatSet { spec: Some(id), ..self }
     }
 
     /// The set of the formats with these ids; an unknown id is an error message naming the valid

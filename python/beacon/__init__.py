@@ -28,7 +28,7 @@ from . import _core
 from ._errors import NoToolCallFoundError, ToolCallError
 from ._tools import Tools, check_as_models, compiled, to_model, to_models, tools_arg
 from ._batch import ArrowArray, parse_arrow, parse_many
-from ._template import FormatSpec
+from ._template import FormatSpec, Template, spec_arg
 
 __all__ = [
     "ArrowArray",
@@ -217,6 +217,7 @@ def parse_tool_call(
     unknown: UnknownTools = "error",
     as_models: bool = False,
     repair: bool = False,
+    template: Optional[Union[FormatSpec, Template]] = None,
 ) -> ToolCall:
     """Parse the one tool call in ``text``.
 
@@ -242,14 +243,15 @@ def parse_tool_call(
     everything else is prose.
 
     ``tools`` (a :class:`Tools`, or a list of definitions), ``validate``, ``unknown``,
-    ``as_models`` and ``repair``: see :func:`parse_tool_calls`.
+    ``as_models``, ``repair`` and ``template``: see :func:`parse_tool_calls`.
     """
     # Positional, and the tools steps only with tools: the common call has no Python-level work.
     t = None if tools is None else tools_arg(tools)
     if as_models:
         check_as_models("parse_tool_call", as_models, t)
     ids = None if formats is None else _format_ids(formats)
-    call = _core.parse_tool_call(text, ids, None if t is None else t._compiled, validate, unknown, repair)
+    spec = None if template is None else spec_arg("parse_tool_call", template)
+    call = _core.parse_tool_call(text, ids, None if t is None else t._compiled, validate, unknown, repair, spec)
     return to_model(call, t) if as_models and t is not None else call
 
 
@@ -286,6 +288,7 @@ def parse_message(
     unknown: UnknownTools = "error",
     as_models: bool = False,
     repair: bool = False,
+    template: Optional[Union[FormatSpec, Template]] = None,
 ) -> Message:
     """Parse a whole model message: the text around the calls, the reasoning, and every call with
     its id, format and span.
@@ -323,8 +326,17 @@ def parse_message(
     if as_models:
         check_as_models("parse_message", as_models, t)
     format_ids = None if formats is None else _format_ids(formats)
+    spec = None if template is None else spec_arg("parse_message", template)
     message = _core.parse_message(
-        text, format_ids, ids, None if t is None else t._compiled, validate, unknown, id_seed=id_seed, repair=repair
+        text,
+        format_ids,
+        ids,
+        None if t is None else t._compiled,
+        validate,
+        unknown,
+        id_seed=id_seed,
+        repair=repair,
+        spec=spec,
     )
     if as_models:
         to_models(message["tool_calls"], t, as_models)
@@ -458,7 +470,8 @@ class ToolCallStream:
       models do): the text is reasoning up to the first close tag.
 
     Give ``"content"`` or ``"reasoning"`` when the prompt's template is known. ``formats``,
-    ``ids``, ``id_seed``, ``tools``, ``validate`` and ``unknown`` are :func:`parse_message`'s options
+    ``ids``, ``id_seed``, ``tools``, ``validate``, ``unknown`` and ``template`` are
+    :func:`parse_message`'s options
     (a stream draws its random seed once: with ``id_seed`` it gives the ids :func:`parse_message`
     gives, each at its ``call_start``).
 
@@ -495,9 +508,11 @@ class ToolCallStream:
         unknown: UnknownTools = "error",
         start: Start = "detect",
         repair: bool = False,
+        template: Optional[Union[FormatSpec, Template]] = None,
     ) -> None:
         self._tools = tools_arg(tools)
         self._stream = _core.ToolCallStream(
+            spec=None if template is None else spec_arg("ToolCallStream", template),
             formats=_format_ids(formats),
             ids=ids,
             tools=compiled(self._tools),
@@ -649,6 +664,7 @@ def parse_tool_calls(
     unknown: UnknownTools = "error",
     as_models: bool = False,
     repair: bool = False,
+    template: Optional[Union[FormatSpec, Template]] = None,
 ) -> Union[List[ToolCall], List[ToolCallWithFormat]]:
     """Parse every tool call in ``text``, in text order.
 
@@ -695,13 +711,20 @@ def parse_tool_calls(
     >>> parse_tool_calls('<function=lookup_zip><parameter=zip>10001</parameter></function>',
     ...                  tools=[{"name": "lookup_zip", "input_schema": {"properties": {"zip": {"type": "string"}}}}])
     [{'name': 'lookup_zip', 'arguments': {'zip': '10001'}}]
+
+    ``template`` (a :class:`FormatSpec`, or a model's chat template: its Jinja text or a
+    ``tokenizer_config.json``, inferred once per template and cached) adds the format that
+    template writes (docs/templates.md); its calls have the format id ``"spec"``. With
+    ``formats=[]`` it is the only format recognised. Where its opening marker is also a
+    built-in format's, the template's format reads the call.
     """
     t = None if tools is None else tools_arg(tools)
     if as_models:
         check_as_models("parse_tool_calls", as_models, t)
     ids = None if formats is None else _format_ids(formats)
+    spec = None if template is None else spec_arg("parse_tool_calls", template)
     calls = _core.parse_tool_calls(
-        text, include_format, ids, None if t is None else t._compiled, validate, unknown, repair
+        text, include_format, ids, None if t is None else t._compiled, validate, unknown, repair, spec
     )
     return to_models(calls, t, as_models) if as_models else calls
 

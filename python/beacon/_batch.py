@@ -11,6 +11,7 @@ from typing import Any, Dict, Iterable, List, Optional, Union
 
 from . import _core
 from ._errors import ToolCallError
+from ._template import spec_arg
 from ._tools import compiled, tools_arg
 
 __all__ = ["ArrowArray", "parse_arrow", "parse_many"]
@@ -38,6 +39,7 @@ def parse_many(
     unknown: str = "error",
     threads: Optional[int] = None,
     repair: bool = False,
+    template: Any = None,
 ) -> List[Union[List[Dict[str, Any]], ToolCallError, None]]:
     """Parse every text of ``texts`` in parallel; errors are returned, never raised.
 
@@ -64,8 +66,8 @@ def parse_many(
     (``texts`` may be a generator). The cyclic garbage collector is paused while a chunk's
     objects are built (they hold no cycles) and restored before the GIL is released.
 
-    ``formats``, ``tools``, ``validate``, ``unknown`` and ``repair`` mean what they mean for
-    :func:`parse_tool_calls` (a list of definitions is compiled once for the whole batch; a
+    ``formats``, ``tools``, ``validate``, ``unknown``, ``repair`` and ``template`` mean what they
+    mean for :func:`parse_tool_calls` (a list of definitions is compiled once for the whole batch; a
     ``tool_call.schema`` error has its ``path``). ``as_models`` is not offered: build the models
     from the rows you keep.
 
@@ -86,6 +88,7 @@ def parse_many(
         unknown=unknown,
         threads=threads,
         repair=repair,
+        spec=None if template is None else spec_arg("parse_many", template),
     )
 
 
@@ -98,6 +101,7 @@ def parse_arrow(
     unknown: str = "error",
     threads: Optional[int] = None,
     repair: bool = False,
+    template: Any = None,
 ) -> ArrowArray:
     """Parse every row of an Arrow string array; the result is an Arrow struct array.
 
@@ -138,8 +142,8 @@ def parse_arrow(
     result as a struct column; ``pl.from_arrow(beacon.parse_arrow(...))`` gives it as a
     DataFrame.
 
-    ``formats``, ``tools``, ``validate``, ``unknown`` and ``repair`` mean what they mean for
-    :func:`parse_message` (a list of definitions is compiled once for the whole array; with
+    ``formats``, ``tools``, ``validate``, ``unknown``, ``repair`` and ``template`` mean what they
+    mean for :func:`parse_message` (a list of definitions is compiled once for the whole array; with
     ``unknown="drop"`` a dropped call is in no row's ``calls``).
 
     Raises:
@@ -151,5 +155,12 @@ def parse_arrow(
     """
     t = compiled(tools_arg(tools))
     return _core.parse_arrow(
-        array, formats=_format_ids(formats), tools=t, validate=validate, unknown=unknown, threads=threads, repair=repair
+        array,
+        formats=_format_ids(formats),
+        tools=t,
+        validate=validate,
+        unknown=unknown,
+        threads=threads,
+        repair=repair,
+        spec=None if template is None else spec_arg("parse_arrow", template),
     )

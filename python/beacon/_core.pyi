@@ -29,6 +29,9 @@ class Tools:
     def names(self) -> List[str]: ...
     def unchecked(self) -> List[Tuple[str, str, str]]: ...
 
+class Spec:
+    def __init__(self, described: Dict[str, Any]) -> None: ...
+
 def parse_tool_call(
     text: str,
     *,
@@ -36,6 +39,8 @@ def parse_tool_call(
     tools: Optional[Tools] = None,
     validate: bool = True,
     unknown: Optional[str] = None,
+    repair: bool = False,
+    spec: Optional[Spec] = None,
 ) -> ToolCall: ...
 def parse_message(
     text: str,
@@ -46,6 +51,8 @@ def parse_message(
     validate: bool = True,
     unknown: Optional[str] = None,
     id_seed: Optional[str] = None,
+    repair: bool = False,
+    spec: Optional[Spec] = None,
 ) -> Message: ...
 def scan_stream(text: str) -> StreamScan: ...
 def infer_format(
@@ -67,6 +74,7 @@ class ToolCallStream:
         start: Optional[str] = None,
         id_seed: Optional[str] = None,
         repair: bool = False,
+        spec: Optional[Spec] = None,
     ) -> None: ...
     def feed(self, delta: str) -> List[StreamEvent]: ...
     def finish(self) -> List[StreamEvent]: ...
@@ -96,6 +104,8 @@ def parse_tool_calls(
     tools: Optional[Tools] = None,
     validate: bool = True,
     unknown: Optional[str] = None,
+    repair: bool = False,
+    spec: Optional[Spec] = None,
 ) -> Union[List[ToolCall], List[ToolCallWithFormat]]: ...
 
 # `provider` defaults to None here, which means "auto"; `beacon` always passes it.
@@ -137,6 +147,8 @@ def parse_many(
     validate: bool = True,
     unknown: Optional[str] = None,
     threads: Optional[int] = None,
+    repair: bool = False,
+    spec: Optional[Spec] = None,
 ) -> List[Union[List[ToolCall], List[ToolCallWithFormat], ToolCallError, None]]: ...
 def parse_arrow(
     array: Any,
@@ -146,6 +158,8 @@ def parse_arrow(
     validate: bool = True,
     unknown: Optional[str] = None,
     threads: Optional[int] = None,
+    repair: bool = False,
+    spec: Optional[Spec] = None,
 ) -> ArrowArray: ...
 
 class ArrowArray:

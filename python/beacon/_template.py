@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import copy
+import hashlib
 import json
 import sys
+from collections import OrderedDict
 from typing import Any, Dict, Iterable, Optional, Sequence, Union
 
 from . import _core
@@ -34,10 +36,35 @@ class FormatSpec:
     {'start': '<tool_call>', 'end': '</tool_call>'}
     """
 
-    __slots__ = ("_described",)
+    __slots__ = ("_described", "_spec")
 
     def __init__(self, described: Dict[str, Any]) -> None:
         self._described = described
+        self._spec: Optional[Any] = None
+
+    @classmethod
+    def from_dict(cls, described: Dict[str, Any]) -> "FormatSpec":
+        """The spec ``described`` (what :meth:`describe` gives, saved, edited or written by hand).
+
+        Raises:
+            ToolCallError: ``result.missing_field`` (a field is missing or not a string, the
+                message names it), ``result.unsupported`` (an unknown ``call`` kind or value
+                style, or a spec whose calls cannot be found in a text: its opening marker,
+                ``section.start`` or else ``call_markers.start``, must hold a ``<``, ``[`` or
+                ``>``).
+            TypeError: ``described`` is not a ``dict``.
+        """
+        if not isinstance(described, dict):
+            raise TypeError(f"FormatSpec.from_dict() takes a dict, not {type(described).__name__}")
+        spec = cls(copy.deepcopy(described))
+        spec._compiled()
+        return spec
+
+    def _compiled(self) -> Any:
+        """The spec compiled by the core, once (what the parse functions take)."""
+        if self._spec is None:
+            self._spec = _core.Spec(self._described)
+        return self._spec
 
     @classmethod
     def from_template(
@@ -79,6 +106,39 @@ class FormatSpec:
 
     def __repr__(self) -> str:
         return f"FormatSpec({self._described!r})"
+
+
+#: Specs inferred from templates, by the template's hash (most recent last; at most
+#: ``_CACHE_SIZE``), so that passing the same template to every parse infers it once.
+_INFERRED: "OrderedDict[str, FormatSpec]" = OrderedDict()
+_CACHE_SIZE = 64
+
+
+def _inferred(template: Template) -> FormatSpec:
+    text = template if isinstance(template, str) else json.dumps(template, sort_keys=True, default=str)
+    key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    spec = _INFERRED.get(key)
+    if spec is None:
+        spec = FormatSpec.from_template(template)
+        _INFERRED[key] = spec
+        if len(_INFERRED) > _CACHE_SIZE:
+            _INFERRED.popitem(last=False)
+    else:
+        _INFERRED.move_to_end(key)
+    return spec
+
+
+def spec_arg(func: str, template: Union[FormatSpec, Template]) -> Any:
+    """The ``template=`` option of the parse functions, compiled: a :class:`FormatSpec`, or a
+    template (text or ``tokenizer_config.json``) whose spec is inferred once and cached."""
+    if isinstance(template, FormatSpec):
+        return template._compiled()
+    if isinstance(template, (str, dict)):
+        return _inferred(template)._compiled()
+    raise TypeError(
+        f"{func}() argument 'template' must be a FormatSpec, a chat template (str) or a "
+        f"tokenizer_config.json (str or dict), not {type(template).__name__}"
+    )
 
 
 def main(argv: Sequence[str]) -> int:

@@ -105,7 +105,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     closers: &[EOS, EOS_ASCII],
     json_bodies: &[],
     lead: None,
-    parse,
+    parse: super::Parse::Fn(parse),
 };
 
 /// The tokens of a section of calls: DeepSeek's, and Step-3's (which shares the grammar).

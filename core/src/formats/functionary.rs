@@ -52,7 +52,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     closers: &V32_ENDS,
     json_bodies: &[],
     lead: None,
-    parse: parse_v32,
+    parse: super::Parse::Fn(parse_v32),
 };
 
 fn is_v32_name_byte(b: u8) -> bool {

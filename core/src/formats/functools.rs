@@ -26,7 +26,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
         back: 1,
     }],
     lead: None,
-    parse,
+    parse: super::Parse::Fn(parse),
 };
 
 /// Parses the calls whose marker is at `start`; returns the offset after the list.

@@ -75,7 +75,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     closers: &[],
     json_bodies: &[],
     lead: None,
-    parse,
+    parse: super::Parse::Fn(parse),
 };
 
 /// Parses the call whose marker is at `start`; returns the offset after it (the end of the text

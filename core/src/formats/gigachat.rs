@@ -34,7 +34,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     closers: &[EOS],
     json_bodies: &[],
     lead: Some(lead),
-    parse,
+    parse: super::Parse::Fn(parse),
 };
 
 /// The call object as the template writes it (read without building the object; any other

@@ -109,7 +109,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     closers: &[],
     json_bodies: &[],
     lead: None,
-    parse: super::hermes::parse,
+    parse: super::Parse::Fn(super::hermes::parse),
 };
 
 /// Whether the content at `pos` (right after the open tag and whitespace) begins a pairs call:

@@ -54,7 +54,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     closers: &[CALL, END, RETURN],
     json_bodies: &[],
     lead: Some(lead),
-    parse,
+    parse: super::Parse::Fn(parse),
 };
 
 /// What a message header says.

@@ -27,7 +27,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     closers: &[CLOSE],
     json_bodies: &[super::JsonBody::at(MARKER, Format::Hermes)],
     lead: None,
-    parse,
+    parse: super::Parse::Fn(parse),
 };
 
 /// Parses the call whose marker is at `start`; returns the offset after it.

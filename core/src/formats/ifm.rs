@@ -47,7 +47,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     closers: &[SECTION_END],
     json_bodies: &[],
     lead: None,
-    parse,
+    parse: super::Parse::Fn(parse),
 };
 
 /// Parses the section or the call whose marker is at `start`; returns the offset after it.

@@ -252,7 +252,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
         super::JsonBody::at(TOOL_CALLS, Format::ToolCalls),
     ],
     lead: None,
-    parse,
+    parse: super::Parse::Fn(parse),
 };
 
 /// Parses the calls whose marker is at `start`; returns the offset after them.

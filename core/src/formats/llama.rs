@@ -19,7 +19,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     closers: &ENDS,
     json_bodies: &[super::JsonBody::at(MARKER, Format::Llama)],
     lead: None,
-    parse,
+    parse: super::Parse::Fn(parse),
 };
 
 /// Parses the calls whose marker is at `start`; returns the offset after them.

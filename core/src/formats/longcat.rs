@@ -46,7 +46,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     closers: &[TAGS.close],
     json_bodies: &[super::JsonBody::at(TAGS.open, Format::Longcat)],
     lead: None,
-    parse,
+    parse: super::Parse::Fn(parse),
 };
 
 /// Parses the call whose marker is at `start`; returns the offset after it.

@@ -109,7 +109,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     closers: &[CLOSE],
     json_bodies: &[],
     lead: None,
-    parse,
+    parse: super::Parse::Fn(parse),
 };
 
 /// Parses the call whose marker is at `start`; returns the offset after its `</function>`. A

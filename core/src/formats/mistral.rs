@@ -33,7 +33,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     closers: &[EOS],
     json_bodies: &[super::JsonBody::at(MARKER, Format::Mistral)],
     lead: None,
-    parse,
+    parse: super::Parse::Fn(parse),
 };
 
 fn is_name_byte(b: u8) -> bool {

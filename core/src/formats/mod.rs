@@ -26,6 +26,7 @@ pub(crate) mod python;
 pub(crate) mod pythonic;
 pub(crate) mod qwen3_coder;
 pub(crate) mod solar_open;
+pub(crate) mod spec;
 pub(crate) mod step3;
 pub(crate) mod tagged;
 pub(crate) mod tokens;
@@ -86,7 +87,26 @@ pub(crate) struct Family {
     /// growing text holds that text back: a stream must not show as content what may become part
     /// of a call ([`LeadScan`]).
     pub lead: Option<LeadHold>,
-    pub parse: Parser,
+    pub parse: Parse,
+}
+
+/// How a family reads the calls at one of its markers.
+#[derive(Clone, Copy)]
+pub(crate) enum Parse {
+    /// With its own parser.
+    Fn(Parser),
+    /// As a format spec describes (a family compiled from one: [`spec`]).
+    Spec(&'static spec::FormatSpec),
+}
+
+impl Family {
+    /// Parses the call(s) at the family's marker at `start` (see [`Parser`]).
+    pub(crate) fn read(&self, text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
+        match self.parse {
+            Parse::Fn(parse) => parse(text, start, out),
+            Parse::Spec(spec) => spec::read(spec, text, start, out),
+        }
+    }
 }
 
 /// Follows a growing text for the lead of a family's marker (see [`Family::lead`]): updates

@@ -57,7 +57,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
         super::JsonBody::at(FUNCTION_CALLS, Format::Pythonic),
     ],
     lead: None,
-    parse,
+    parse: super::Parse::Fn(parse),
 };
 
 /// Parses the calls whose wrapper opens at `start`; returns the offset after the closing token.

@@ -61,7 +61,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
     closers: &[CLOSE],
     json_bodies: &[],
     lead: None,
-    parse,
+    parse: super::Parse::Fn(parse),
 };
 
 /// Parses the bare call whose `<function=` is at `start`; returns the offset after `</function>`.

@@ -28,7 +28,7 @@ pub use error::{
 };
 pub use feed::Stream;
 pub use input::{Host, Input};
-pub use options::{formats, ids, provider, provider_id, start, tools, unknown};
+pub use options::{formats, ids, provider, provider_id, spec, start, tools, unknown};
 pub use results::{read_calls, read_results};
 pub use sink::{Field, Key, Sink};
 

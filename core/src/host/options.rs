@@ -9,7 +9,8 @@ use crate::text::reasoning::Start;
 use crate::tools::{Tools, UnknownTools};
 use crate::value::Value;
 
-use super::{ArgError, Host};
+use super::{ArgError, Host, Located};
+use crate::error::Unit;
 
 /// The `provider` option of the reading functions: `"auto"` (detect: `None`) or a provider id.
 pub fn provider(func: &str, id: &str) -> Result<Option<Provider>, ArgError> {
@@ -43,6 +44,16 @@ pub fn formats<'a>(func: &str, ids: Option<impl IntoIterator<Item = &'a str>>) -
         None => Ok(FormatSet::ALL),
         Some(ids) => FormatSet::from_ids(ids).map_err(|message| ArgError::Value(format!("{func}(): {message}"))),
     }
+}
+
+/// The `template=` option of the parse operations, from a format spec as
+/// [`FormatSpec::describe`](crate::template::FormatSpec::describe) gives it: the set of its format
+/// alone (join it to the `formats` set with [`FormatSet::union`]). A spec that is not one is
+/// `result.missing_field` or `result.unsupported`, as is one that cannot be read from a text.
+pub fn spec(described: &Value) -> Result<FormatSet, Located> {
+    crate::template::FormatSpec::from_value(described)
+        .and_then(|spec| FormatSet::EMPTY.with_spec(&spec))
+        .map_err(|e| Located::new(&e, "", Unit::Bytes))
 }
 
 /// The `ids` and `id_seed` (`idSeed`) options of `parse_message` and the text stream: nothing

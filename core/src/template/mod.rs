@@ -6,8 +6,7 @@
 mod probe;
 mod py;
 pub mod render;
-mod spec;
 
+pub use crate::formats::spec::{ArgumentsEncoding, CallKind, FormatSpec, ValueStyle};
 pub use probe::infer;
 pub use render::{render, ChatTemplate, Renderer};
-pub use spec::{ArgumentsEncoding, CallKind, FormatSpec, ValueStyle};

@@ -33,8 +33,8 @@
 //!   renders only the first of two calls writes one call per message.
 
 use super::render::{ChatTemplate, Renderer};
-use super::spec::{ArgumentsEncoding, CallKind, FormatSpec, ValueStyle};
 use crate::error::{ErrorCode, ParseError};
+use crate::formats::spec::{ArgumentsEncoding, CallKind, FormatSpec, ValueStyle};
 use crate::syntax::json::{parse_json, parse_value_at};
 use crate::value::{Number, Object, Value};
 

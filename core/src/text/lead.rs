@@ -30,7 +30,6 @@ use crate::lex::{dotted_name_end, skip_ws};
 use crate::syntax::callsyntax::{is_keyword, keyword_list, parse_arguments};
 use crate::syntax::shape::Defer;
 use crate::syntax::shape::{call_spans, calls_in, Mode};
-use crate::text::scanner::marks::begins_tag;
 use crate::tools::Tools;
 
 /// What stands at a leading position.
@@ -84,7 +83,7 @@ fn lead_of(text: &str, q: usize, formats: FormatSet, more: bool, out: &mut Vec<T
         }
         Some(_) => {
             if formats.contains(Format::FunctionaryV32) {
-                match recipient_at(text, q, more, out) {
+                match recipient_at(text, q, formats, more, out) {
                     Lead::None => {}
                     found => return found,
                 }
@@ -99,7 +98,7 @@ fn lead_of(text: &str, q: usize, formats: FormatSet, more: bool, out: &mut Vec<T
 }
 
 /// A Functionary v3.2 message at `q` whose header's `>>>` the prompt wrote.
-fn recipient_at(text: &str, q: usize, more: bool, out: &mut Vec<ToolCall>) -> Lead {
+fn recipient_at(text: &str, q: usize, formats: FormatSet, more: bool, out: &mut Vec<ToolCall>) -> Lead {
     let bytes = text.as_bytes();
     match functionary::leading_header(bytes, q, more) {
         Leading::None => return Lead::None,
@@ -133,7 +132,7 @@ fn recipient_at(text: &str, q: usize, more: bool, out: &mut Vec<ToolCall>) -> Le
         Ok(_) => Lead::None,
         Err(e) => {
             out.truncate(first);
-            let cut = begins_tag(bytes.get(e.offset..).unwrap_or_default());
+            let cut = formats.marks().begins_tag(bytes.get(e.offset..).unwrap_or_default());
             if more && (incomplete(&e, bytes.len()) || cut) {
                 Lead::Pending
             } else {

@@ -1,17 +1,18 @@
 //! Where tier-1 markers and reasoning tags stand: the index of every marker (from
-//! [`crate::formats::FAMILIES`]) and reasoning open tag (from [`crate::text::reasoning::BLOCKS`]), the
+//! [`crate::formats::FAMILIES`], after a format spec's family) and reasoning open tag (from [`crate::text::reasoning::BLOCKS`]), the
 //! candidate search the scanner runs, and, for a text that is still growing, the tags its end may
 //! be the beginning of. Also the shield: the JSON and call-syntax calls a marker may stand inside.
 
+use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use memchr::memchr2;
 
-use crate::call::{FormatSet, ToolCall};
+use crate::call::{FormatSet, SpecId, ToolCall};
 use crate::error::ParseError;
 use crate::formats::tokens::{ANSWER_CLOSE, ANSWER_OPEN, CONTENT_HEADERS, END_TOKENS, WRAPPERS};
-use crate::formats::{json_shapes, python, Family, FAMILIES};
+use crate::formats::{json_shapes, python, spec, Family, FAMILIES};
 use crate::text::reasoning::{Block, BLOCKS};
 use crate::text::scanner::index::MarkerIndex;
 
@@ -22,77 +23,184 @@ pub(crate) enum Kind {
     Reasoning(&'static Block),
 }
 
-/// The call markers and reasoning open tags, indexed once ([`MarkerIndex`]).
-fn index() -> &'static MarkerIndex<Kind> {
-    static INDEX: OnceLock<MarkerIndex<Kind>> = OnceLock::new();
-    INDEX.get_or_init(|| {
-        let calls = FAMILIES
+/// Every marker and tag one set of families has, indexed once: the built-in families
+/// ([`Marks::builtin`]), or a format spec's family before them (built when the spec is compiled,
+/// `crate::formats::spec`).
+pub(crate) struct Marks {
+    /// The call markers and reasoning open tags ([`MarkerIndex`]).
+    index: MarkerIndex<Kind>,
+    /// Every tag a growing text may end partway through.
+    tags: Tags,
+    /// Every marker and every token a family's grammar expects after one.
+    tokens: Tags,
+    /// The tags, and the close tags of reasoning blocks.
+    starts: Tags,
+}
+
+impl Marks {
+    /// The marks of `families` (the first of two families with one marker wins it) and of the
+    /// reasoning blocks, end-of-turn tokens and wrappers.
+    pub(crate) fn new(families: &[&'static Family]) -> Marks {
+        let calls = families
             .iter()
-            .flat_map(|f| f.markers.iter().map(move |&m| (m, Kind::Call(f))));
+            .flat_map(|&f| f.markers.iter().map(move |&m| (m, Kind::Call(f))));
         // A leading block's open tag is looked for where the text starts, not here.
         let opens = BLOCKS
             .iter()
             .filter(|b| !b.leading)
             .map(|b| (b.open, Kind::Reasoning(b)));
-        MarkerIndex::new(calls.chain(opens))
-    })
-}
-
-/// The first marker (and, unless `calls_only`, reasoning open tag) that starts at or after `from`
-/// and before `limit`: its offset, its length and what it starts.
-pub(crate) fn next_candidate(
-    bytes: &[u8],
-    from: usize,
-    limit: usize,
-    calls_only: bool,
-) -> Option<(usize, usize, Kind)> {
-    index().next(bytes, from, limit, |kind| {
-        !(calls_only && matches!(kind, Kind::Reasoning(_)))
-    })
-}
-
-/// The marker or reasoning open tag that starts exactly at `at`, if one does (as far as the text
-/// goes).
-pub(crate) fn entry_at(bytes: &[u8], at: usize) -> Option<(usize, Kind)> {
-    let limit = bytes.len().min(at + longest());
-    next_candidate(bytes, at, limit, false)
-        .filter(|&(start, ..)| start == at)
-        .map(|(_, len, kind)| (len, kind))
-}
-
-/// Whether the candidate `next_candidate` found at `at` (`len` bytes; scanning from `from`) may
-/// lose to another once more text arrives: at its anchor, an entry that the text from there is a
-/// proper beginning of (a longer marker, or one that the byte after the anchor would have
-/// preferred) may still match.
-pub(crate) fn may_change(bytes: &[u8], from: usize, at: usize, len: usize, calls_only: bool) -> bool {
-    let Some(anchor) = bytes[at..at + len]
-        .iter()
-        .position(|&b| matches!(b, b'<' | b'[' | b'>'))
-    else {
-        return false;
-    };
-    let anchor = at + anchor;
-    if bytes.len() - anchor >= longest() {
-        return false;
+        let tags = Tags::new(
+            families
+                .iter()
+                .flat_map(|f| f.markers.iter().copied())
+                .chain(BLOCKS.iter().filter(|b| !b.leading).map(|b| b.open))
+                .chain(END_TOKENS.iter().copied())
+                .chain(CONTENT_HEADERS.iter().copied())
+                .chain(WRAPPERS.iter().copied())
+                .chain([ANSWER_OPEN, ANSWER_CLOSE])
+                .map(str::as_bytes)
+                .collect(),
+        );
+        let tokens = Tags::new(
+            families
+                .iter()
+                .flat_map(|f| f.markers.iter().chain(f.tokens).chain(f.closers).copied())
+                .map(str::as_bytes)
+                .filter(|t| !t.is_empty())
+                .collect(),
+        );
+        let closes = BLOCKS.iter().filter(|b| !b.leading).map(|b| b.close.as_bytes());
+        let starts = Tags::new(tags.sorted.iter().copied().chain(closes).collect());
+        Marks {
+            index: MarkerIndex::new(calls.chain(opens)),
+            tags,
+            tokens,
+            starts,
+        }
     }
-    index().with_anchor(bytes[anchor]).any(|(text, at_anchor, kind)| {
-        let Some(start) = anchor.checked_sub(at_anchor).filter(|&s| s >= from) else {
+
+    /// The marks of the built-in families ([`FAMILIES`]).
+    pub(crate) fn builtin() -> &'static Marks {
+        static MARKS: OnceLock<Marks> = OnceLock::new();
+        MARKS.get_or_init(|| Marks::new(&FAMILIES.iter().collect::<Vec<_>>()))
+    }
+
+    /// The first marker (and, unless `calls_only`, reasoning open tag) that starts at or after
+    /// `from` and before `limit`: its offset, its length and what it starts.
+    pub(crate) fn next_candidate(
+        &self,
+        bytes: &[u8],
+        from: usize,
+        limit: usize,
+        calls_only: bool,
+    ) -> Option<(usize, usize, Kind)> {
+        self.index.next(bytes, from, limit, |kind| {
+            !(calls_only && matches!(kind, Kind::Reasoning(_)))
+        })
+    }
+
+    /// The marker or reasoning open tag that starts exactly at `at`, if one does (as far as the
+    /// text goes).
+    pub(crate) fn entry_at(&self, bytes: &[u8], at: usize) -> Option<(usize, Kind)> {
+        let limit = bytes.len().min(at + self.tags.longest);
+        self.next_candidate(bytes, at, limit, false)
+            .filter(|&(start, ..)| start == at)
+            .map(|(_, len, kind)| (len, kind))
+    }
+
+    /// Whether the candidate `next_candidate` found at `at` (`len` bytes; scanning from `from`)
+    /// may lose to another once more text arrives: at its anchor, an entry that the text from
+    /// there is a proper beginning of (a longer marker, or one that the byte after the anchor
+    /// would have preferred) may still match.
+    pub(crate) fn may_change(&self, bytes: &[u8], from: usize, at: usize, len: usize, calls_only: bool) -> bool {
+        let Some(anchor) = bytes[at..at + len]
+            .iter()
+            .position(|&b| matches!(b, b'<' | b'[' | b'>'))
+        else {
             return false;
         };
-        let rest = &bytes[start..];
-        !(calls_only && matches!(kind, Kind::Reasoning(_)))
-            && text.len() > rest.len()
-            && text.as_bytes().starts_with(rest)
+        let anchor = at + anchor;
+        if bytes.len() - anchor >= self.tags.longest {
+            return false;
+        }
+        self.index.with_anchor(bytes[anchor]).any(|(text, at_anchor, kind)| {
+            let Some(start) = anchor.checked_sub(at_anchor).filter(|&s| s >= from) else {
+                return false;
+            };
+            let rest = &bytes[start..];
+            !(calls_only && matches!(kind, Kind::Reasoning(_)))
+                && text.len() > rest.len()
+                && text.as_bytes().starts_with(rest)
+        })
+    }
+
+    /// Whether `rest` is a proper, non-empty beginning of a tool-call marker or of a token any
+    /// family's grammar expects after one (closing tags, separators): a text that stops there was
+    /// cut partway through it.
+    pub(crate) fn begins_token(&self, rest: &[u8]) -> bool {
+        !rest.is_empty() && rest.len() < self.tokens.longest && self.tokens.begins(rest)
+    }
+
+    /// Whether `rest` (the text from some offset to its end) is a proper beginning of a marker,
+    /// reasoning open tag, end-of-turn token or wrapper tag.
+    pub(crate) fn begins_tag(&self, rest: &[u8]) -> bool {
+        rest.len() < self.tags.longest && self.tags.begins(rest)
+    }
+
+    /// Whether `piece` has a byte that may begin a tag (a marker, reasoning tag, end token or
+    /// wrapper tag all begin with one of a few bytes).
+    pub(crate) fn may_hold_tag(&self, piece: &[u8]) -> bool {
+        let first = &self.tags.first;
+        piece.iter().any(|&b| first[b as usize])
+    }
+
+    /// Whether a tag, or a reasoning block's close tag, may start at the first byte of `rest`, as
+    /// far as its first two bytes tell (its one byte, when it has one). Where this is false no
+    /// tag starts there, however the text goes on. The close tags of leading blocks
+    /// ([`Block::leading`], phrases) are not counted: the stream leaves the text of such a block
+    /// to the scanner.
+    pub(crate) fn may_start_tag(&self, rest: &[u8]) -> bool {
+        self.starts.may_begin(rest)
+    }
+
+    /// Where the text may end partway through a tag, for a text that is still growing: the first
+    /// offset at or after `from` such that the text from it to the end is a proper beginning of
+    /// a marker, reasoning open tag, end-of-turn token or wrapper tag; the end of the text when
+    /// there is none. Offsets before the answer can never begin such a tag, however the text
+    /// goes on, so a caller may pass the previous answer as `from`.
+    pub(crate) fn tail_hold(&self, bytes: &[u8], from: usize) -> usize {
+        let tags = &self.tags;
+        let start = from.max(bytes.len().saturating_sub(tags.longest - 1));
+        (start..bytes.len())
+            .find(|&p| tags.begins(&bytes[p..]))
+            .unwrap_or(bytes.len())
+    }
+}
+
+impl FormatSet {
+    /// The markers and tags of the set's families: the built-in ones, after the spec's when the
+    /// set has one (built once per spec).
+    pub(crate) fn marks(self) -> &'static Marks {
+        match self.spec_id() {
+            None => Marks::builtin(),
+            Some(id) => spec_marks(id),
+        }
+    }
+}
+
+fn spec_marks(id: SpecId) -> &'static Marks {
+    static MARKS: OnceLock<Mutex<HashMap<SpecId, &'static Marks>>> = OnceLock::new();
+    let mut marks = MARKS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    marks.entry(id).or_insert_with(|| {
+        let families: Vec<&'static Family> = std::iter::once(spec::family(id)).chain(FAMILIES).collect();
+        Box::leak(Box::new(Marks::new(&families)))
     })
 }
 
-/// The length of the longest marker or tag.
-fn longest() -> usize {
-    tags().longest
-}
-
-/// Every tag a growing text may end partway through: markers, reasoning open tags, end-of-turn
-/// tokens and wrapper tags, sorted, with the bytes they may start with.
+/// Tags, sorted, with the bytes they may start with.
 struct Tags {
     sorted: Vec<&'static [u8]>,
     first: [bool; 256],
@@ -134,27 +242,7 @@ impl Tags {
             }
         }
     }
-}
 
-fn tags() -> &'static Tags {
-    static TAGS: OnceLock<Tags> = OnceLock::new();
-    TAGS.get_or_init(|| {
-        Tags::new(
-            FAMILIES
-                .iter()
-                .flat_map(|f| f.markers.iter().copied())
-                .chain(BLOCKS.iter().filter(|b| !b.leading).map(|b| b.open))
-                .chain(END_TOKENS.iter().copied())
-                .chain(CONTENT_HEADERS.iter().copied())
-                .chain(WRAPPERS.iter().copied())
-                .chain([ANSWER_OPEN, ANSWER_CLOSE])
-                .map(str::as_bytes)
-                .collect(),
-        )
-    })
-}
-
-impl Tags {
     /// Whether `rest` is a proper, non-empty beginning of a tag: the tags that start with it
     /// sort right after it.
     fn begins(&self, rest: &[u8]) -> bool {
@@ -167,64 +255,6 @@ impl Tags {
             .take(2)
             .any(|t| t.len() > rest.len() && t.starts_with(rest))
     }
-}
-
-/// Whether `rest` is a proper, non-empty beginning of a tool-call marker or of a token any
-/// family's grammar expects after one (closing tags, separators): a text that stops there was
-/// cut partway through it.
-pub(crate) fn begins_token(rest: &[u8]) -> bool {
-    static TOKENS: OnceLock<Tags> = OnceLock::new();
-    let tokens = TOKENS.get_or_init(|| {
-        Tags::new(
-            FAMILIES
-                .iter()
-                .flat_map(|f| f.markers.iter().chain(f.tokens).chain(f.closers).copied())
-                .map(str::as_bytes)
-                .filter(|t| !t.is_empty())
-                .collect(),
-        )
-    });
-    !rest.is_empty() && rest.len() < tokens.longest && tokens.begins(rest)
-}
-
-/// Whether `rest` (the text from some offset to its end) is a proper beginning of a marker,
-/// reasoning open tag, end-of-turn token or wrapper tag.
-pub(crate) fn begins_tag(rest: &[u8]) -> bool {
-    let tags = tags();
-    rest.len() < tags.longest && tags.begins(rest)
-}
-
-/// Whether `piece` has a byte that may begin a tag (a marker, reasoning tag, end token or
-/// wrapper tag all begin with one of a few bytes).
-pub(crate) fn may_hold_tag(piece: &[u8]) -> bool {
-    let first = &tags().first;
-    piece.iter().any(|&b| first[b as usize])
-}
-
-/// Whether a tag, or a reasoning block's close tag, may start at the first byte of `rest`, as far
-/// as its first two bytes tell (its one byte, when it has one). Where this is false no tag starts
-/// there, however the text goes on. The close tags of leading blocks ([`Block::leading`], phrases)
-/// are not counted: the stream leaves the text of such a block to the scanner.
-pub(crate) fn may_start_tag(rest: &[u8]) -> bool {
-    static STARTS: OnceLock<Tags> = OnceLock::new();
-    let starts = STARTS.get_or_init(|| {
-        let closes = BLOCKS.iter().filter(|b| !b.leading).map(|b| b.close.as_bytes());
-        Tags::new(tags().sorted.iter().copied().chain(closes).collect())
-    });
-    starts.may_begin(rest)
-}
-
-/// Where the text may end partway through a tag, for a text that is still growing: the first
-/// offset at or after `from` such that the text from it to the end is a proper beginning of a
-/// marker, reasoning open tag, end-of-turn token or wrapper tag; the end of the text when there
-/// is none. Offsets before the answer can never begin such a tag, however the text goes on, so
-/// a caller may pass the previous answer as `from`.
-pub(crate) fn tail_hold(bytes: &[u8], from: usize) -> usize {
-    let tags = tags();
-    let start = from.max(bytes.len().saturating_sub(tags.longest - 1));
-    (start..bytes.len())
-        .find(|&p| tags.begins(&bytes[p..]))
-        .unwrap_or(bytes.len())
 }
 
 /// Where the text may end partway through one of `closes` (a reasoning block's close tags): the

@@ -32,10 +32,7 @@ use crate::formats::{Family, LeadHold, LeadScan, FAMILIES};
 use crate::syntax::shape::Defer;
 use crate::text::lead::{lead_at, Lead};
 use crate::text::reasoning::{self, Block, PromptScan, Start, BLOCKS};
-use crate::text::scanner::marks::{
-    begins_tag, close_hold, entry_at, keep_allowed, may_change, may_open_string, next_candidate, tail_hold, Cover,
-    Kind, Shield,
-};
+use crate::text::scanner::marks::{close_hold, keep_allowed, may_open_string, Cover, Kind, Marks, Shield};
 use crate::tools::Tools;
 
 /// What tier 1 found.
@@ -123,6 +120,8 @@ struct Open {
 )]
 pub(crate) struct Scanner {
     formats: FormatSet,
+    /// The markers and tags of `formats`' families.
+    marks: &'static Marks,
     start: Start,
     pub(crate) found: Tagged,
     pos: usize,
@@ -157,6 +156,7 @@ impl Scanner {
     pub(crate) fn new(formats: FormatSet, start: Start, defer: Defer) -> Self {
         Scanner {
             formats,
+            marks: formats.marks(),
             start,
             found: Tagged::default(),
             pos: 0,
@@ -213,6 +213,11 @@ impl Scanner {
         self.reasoning = false;
         self.start = Start::Content;
         self
+    }
+
+    /// The markers and tags of the scan's families.
+    pub(crate) fn marks(&self) -> &'static Marks {
+        self.marks
     }
 
     /// Whether the scan waits for the whole text (a broken call, or a marker that may stand in a
@@ -408,11 +413,12 @@ impl Scanner {
                 return self.region(text, at, family, more);
             }
         }
-        let candidate = next_candidate(bytes, self.pos, bytes.len(), !self.reasoning);
+        let candidate = self.marks.next_candidate(bytes, self.pos, bytes.len(), !self.reasoning);
         if more {
-            let tail = tail_hold(bytes, self.pos);
+            let tail = self.marks.tail_hold(bytes, self.pos);
             match candidate {
-                Some((at, len, _)) if at < tail && !may_change(bytes, self.pos, at, len, !self.reasoning) => {}
+                Some((at, len, _))
+                    if at < tail && !self.marks.may_change(bytes, self.pos, at, len, !self.reasoning) => {}
                 Some((at, ..)) if at < tail => {
                     self.pos = at;
                     return Ok(Flow::Stop);
@@ -458,14 +464,14 @@ impl Scanner {
             return None;
         }
         // A marker or reasoning tag here is scanned as usual; a reasoning block keeps the lead.
-        match entry_at(bytes, q) {
-            Some((len, _)) if more && may_change(bytes, q, q, len, false) => return Some(Flow::Stop),
+        match self.marks.entry_at(bytes, q) {
+            Some((len, _)) if more && self.marks.may_change(bytes, q, q, len, false) => return Some(Flow::Stop),
             Some((_, Kind::Reasoning(_))) if !separated => return None,
             Some(_) => {
                 self.lead = LeadState::Off;
                 return None;
             }
-            None if more && begins_tag(&bytes[q..]) => return Some(Flow::Stop),
+            None if more && self.marks.begins_tag(&bytes[q..]) => return Some(Flow::Stop),
             None => {}
         }
         if more && !self.gate(text, q, Watch::Lead(q)) {
@@ -502,13 +508,13 @@ impl Scanner {
         }
         let bytes = text.as_bytes();
         let first = self.found.outside.len();
-        let result = (family.parse)(text, at, &mut Calls::new(&mut self.found.outside, self.defer));
+        let result = family.read(text, at, &mut Calls::new(&mut self.found.outside, self.defer));
         keep_allowed(&mut self.found.outside, first, self.formats);
         let calls = self.found.outside.split_off(first);
         let prose_may_open = self.prose_may_open(bytes, at);
         let suspect = result.is_err() || (!calls.is_empty() && prose_may_open);
         if more {
-            let settled = matches!(result, Ok(end) if !suspect && region_final(text, at, end, family));
+            let settled = matches!(result, Ok(end) if !suspect && region_final(text, at, end, family, self.marks));
             if !settled {
                 self.pos = at;
                 if let Some(p) = self.pending.as_mut() {
@@ -517,7 +523,7 @@ impl Scanner {
                     p.claimed = result.is_err() || !calls.is_empty();
                 }
                 match &result {
-                    Err(e) if !cut_short(text, e) => self.waits = true,
+                    Err(e) if !cut_short(text, e, self.marks) => self.waits = true,
                     Ok(_) if suspect => self.waits = true,
                     _ => {
                         if let Some(p) = self.pending.as_mut() {
@@ -590,9 +596,9 @@ impl Scanner {
         let bytes = text.as_bytes();
         let close = self.find_close(text);
         let limit = close.map_or(bytes.len(), |(c, _)| c);
-        let candidate = next_candidate(bytes, self.pos, limit, true);
+        let candidate = self.marks.next_candidate(bytes, self.pos, limit, true);
         match candidate {
-            Some((at, len, _)) if more && close.is_none() && may_change(bytes, self.pos, at, len, true) => {
+            Some((at, len, _)) if more && close.is_none() && self.marks.may_change(bytes, self.pos, at, len, true) => {
                 self.pos = at;
                 Ok(Flow::Stop)
             }
@@ -609,7 +615,10 @@ impl Scanner {
                 None if more => {
                     // No marker or close tag can start before either hold.
                     let open = self.open();
-                    self.pos = tail_hold(bytes, self.pos).min(close_hold(bytes, self.pos, closes_of(open)));
+                    self.pos = self
+                        .marks
+                        .tail_hold(bytes, self.pos)
+                        .min(close_hold(bytes, self.pos, closes_of(open)));
                     Ok(Flow::Stop)
                 }
                 None => {
@@ -646,11 +655,11 @@ impl Scanner {
         let bytes = text.as_bytes();
         let limit = self.close.map_or(bytes.len(), |(c, _)| c);
         let first = self.found.inside.len();
-        let result = (family.parse)(text, at, &mut Calls::new(&mut self.found.inside, self.defer));
+        let result = family.read(text, at, &mut Calls::new(&mut self.found.inside, self.defer));
         let waits = match &result {
-            Ok(end) => !region_final(text, at, *end, family),
+            Ok(end) => !region_final(text, at, *end, family, self.marks),
             // Where scanning resumes depends on the close tag, which may still be arriving.
-            Err(e) => cut_short(text, e) || (!closed && e.offset + longest_close() > bytes.len()),
+            Err(e) => cut_short(text, e, self.marks) || (!closed && e.offset + longest_close() > bytes.len()),
         };
         if more && waits {
             self.found.inside.truncate(first);

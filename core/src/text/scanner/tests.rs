@@ -49,12 +49,13 @@ const PROBES: [&str; 14] = [
 /// What a region's parse gives, for comparison.
 fn outcome(text: &str, at: usize, family: &Family) -> Option<(usize, Vec<(String, String)>)> {
     let mut calls = Vec::new();
-    let end = (family.parse)(
-        text,
-        at,
-        &mut crate::formats::Calls::new(&mut calls, crate::syntax::shape::Defer::Never),
-    )
-    .ok()?;
+    let end = family
+        .read(
+            text,
+            at,
+            &mut crate::formats::Calls::new(&mut calls, crate::syntax::shape::Defer::Never),
+        )
+        .ok()?;
     let calls = calls
         .into_iter()
         .map(|c| (c.name, crate::value::Value::Object(c.arguments).to_json()))
@@ -71,7 +72,9 @@ fn settled_regions_parse_the_same_in_the_whole_text() {
     for text in fixture_inputs() {
         let bytes = text.as_bytes();
         let mut from = 0;
-        while let Some((at, len, kind)) = next_candidate(bytes, from, bytes.len(), true) {
+        while let Some((at, len, kind)) =
+            crate::text::scanner::marks::Marks::builtin().next_candidate(bytes, from, bytes.len(), true)
+        {
             from = at + 1;
             let Kind::Call(family) = kind else { continue };
             let whole = outcome(&text, at, family);
@@ -80,7 +83,7 @@ fn settled_regions_parse_the_same_in_the_whole_text() {
                 let Some((end, calls)) = outcome(part, at, family) else {
                     continue;
                 };
-                if !region_final(part, at, end, family) {
+                if !region_final(part, at, end, family, crate::text::scanner::marks::Marks::builtin()) {
                     continue;
                 }
                 if whole.as_ref() != Some(&(end, calls.clone())) {

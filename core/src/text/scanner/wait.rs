@@ -8,7 +8,7 @@ use crate::formats::tokens::END_TOKENS;
 use crate::formats::Family;
 use crate::syntax::json::Nesting;
 use crate::text::lead::incomplete;
-use crate::text::scanner::marks::{begins_token, entry_at, may_change};
+use crate::text::scanner::marks::Marks;
 
 use super::Scanner;
 
@@ -141,23 +141,23 @@ impl Skim {
 /// Whether an error of a region's parse may only say that the text ends too early: it stands at
 /// the end, is `tool_call.unclosed`, or stands where the rest of the text is a proper beginning of
 /// a marker or token (a parser that does not know the token was cut).
-pub(super) fn cut_short(text: &str, e: &ParseError) -> bool {
-    incomplete(e, text.len()) || begins_token(text.as_bytes().get(e.offset..).unwrap_or_default())
+pub(super) fn cut_short(text: &str, e: &ParseError, marks: &Marks) -> bool {
+    incomplete(e, text.len()) || marks.begins_token(text.as_bytes().get(e.offset..).unwrap_or_default())
 }
 
 /// Whether a region parsed to `end` is settled whatever text follows: it ends with one of its
 /// family's closing tokens, after which the parser reads nothing; or the parser stopped before a
 /// whole marker, reasoning tag or end-of-turn token (after whitespace), having read it and no
 /// further.
-pub(crate) fn region_final(text: &str, at: usize, end: usize, family: &Family) -> bool {
+pub(crate) fn region_final(text: &str, at: usize, end: usize, family: &Family, marks: &Marks) -> bool {
     let bytes = text.as_bytes();
     let done = &bytes[at..end.min(bytes.len())];
     if family.closers.iter().any(|c| done.ends_with(c.as_bytes())) {
         return true;
     }
     let q = crate::lex::skip_ws(bytes, end);
-    match entry_at(bytes, q) {
-        Some((len, _)) => !may_change(bytes, q, q, len, false),
+    match marks.entry_at(bytes, q) {
+        Some((len, _)) => !marks.may_change(bytes, q, q, len, false),
         None => END_TOKENS.iter().any(|t| bytes[q..].starts_with(t.as_bytes())),
     }
 }

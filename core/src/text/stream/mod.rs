@@ -38,6 +38,7 @@ use crate::syntax::json::{parse_value_at, raw_value_end};
 use crate::syntax::shape::Defer;
 use crate::text::content::{prose, Content, Out};
 use crate::text::message::{parse_message, region_start, IdHasher, MessageOptions};
+use crate::text::scanner::marks::Marks;
 use crate::text::scanner::{Scanner, Segment};
 use crate::text::tiers::{self, Found};
 use crate::tools::{Tools, UnknownTools};
@@ -291,7 +292,7 @@ impl ToolCallStream {
         let settled = self.walk.is_none() && self.segment == self.scanner.found.segments.len();
         // Plain prose that holds no tag: content as it comes.
         if settled && self.scanner.in_prose_at(self.emitted) {
-            if let Some(to) = plain_to(self.text.as_bytes(), self.emitted, before) {
+            if let Some(to) = plain_to(self.scanner.marks(), self.text.as_bytes(), self.emitted, before) {
                 self.scanner.prose_to(to);
                 let shown = self.shown_to(to, true);
                 self.rule.kept(&self.text[self.emitted..shown], &mut events);
@@ -306,7 +307,7 @@ impl ToolCallStream {
             .reasoning_at()
             .filter(|&at| settled && self.reasoning_to >= at);
         if let Some(from) = reasoning {
-            if let Some(to) = plain_to(self.text.as_bytes(), from, before) {
+            if let Some(to) = plain_to(self.scanner.marks(), self.text.as_bytes(), from, before) {
                 self.scanner.prose_to(to);
                 // A byte held back may begin a marker, not a close tag: then it is reasoning.
                 let safe = if to < self.text.len() {
@@ -908,21 +909,20 @@ impl ToolCallStream {
 /// decided to be plain text, with no tag in it (the rest may begin one); `None` when a tag may
 /// stand in it (the scanner decides). Where no tag may start, no marker, reasoning tag, end token
 /// or wrapper tag does, so the scanner and the content rule have nothing to take out.
-fn plain_to(bytes: &[u8], from: usize, before: usize) -> Option<usize> {
-    use crate::text::scanner::marks::{may_hold_tag, may_start_tag};
+fn plain_to(marks: &Marks, bytes: &[u8], from: usize, before: usize) -> Option<usize> {
     let rest = &bytes[from..];
     if from < before {
         // The held text begins no tag once its first two bytes rule it out.
-        return (!may_start_tag(rest) && !may_hold_tag(&rest[1..])).then_some(bytes.len());
+        return (!marks.may_start_tag(rest) && !marks.may_hold_tag(&rest[1..])).then_some(bytes.len());
     }
     let Some((&last, body)) = rest.split_last() else {
         return Some(bytes.len());
     };
-    if may_hold_tag(body) {
+    if marks.may_hold_tag(body) {
         return None;
     }
     // Only the last byte may begin a tag (every tag is longer than a byte): it is held back.
-    Some(bytes.len() - usize::from(may_hold_tag(&[last])))
+    Some(bytes.len() - usize::from(marks.may_hold_tag(&[last])))
 }
 
 /// The stream's events disagree with the whole text's message: a bug.
@@ -1060,7 +1060,7 @@ fn owned(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::text::scanner::marks::{begins_tag, may_hold_tag};
+    use crate::text::scanner::marks::Marks;
 
     /// `plain_to` holds back a last byte that may begin a tag as the beginning of one, and finds
     /// close tags by the bytes that may begin a tag (but for leading blocks' close phrases, whose
@@ -1068,10 +1068,18 @@ mod tests {
     #[test]
     fn every_tag_is_longer_than_a_byte() {
         for b in 0..=255u8 {
-            assert_eq!(may_hold_tag(&[b]), begins_tag(&[b]), "byte {b}");
+            assert_eq!(
+                Marks::builtin().may_hold_tag(&[b]),
+                Marks::builtin().begins_tag(&[b]),
+                "byte {b}"
+            );
         }
         for block in crate::text::reasoning::BLOCKS.iter().filter(|b| !b.leading) {
-            assert!(begins_tag(&block.close.as_bytes()[..1]), "{}", block.close);
+            assert!(
+                Marks::builtin().begins_tag(&block.close.as_bytes()[..1]),
+                "{}",
+                block.close
+            );
         }
     }
 }

@@ -93,10 +93,10 @@ pub fn scan_stream(text: &str) -> StreamScan {
 /// it), partial otherwise.
 fn region_state(text: &str, at: usize, family: &Family) -> StreamState {
     let mut calls = Vec::new();
-    match (family.parse)(text, at, &mut Calls::new(&mut calls, Defer::Never)) {
+    match family.read(text, at, &mut Calls::new(&mut calls, Defer::Never)) {
         // Complete only because the text ends here (a closing tag or `<|eom_id|>` may follow)?
         // Then more of the call is to come: with any character after it, it would not parse.
-        Ok(_) => match (family.parse)(
+        Ok(_) => match family.read(
             &format!("{text}\u{1}"),
             at,
             &mut Calls::new(&mut Vec::new(), Defer::Never),

@@ -19,11 +19,17 @@
 //! Markers are stored without the white space around them (white space between markers is
 //! free); an empty marker is no marker.
 
+mod compile;
+mod read;
+
+pub(crate) use compile::family;
+pub(crate) use read::read;
+
 use crate::error::{ErrorCode, ParseError};
 use crate::value::Value;
 
 /// How a call object holds its arguments.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ArgumentsEncoding {
     /// A JSON object: `"arguments": {"city": "Paris"}`.
     #[default]
@@ -49,7 +55,7 @@ impl ArgumentsEncoding {
 }
 
 /// What stands between a call's markers (see the module's documentation).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum CallKind {
     #[default]
     JsonObject,
@@ -82,7 +88,7 @@ impl CallKind {
 }
 
 /// How a `tag_per_argument` format writes a value that is not a string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ValueStyle {
     /// As JSON: `true`, `["a", 1]`.
     #[default]
@@ -109,7 +115,7 @@ impl ValueStyle {
 
 /// A tool-call format (see the module's documentation). Fields that a kind does not use are
 /// empty (or their default).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct FormatSpec {
     pub kind: CallKind,
     pub section_start: String,
@@ -151,6 +157,17 @@ fn pair(start: &str, end: &str) -> Value {
 }
 
 impl FormatSpec {
+    /// Whether the spec writes bare JSON call objects, with no marker, that the `json` format
+    /// (tier 2) reads as they are.
+    pub(crate) fn reads_as_json(&self) -> bool {
+        self.kind == CallKind::JsonObject
+            && [&self.section_start, &self.section_end, &self.call_start, &self.call_end]
+                .iter()
+                .all(|m| m.is_empty())
+            && self.name_key == "name"
+            && ["arguments", "parameters"].contains(&self.arguments_key.as_str())
+    }
+
     /// The spec as a JSON-ready object: `{"call": kind, "section": {"start", "end"},
     /// "call_markers": {"start", "end"}, "separator"}` and the kind's own fields:
     /// `json_object`: `"name_key", "arguments_key", "arguments": "json_object" | "json_string"`;

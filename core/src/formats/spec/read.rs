@@ -1,0 +1,432 @@
+//! Reading the calls of a format spec at its opening marker (the section's start, or the first
+//! call's), strictly: each marker the spec has must stand where the spec puts it, white space
+//! around markers is free, and text that ends partway through a call is `tool_call.unclosed` at
+//! the end (so that a growing text waits for more).
+//!
+//! - With a section, its calls follow its start, separated by `separator` when the spec has
+//!   one, up to `section_end`; a section without an end runs while calls follow. A section with
+//!   no call is `tool_call.unrecognized`.
+//! - Without one, a region is one call; the next call is found by its own marker.
+//! - A name written as text (`tag_json`, `tag_per_argument`) runs up to `name_suffix` on its line
+//!   (without one: up to white space, the arguments or the call's end), trimmed: non-empty and
+//!   without white space, else `tool_call.invalid_name`.
+//! - A tagged value runs to the first `value_close` after it; one line break at each end of it
+//!   is the template's and is left out. Without `key_close_non_string`, its text is typed as the
+//!   text of the built-in tagged families is (strict JSON first, else a string; a tool's schema
+//!   types it instead); with one, the marker says which: a string is its text, anything else
+//!   strict JSON.
+
+use super::{ArgumentsEncoding, CallKind, FormatSpec};
+use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
+use crate::error::{ErrorCode, ParseError};
+use crate::formats::{tagged, Calls};
+use crate::lex::{at, find, skip_ws};
+use crate::syntax::json;
+use crate::value::{Object, Value};
+
+/// Reads the region whose opening marker is at `start`; pushes its calls and returns the offset
+/// after them.
+pub(crate) fn read(
+    spec: &'static FormatSpec,
+    text: &str,
+    start: usize,
+    out: &mut Calls<'_>,
+) -> Result<usize, ParseError> {
+    let bytes = text.as_bytes();
+    if spec.section_start.is_empty() {
+        let (call, end) = call(spec, text, start)?;
+        out.push(call);
+        return Ok(end);
+    }
+    let mut p = skip_ws(bytes, expect(text, start, &spec.section_start)?);
+    if !spec.section_end.is_empty() && at(bytes, p, &spec.section_end) {
+        return Err(ParseError::new(
+            ErrorCode::Unrecognized,
+            start,
+            format!("`{}` holds no call", spec.section_start),
+        ));
+    }
+    loop {
+        let (call, end) = call(spec, text, skip_ws(bytes, p))?;
+        out.push(call);
+        p = skip_ws(bytes, end);
+        if !spec.section_end.is_empty() && at(bytes, p, &spec.section_end) {
+            return Ok(p + spec.section_end.len());
+        }
+        if !spec.separator.is_empty() {
+            if at(bytes, p, &spec.separator) {
+                p += spec.separator.len();
+                continue;
+            }
+        } else if !spec.call_start.is_empty() && at(bytes, p, &spec.call_start) {
+            continue;
+        }
+        if spec.section_end.is_empty() {
+            return Ok(end);
+        }
+        let wanted = if spec.separator.is_empty() {
+            &spec.section_end
+        } else {
+            &spec.separator
+        };
+        return Err(expected(
+            text,
+            p,
+            wanted,
+            &format!("`{}` or `{}`", spec.section_end, wanted),
+        ));
+    }
+}
+
+/// The call at `p` (its `call_start`, when the spec has one), and the offset after it.
+fn call(spec: &'static FormatSpec, text: &str, p: usize) -> Result<(ToolCall, usize), ParseError> {
+    let bytes = text.as_bytes();
+    let from = p;
+    let p = if spec.call_start.is_empty() {
+        p
+    } else {
+        expect(text, p, &spec.call_start)?
+    };
+    let (name, name_at, arguments, args, q) = match spec.kind {
+        CallKind::JsonObject | CallKind::NameKeyedObject => return object_call(spec, text, from, p),
+        CallKind::TagJson => {
+            let (name, name_at, q) = name(spec, text, p, b"{")?;
+            let q = skip_ws(bytes, q);
+            let (arguments, end) = json_object(text, q)?;
+            (name, name_at, arguments, Args::Json(q), end)
+        }
+        CallKind::TagPerArgument => {
+            let (name, name_at, q) = name(spec, text, p, b"")?;
+            let (arguments, params, end) = parameters(spec, text, q)?;
+            let call = ToolCall::new(name, arguments, Format::Spec, from..end).with_origin(Origin::At {
+                name: name_at,
+                args: Args::Params(params),
+            });
+            return Ok((call, end));
+        }
+    };
+    let end = close_call(spec, text, q)?;
+    let call = ToolCall::new(name, arguments, Format::Spec, from..end).with_origin(Origin::At { name: name_at, args });
+    Ok((call, end))
+}
+
+/// `json_object` and `name_keyed_object`: the JSON object at `p` (after white space), then the
+/// call's end.
+fn object_call(spec: &'static FormatSpec, text: &str, from: usize, p: usize) -> Result<(ToolCall, usize), ParseError> {
+    let bytes = text.as_bytes();
+    let q = skip_ws(bytes, p);
+    if q == bytes.len() {
+        return Err(ends_inside(text, "the call"));
+    }
+    if bytes[q] != b'{' {
+        return Err(expected(text, q, "{", "a JSON object"));
+    }
+    let (value, after) = json::parse_value_at(text, q)?;
+    let Value::Object(mut object) = value else {
+        unreachable!("a JSON value that starts with `{{` is an object")
+    };
+    let (name, arguments, origin) = if spec.kind == CallKind::NameKeyedObject {
+        if object.len() != 1 {
+            return Err(ParseError::new(
+                ErrorCode::Unrecognized,
+                q,
+                format!(
+                    "expected an object with one key, the tool's name; it has {}",
+                    object.len()
+                ),
+            ));
+        }
+        let (name, value) = object.remove(0);
+        let Value::Object(arguments) = value else {
+            let at = json::locate_key(text, q, &[], &name);
+            return Err(ParseError::new(
+                ErrorCode::InvalidArguments,
+                at,
+                format!("the arguments of `{name}` are not an object"),
+            ));
+        };
+        let name_at = json::locate_key(text, q, &[], &name);
+        let args_at = json::locate_path(text, q, &[crate::syntax::path::Step::Key(name.as_str())]);
+        (
+            name,
+            arguments,
+            Origin::At {
+                name: name_at,
+                args: Args::Json(args_at),
+            },
+        )
+    } else {
+        let name = take(&mut object, &spec.name_key);
+        let Some(Value::String(name)) = name else {
+            let at = if name.is_some() {
+                json::locate_path(text, q, &[crate::syntax::path::Step::Key(spec.name_key.as_str())])
+            } else {
+                q
+            };
+            return Err(ParseError::new(
+                ErrorCode::InvalidName,
+                at,
+                format!("expected the tool's name as a string under `{}`", spec.name_key),
+            ));
+        };
+        let arguments = match (take(&mut object, &spec.arguments_key), spec.arguments) {
+            (None, _) => Object::new(),
+            (Some(Value::Object(arguments)), ArgumentsEncoding::Object) => arguments,
+            (Some(Value::String(inner)), ArgumentsEncoding::String) => {
+                let at = json::locate_path(text, q, &[crate::syntax::path::Step::Key(spec.arguments_key.as_str())]);
+                match json::parse_complete(&inner) {
+                    Ok(Value::Object(arguments)) => arguments,
+                    Ok(_) => return Err(not_an_object(at, &spec.arguments_key)),
+                    Err(e) => {
+                        let offset = json::raw_offset_in_string(text, at, e.offset);
+                        return Err(ParseError::new(ErrorCode::InvalidArguments, offset, e.message));
+                    }
+                }
+            }
+            (Some(_), _) => {
+                let at = json::locate_path(text, q, &[crate::syntax::path::Step::Key(spec.arguments_key.as_str())]);
+                return Err(not_an_object(at, &spec.arguments_key));
+            }
+        };
+        let origin = Origin::Object {
+            at: q,
+            wrapped: false,
+            name: spec.name_key.as_str(),
+            args: Some(spec.arguments_key.as_str()),
+        };
+        if name.is_empty() {
+            return Err(ParseError::new(ErrorCode::InvalidName, q, "the tool name is empty"));
+        }
+        (name, arguments, origin)
+    };
+    let end = close_call(spec, text, after)?;
+    Ok((
+        ToolCall::new(name, arguments, Format::Spec, from..end).with_origin(origin),
+        end,
+    ))
+}
+
+fn not_an_object(at: usize, key: &str) -> ParseError {
+    let message = format!("`{key}` must hold a JSON object (as a JSON string)");
+    ParseError::new(ErrorCode::InvalidArguments, at, message)
+}
+
+/// The value under `key`, taken out of `object`.
+fn take(object: &mut Object, key: &str) -> Option<Value> {
+    let i = object.iter().position(|(k, _)| k == key)?;
+    Some(object.remove(i).1)
+}
+
+/// The JSON object at `q` and the offset after it.
+fn json_object(text: &str, q: usize) -> Result<(Object, usize), ParseError> {
+    let bytes = text.as_bytes();
+    if q == bytes.len() {
+        return Err(ends_inside(text, "the call"));
+    }
+    if bytes[q] != b'{' {
+        return Err(expected(text, q, "{", "the arguments as a JSON object"));
+    }
+    let (value, end) = json::parse_value_at(text, q)?;
+    let Value::Object(arguments) = value else {
+        unreachable!("a JSON value that starts with `{{` is an object")
+    };
+    Ok((arguments, end))
+}
+
+/// After a call's arguments at `q`: its `call_end` (after white space), when the spec has one.
+fn close_call(spec: &FormatSpec, text: &str, q: usize) -> Result<usize, ParseError> {
+    if spec.call_end.is_empty() {
+        return Ok(q);
+    }
+    expect(text, skip_ws(text.as_bytes(), q), &spec.call_end)
+}
+
+/// A name written as text from `p`: the name, where it starts and the offset after it (after
+/// `name_suffix`, or where the name ends: white space, one of `stops`, `key_open` or `call_end`).
+fn name(spec: &FormatSpec, text: &str, p: usize, stops: &[u8]) -> Result<(String, usize, usize), ParseError> {
+    let bytes = text.as_bytes();
+    let p = skip_ws(bytes, p);
+    let line_end = memchr::memchr(b'\n', &bytes[p..]).map_or(bytes.len(), |n| p + n);
+    let (raw, after) = if spec.name_suffix.is_empty() {
+        let ends_here = |e: usize| {
+            let at_marker = |m: &str| !m.is_empty() && at(bytes, e, m);
+            bytes[e].is_ascii_whitespace()
+                || stops.contains(&bytes[e])
+                || at_marker(&spec.key_open)
+                || at_marker(&spec.call_end)
+        };
+        let mut e = p;
+        while e < line_end && !ends_here(e) {
+            e += 1;
+        }
+        if e == bytes.len() {
+            return Err(ends_inside(text, "the tool's name"));
+        }
+        (&text[p..e], e)
+    } else {
+        let window = &bytes[p..(line_end + spec.name_suffix.len()).min(bytes.len())];
+        match find(window, &spec.name_suffix) {
+            Some(n) => (&text[p..p + n], p + n + spec.name_suffix.len()),
+            None if line_end == bytes.len() => return Err(ends_inside(text, "the tool's name")),
+            // The suffix on a line of its own (`NAME\n```json`).
+            None => (
+                &text[p..line_end],
+                expect(text, skip_ws(bytes, line_end), &spec.name_suffix)?,
+            ),
+        }
+    };
+    let name = raw.trim();
+    if name.is_empty() || name.contains(char::is_whitespace) {
+        let why = if name.is_empty() { "empty" } else { "not one word" };
+        return Err(ParseError::new(
+            ErrorCode::InvalidName,
+            p,
+            format!("the tool name is {why}"),
+        ));
+    }
+    Ok((name.to_owned(), p + (raw.len() - raw.trim_start().len()), after))
+}
+
+/// `tag_per_argument`: the parameters from `p` up to the call's end, where their values are
+/// written, and the offset after the call's end.
+fn parameters(spec: &FormatSpec, text: &str, p: usize) -> Result<(Object, Vec<Param>, usize), ParseError> {
+    let bytes = text.as_bytes();
+    let open = format!("{}…", spec.key_open);
+    tagged::parameters(text, p, &spec.call_end, |p, params| {
+        if p == bytes.len() || spec.call_end.as_bytes().starts_with(&bytes[p..]) {
+            return Err(ends_inside(text, "the call"));
+        }
+        if !at(bytes, p, &spec.key_open) {
+            let wanted = format!("`{}` or `{}`", spec.key_open, spec.call_end);
+            return Err(expected(text, p, &spec.key_open, &wanted));
+        }
+        let key_at = p + spec.key_open.len();
+        let rest = &bytes[key_at..];
+        // A key is one line; its close may take in line breaks.
+        let line = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let longest = spec.key_close.len().max(spec.key_close_non_string.len());
+        let window = &rest[..(line + longest).min(rest.len())];
+        let close = find(window, &spec.key_close);
+        let raw_close = (!spec.key_close_non_string.is_empty())
+            .then(|| find(window, &spec.key_close_non_string))
+            .flatten();
+        let (key_len, value_at, typed) = match (close, raw_close) {
+            (Some(c), Some(r)) if r < c || (r == c && spec.key_close_non_string.len() > spec.key_close.len()) => {
+                (r, key_at + r + spec.key_close_non_string.len(), Some(false))
+            }
+            (Some(c), _) => (
+                c,
+                key_at + c + spec.key_close.len(),
+                (!spec.key_close_non_string.is_empty()).then_some(true),
+            ),
+            (None, Some(r)) => (r, key_at + r + spec.key_close_non_string.len(), Some(false)),
+            (None, None) if line == rest.len() => return Err(ends_inside(text, "a parameter's name")),
+            (None, None) => {
+                return Err(ParseError::new(
+                    ErrorCode::Syntax,
+                    key_at + line,
+                    format!("expected `{}` after the parameter's name", spec.key_close),
+                ))
+            }
+        };
+        let key = text[key_at..key_at + key_len].trim();
+        if key.is_empty() || key.contains(char::is_whitespace) {
+            return Err(ParseError::new(
+                ErrorCode::Syntax,
+                key_at,
+                "a parameter name must be non-empty, without whitespace",
+            ));
+        }
+        if params.repeated(key) {
+            return Err(ParseError::new(
+                ErrorCode::DuplicateArgument,
+                p,
+                format!("the parameter `{key}` is given twice"),
+            ));
+        }
+        let len = tagged::read(text, p, value_at, &value_tags(spec, &open))?.len;
+        let value_end = value_at + len;
+        let (raw_at, raw_end) = trim_line_breaks(bytes, value_at, value_end);
+        let raw = &text[raw_at..raw_end];
+        let (value, how) = match typed {
+            None => (
+                json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_owned())),
+                Text::Raw,
+            ),
+            Some(true) => (Value::String(raw.to_owned()), Text::Typed),
+            Some(false) => {
+                let value = json::parse_complete(raw.trim()).map_err(|e| {
+                    let at = raw_at + (raw.len() - raw.trim_start().len());
+                    ParseError::new(ErrorCode::InvalidArguments, at + e.offset, e.message)
+                })?;
+                (value, Text::Typed)
+            }
+        };
+        params.push(key.to_owned(), value, Param::new(raw_at..raw_end, how));
+        Ok(value_end + spec.value_close.len())
+    })
+}
+
+/// How a value meets the tags around it ([`tagged`]): the spec does not say where its template
+/// writes the next parameter's opening, so it counts anywhere (a value that holds one closes
+/// it, or the value was not closed).
+fn value_tags<'a>(spec: &'a FormatSpec, open: &'a str) -> tagged::ValueTags<'a> {
+    tagged::ValueTags {
+        open,
+        close: &spec.value_close,
+        sibling: opener(&spec.key_open),
+        call: opener(&spec.call_start),
+        call_close: &spec.call_end,
+        place: tagged::Place::Anywhere,
+    }
+}
+
+/// A marker as an opening tag: its text less its last character, then that character.
+fn opener(marker: &str) -> tagged::Opener<'_> {
+    let last = marker.char_indices().next_back().map_or(0, |(i, _)| i);
+    tagged::Opener {
+        tag: &marker[..last],
+        after: &marker.as_bytes()[last..],
+        pair: None,
+    }
+}
+
+/// The value's text between `from` and `to`, less one line break at each end.
+fn trim_line_breaks(bytes: &[u8], mut from: usize, mut to: usize) -> (usize, usize) {
+    for lb in [&b"\r\n"[..], b"\n"] {
+        if bytes[from..to].starts_with(lb) {
+            from += lb.len();
+            break;
+        }
+    }
+    for lb in [&b"\r\n"[..], b"\n"] {
+        if bytes[from..to].ends_with(lb) {
+            to -= lb.len();
+            break;
+        }
+    }
+    (from, to)
+}
+
+/// `token` at `p`: the offset after it. The text ending partway through it is
+/// `tool_call.unclosed` at the end; anything else there is `tool_call.syntax`.
+fn expect(text: &str, p: usize, token: &str) -> Result<usize, ParseError> {
+    if at(text.as_bytes(), p, token) {
+        return Ok(p + token.len());
+    }
+    Err(expected(text, p, token, &format!("`{token}`")))
+}
+
+/// The error for text at `p` that is not `token` (described as `wanted`).
+fn expected(text: &str, p: usize, token: &str, wanted: &str) -> ParseError {
+    let rest = &text.as_bytes()[p.min(text.len())..];
+    if token.as_bytes().starts_with(rest) {
+        return ends_inside(text, "the call");
+    }
+    let found = text[p..].chars().next().map(crate::lex::show_char).unwrap_or_default();
+    ParseError::new(ErrorCode::Syntax, p, format!("expected {wanted}, found {found}"))
+}
+
+fn ends_inside(text: &str, what: &str) -> ParseError {
+    ParseError::new(ErrorCode::Unclosed, text.len(), format!("the text ends inside {what}"))
+}
