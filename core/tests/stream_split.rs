@@ -432,3 +432,56 @@ fn the_first_candidate_of_either_tier_holds_the_prose() {
     }
     assert!(problems.is_empty(), "{problems:#?}");
 }
+
+/// The renders of real chat templates (`tests/fixtures/template/spec_renders.json`), read with
+/// the format inferred from each template and the built-in formats off: `parse_message` gives
+/// the calls the template rendered, and every split of the text streams to the same answer.
+#[test]
+fn every_split_of_a_template_render_gives_the_whole_text_answer() {
+    let path =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/template/spec_renders.json");
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).expect("spec_renders.json"))
+        .expect("spec_renders.json is JSON");
+    let templates = doc["templates"].as_object().expect("templates");
+    assert!(templates.len() >= 30, "only {} templates", templates.len());
+    let mut problems = Vec::new();
+    for (name, t) in templates {
+        let spec = beacon_core::template::FormatSpec::from_value(&common::from_serde(&t["spec"])).expect("a spec");
+        let formats = FormatSet::EMPTY.with_spec(&spec).expect("a spec that can be read");
+        for render in t["renders"].as_array().expect("renders") {
+            let input = Input {
+                id: format!("{name}/{}", render["case"].as_str().unwrap_or_default()),
+                text: render["text"].as_str().expect("text").to_owned(),
+                formats,
+                tools: Some(Tools::from_value(&common::from_serde(&render["tools"])).expect("tools")),
+                validate: true,
+                unknown: UnknownTools::Error,
+                repair: false,
+            };
+            let message = parse_message(&input.text, input.options(Ids::Keep, Start::Detect))
+                .unwrap_or_else(|e| panic!("{}: {e}", input.id));
+            let got: Vec<serde_json::Value> = message
+                .tool_calls
+                .iter()
+                .map(|c| {
+                    assert_eq!(c.format, Format::Spec, "{}", input.id);
+                    let arguments: serde_json::Value =
+                        serde_json::from_str(&Value::Object(c.arguments.clone()).to_json()).expect("JSON");
+                    serde_json::json!({"name": c.name, "arguments": arguments})
+                })
+                .collect();
+            assert_eq!(&serde_json::Value::Array(got), &render["calls"], "{}", input.id);
+            for start in [Start::Content, Start::Detect] {
+                check(&input, input.options(Ids::Keep, start), true, &mut problems);
+            }
+        }
+    }
+    for p in problems.iter().take(40) {
+        println!("{p}\n");
+    }
+    assert!(
+        problems.is_empty(),
+        "{} streams differ from parse_message",
+        problems.len()
+    );
+}

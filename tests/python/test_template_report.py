@@ -1,0 +1,128 @@
+"""Leave-one-out over ../shared/chat-templates: for every template, the format is inferred from the
+template alone (`FormatSpec.from_template`), then the renders of varied calls (nested values,
+unicode, quotes and markers inside strings, empty arguments, parallel calls) are parsed with that
+spec and the built-in formats off (`formats=[]`). The report (one row per template, written to
+build/template-report.md and printed) counts the renders read back exactly.
+
+Every template is either read back whole, or listed in MISSES with what it fails on: a template
+that starts to read back fails the test until its entry goes, and so does a listed one that
+fails otherwise than it says."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+import beacon
+import pytest
+from beacon import FormatSpec, ToolCallError
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "fixtures" / "template"))
+
+import _spec_cases  # noqa: E402
+
+TEMPLATES = ROOT.parent / "shared" / "chat-templates"
+
+#: Templates that do not read back, and the coded error that says why (inference, or the spec's
+#: use). Every other template must read back every render.
+MISSES: Dict[str, str] = {
+    # ids or indices in the markers (`functions.NAME:0`, `[CALL_ID]…`): not inferred yet.
+    "Kimi-K2-Instruct": "template.ambiguous",
+    "Kimi-K2-Thinking": "template.ambiguous",
+    "moonshotai-Kimi-K2": "template.ambiguous",
+    "Mistral-Small-3.2-24B-Instruct-2506": "template.ambiguous",
+    "upstage-Solar-Open-100B": "template.ambiguous",
+    # Calls in call syntax (LFM2.5's `[f(a=1)]`, Gemma 4's `call:f{…}`): not inferred yet.
+    "LFM2.5-8B-A1B": "template.no_tool_calls",
+    "google-gemma-4-31B-it": "template.no_tool_calls",
+    "google-gemma-4-31B-it-interleaved": "template.no_tool_calls",
+    # `<|tool_call|>` with a JSON list the template writes from the message's own field.
+    "ibm-granite-granite-3.3-2B-Instruct": "template.no_tool_calls",
+    # The template writes an empty thinking block before the action, which the spec takes into
+    # its section marker; a turn the model writes has none.
+    "CohereForAI-c4ai-command-r7b-12-2024-tool_use": "tool_call.not_found",
+    # The first call's `>>>` is the prompt's: its calls have no opening marker of their own.
+    "meetkai-functionary-medium-v3.2": "result.unsupported",
+    # The opening marker ` to=functions.` has no `<`, `[` or `>` (the built-in `harmony` reads it).
+    "openai-gpt-oss-120b": "result.unsupported",
+}
+
+#: Templates that write no tool call at all, or fail to render in jinja2 too: nothing to read back.
+NO_CALLS = {
+    "deepseek-ai-DeepSeek-R1-Distill-Llama-8B": "template.no_tool_calls",
+    "CohereForAI-c4ai-command-r-plus-tool_use": "template.render",
+    "fireworks-ai-llama-3-firefunction-v2": "template.render",
+}
+
+
+def names() -> List[str]:
+    return sorted(p.stem for p in TEMPLATES.glob("*.jinja"))
+
+
+def read_back(name: str) -> Tuple[Optional[str], int, int, List[str]]:
+    """The template's error code (None when its spec read), renders read back, renders, and what
+    went wrong with the others."""
+    try:
+        spec = FormatSpec.from_template((TEMPLATES / f"{name}.jinja").read_text("utf-8"), bos_token="<s>",
+                                        eos_token="</s>")
+    except ToolCallError as e:
+        return e.code, 0, 0, []
+    good, total, wrong, code = 0, 0, [], None
+    for case, calls in _spec_cases.CASES.items():
+        try:
+            text, written = _spec_cases.render(name, calls)
+        except Exception:  # noqa: BLE001 - a template that cannot render a case (jinja2's own error)
+            continue
+        total += 1
+        tools = [t["function"] for t in _spec_cases.tools(calls)]
+        try:
+            got = beacon.parse_tool_calls(text, formats=[], template=spec, tools=tools)
+        except ToolCallError as e:
+            code = code or e.code
+            wrong.append(f"{case}: {e.code} at {e.position}")
+            continue
+        if [(c["name"], c["arguments"]) for c in got] == written:
+            good += 1
+        else:
+            wrong.append(f"{case}: read {got!r}")
+    return code, good, total, wrong
+
+
+@pytest.fixture(scope="module")
+def report() -> Dict[str, Tuple[Optional[str], int, int, List[str]]]:
+    rows = {name: read_back(name) for name in names()}
+    lines = ["| template | read back | note |", "| --- | --- | --- |"]
+    for name, (code, good, total, wrong) in rows.items():
+        share = f"{good}/{total}" if total else "—"
+        note = code or ("; ".join(wrong[:2]) if wrong else "")
+        lines.append(f"| {name} | {share} | {note} |")
+    counted = [r for n, r in rows.items() if n not in NO_CALLS]
+    good = sum(r[1] for r in counted)
+    total = sum(r[2] if r[2] else len(_spec_cases.CASES) for r in counted)
+    lines.append("")
+    lines.append(f"{good} of {total} renders read back ({100 * good / total:.1f}%), over {len(counted)} templates "
+                 f"that write calls (a template whose format is not inferred counts every case as a miss).")
+    text = "\n".join(lines) + "\n"
+    out = ROOT / "build" / "template-report.md"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(text, "utf-8")
+    print("\n" + text)
+    return rows
+
+
+def test_every_template_is_reported(report) -> None:
+    assert len(report) >= 40
+    assert set(MISSES) <= set(report) and set(NO_CALLS) <= set(report)
+
+
+@pytest.mark.parametrize("name", names())
+def test_the_inferred_format_reads_the_templates_renders_back(report, name: str) -> None:
+    code, good, total, wrong = report[name]
+    if name in NO_CALLS:
+        assert code == NO_CALLS[name]
+    elif name in MISSES:
+        assert code == MISSES[name], f"{name} now fails otherwise ({code}; {wrong}) or reads back: update MISSES"
+    else:
+        assert code is None and total >= 8 and good == total, (name, code, wrong)
