@@ -96,6 +96,12 @@ def _parser() -> argparse.ArgumentParser:
         'call gets "repairs", its receipts; a call cut off by the end of the text still fails',
     )
     parser.add_argument(
+        "--template",
+        metavar="FILE",
+        help="the model's chat template (a .jinja file or its tokenizer_config.json): its tool-call format, "
+        "inferred once, is read besides the built-in ones (template=; docs/templates.md)",
+    )
+    parser.add_argument(
         "--stream",
         action="store_true",
         help="read the input as it arrives and print each event as one JSON line (ToolCallStream; with "
@@ -248,6 +254,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error("--provider and --text-fallback read API responses: add --response")
     if args.response and args.include_format:
         parser.error("--include-format: calls read from an API response have no format (they come from its fields)")
+    if args.response and args.template is not None:
+        parser.error("--template reads model output; an API response's calls come from its fields")
+    if args.template is not None:
+        try:
+            args.template = _template(args.template)
+        except _InputError as e:
+            _write(sys.stderr, f"{e}\n")
+            return EXIT_ERROR
+        except ToolCallError as err:
+            _write(sys.stderr, f"{err}\n")
+            return EXIT_ERROR
     if args.stream:
         return _with_big_ints(lambda: _run_stream(args))
     try:
@@ -257,10 +274,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_ERROR
 
     if args.message:
-        return _with_big_ints(lambda: _run_message(text, args.generate_ids, args.id_seed, args.repair))
+        return _with_big_ints(lambda: _run_message(text, args.generate_ids, args.id_seed, args.repair, args.template))
     if args.response:
         return _with_big_ints(lambda: _run_response(text, args.provider or "auto", args.text_fallback, args.repair))
-    return _with_big_ints(lambda: _run(text, args.all, args.include_format, args.repair))
+    return _with_big_ints(lambda: _run(text, args.all, args.include_format, args.repair, args.template))
+
+
+def _template(path: str) -> Any:
+    """``--template FILE``: the format the chat template in FILE writes (a ``.jinja`` file, or a
+    ``tokenizer_config.json``)."""
+    from ._template import FormatSpec
+
+    return FormatSpec.from_template(_decode(*_read(path)))
 
 
 def _with_big_ints(run: Callable[[], int]) -> int:
@@ -300,27 +325,29 @@ def _response_hint(text: str) -> Optional[str]:
     return f"the input is a model API response ({provider}): read its calls with `beacon --response`"
 
 
-def _run_message(text: str, generate_ids: bool, id_seed: Optional[str], repair: bool) -> int:
+def _run_message(text: str, generate_ids: bool, id_seed: Optional[str], repair: bool, template: Any) -> int:
     from . import parse_message
 
     try:
-        result = parse_message(text, ids="generate" if generate_ids else None, id_seed=id_seed, repair=repair)
+        result = parse_message(
+            text, ids="generate" if generate_ids else None, id_seed=id_seed, repair=repair, template=template
+        )
     except ToolCallError as err:
         return _report(text, err)
     return _print(result)
 
 
-def _run(text: str, all_calls: bool, include_format: bool, repair: bool) -> int:
+def _run(text: str, all_calls: bool, include_format: bool, repair: bool, template: Any) -> int:
     try:
         result: Any
         if all_calls:
-            result = parse_tool_calls(text, include_format=include_format, repair=repair)
+            result = parse_tool_calls(text, include_format=include_format, repair=repair, template=template)
         elif include_format:
             # parse_tool_call has no include_format: take the format from the one call found.
-            calls = parse_tool_calls(text, include_format=True, repair=repair)
-            result = parse_tool_call(text, repair=repair) if len(calls) > 1 else calls[0]
+            calls = parse_tool_calls(text, include_format=True, repair=repair, template=template)
+            result = parse_tool_call(text, repair=repair, template=template) if len(calls) > 1 else calls[0]
         else:
-            result = parse_tool_call(text, repair=repair)
+            result = parse_tool_call(text, repair=repair, template=template)
     except NoToolCallFoundError as err:
         return _report(text, err, _response_hint(text))
     except ToolCallError as err:
@@ -401,6 +428,7 @@ def _run_stream(args: argparse.Namespace) -> int:
             id_seed=args.id_seed,
             start=args.start or "detect",
             repair=args.repair,
+            template=args.template,
         )
     decoder = codecs.getincrementaldecoder("utf-8")()
     # What was read, for the line of an error (the core holds the text too; a command need not

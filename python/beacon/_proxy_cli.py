@@ -2,10 +2,12 @@
 
     beacon proxy --upstream URL [--listen 127.0.0.1:8000] [--on-error error|content]
                  [--timeout S] [--max-body BYTES] [--start content|detect|reasoning]
+                 [--template FILE]
 
-``--template FILE`` is reserved for reading the model's chat template (the chat-template work,
-issue #28); it is refused for now rather than ignored. Exit status: 0 after a clean shutdown
-(Ctrl-C), 2 when the proxy cannot start (bad arguments, the proxy extra missing).
+``--template FILE`` (a ``.jinja`` chat template or a ``tokenizer_config.json``) reads the model's
+own tool-call format besides the built-in ones; it is inferred once, at start. Exit status: 0
+after a clean shutdown (Ctrl-C), 2 when the proxy cannot start (bad arguments, a template whose
+format cannot be inferred, the proxy extra missing).
 """
 
 from __future__ import annotations
@@ -50,7 +52,12 @@ def _parser() -> argparse.ArgumentParser:
         "no reasoning block), detect (as whole responses are read; holds text until a close tag or the end tells) "
         "or reasoning",
     )
-    p.add_argument("--template", metavar="FILE", help="reserved for the model's chat template (not supported yet)")
+    p.add_argument(
+        "--template",
+        metavar="FILE",
+        help="the model's chat template (.jinja or tokenizer_config.json): its tool-call format is read "
+        "besides the built-in ones",
+    )
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"), help="default info: one line per request")
     return p
 
@@ -80,14 +87,23 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_ERROR
     parser = _parser()
     ns = parser.parse_args(args)
+    template = None
     if ns.template is not None:
-        parser.error(
-            "--template is not supported yet: reading the model's chat template is planned "
-            "(the chat-template work); until then the proxy detects the format from the text"
-        )
+        from ._errors import ToolCallError
+        from ._template import FormatSpec
+
+        try:
+            with open(ns.template, encoding="utf-8") as f:
+                template = FormatSpec.from_template(f.read())
+        except (OSError, UnicodeDecodeError) as e:
+            parser.error(f"--template: cannot read {ns.template}: {e}")
+        except ToolCallError as e:
+            parser.error(f"--template: {e}")
     try:
         host, port = parse_listen(ns.listen)
-        app = create_app(ns.upstream, on_error=ns.on_error, timeout=ns.timeout, max_body=ns.max_body, start=ns.start)
+        app = create_app(
+            ns.upstream, on_error=ns.on_error, timeout=ns.timeout, max_body=ns.max_body, start=ns.start, template=template
+        )
     except ValueError as e:
         parser.error(str(e))
     logging.basicConfig(level=ns.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -42,7 +42,7 @@ def error_fields(err: ToolCallError) -> Dict[str, Any]:
     }
 
 
-def rewrite_choice(choice: Dict[str, Any], tools: Optional[Tools]) -> int:
+def rewrite_choice(choice: Dict[str, Any], tools: Optional[Tools], template: Any = None) -> int:
     """Rewrite one choice in place (the rules above); returns how many calls it now has.
 
     Raises:
@@ -56,7 +56,7 @@ def rewrite_choice(choice: Dict[str, Any], tools: Optional[Tools]) -> int:
     text = message.get("content")
     if not isinstance(text, str) or not text:
         return 0
-    parsed = parse_message(text, tools=tools, ids="generate")
+    parsed = parse_message(text, tools=tools, ids="generate", template=template)
     calls = parsed["tool_calls"]
     content = parsed["content"]
     message["content"] = None if calls and not content else content
@@ -69,7 +69,7 @@ def rewrite_choice(choice: Dict[str, Any], tools: Optional[Tools]) -> int:
 
 
 def rewrite_completion(
-    completion: Dict[str, Any], tools: Optional[Tools], on_error: str
+    completion: Dict[str, Any], tools: Optional[Tools], on_error: str, template: Any = None
 ) -> "tuple[int, Optional[ToolCallError]]":
     """Rewrite every choice of ``completion`` in place; returns (calls found, first error).
 
@@ -84,7 +84,7 @@ def rewrite_completion(
         if not isinstance(choice, dict):
             continue
         try:
-            calls += rewrite_choice(choice, tools)
+            calls += rewrite_choice(choice, tools, template)
         except ToolCallError as err:
             if on_error == "error":
                 raise

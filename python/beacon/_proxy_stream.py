@@ -126,9 +126,9 @@ def _deltas(events: List[Dict[str, Any]], hold_calls: bool, held: List[Dict[str,
 class _Choice:
     """One choice of the streamed completion: its stream and what it has sent."""
 
-    def __init__(self, index: int, tools: Optional[Tools], start: str, hold_calls: bool) -> None:
+    def __init__(self, index: int, tools: Optional[Tools], start: str, hold_calls: bool, template: Any = None) -> None:
         self.index = index
-        self.stream = ToolCallStream(tools=tools, ids="generate", start=start)  # type: ignore[arg-type]
+        self.stream = ToolCallStream(tools=tools, ids="generate", start=start, template=template)  # type: ignore[arg-type]
         self.hold_calls = hold_calls
         self.held: List[Dict[str, Any]] = []
         self.calls = 0
@@ -146,8 +146,11 @@ class ChunkTranslator:
     in beacon.
     """
 
-    def __init__(self, tools: Optional[Tools], *, on_error: str = "error", start: str = "content") -> None:
+    def __init__(
+        self, tools: Optional[Tools], *, on_error: str = "error", start: str = "content", template: Any = None
+    ) -> None:
         self._tools = tools
+        self._template = template
         self._on_error = on_error
         self._start = start
         self._choices: Dict[int, _Choice] = {}
@@ -214,7 +217,7 @@ class ChunkTranslator:
             index = up.get("index", 0)
             choice = self._choices.get(index)
             if choice is None:
-                choice = _Choice(index, self._tools, self._start, self._on_error == "content")
+                choice = _Choice(index, self._tools, self._start, self._on_error == "content", self._template)
                 self._choices[index] = choice
             if choice.done:
                 continue

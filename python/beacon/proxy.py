@@ -128,6 +128,7 @@ def create_app(
     timeout: float = DEFAULT_TIMEOUT,
     max_body: int = DEFAULT_MAX_BODY,
     start: Start = "content",
+    template: Any = None,
 ) -> Starlette:
     """The proxy as a Starlette app, forwarding to ``upstream`` (a base URL such as
     ``http://127.0.0.1:8080/v1``; the rules are the module's).
@@ -138,7 +139,9 @@ def create_app(
     ``start`` the streams' ``ToolCallStream(start=…)``: ``"content"`` (text streams at once;
     a ``</think>`` without its open tag is content), or ``"detect"``, which separates the
     reasoning of a prompt-opened block as whole responses do, at the cost of holding a stream's
-    text until a close tag or the end tells.
+    text until a close tag or the end tells. ``template`` (a :class:`beacon.FormatSpec`, or a
+    chat template that is inferred once) is every parse's ``template=``: the model's own format
+    is read besides the built-in ones.
 
     Raises:
         ValueError: a bad ``on_error``, ``start``, ``timeout`` or ``max_body``.
@@ -227,7 +230,7 @@ def create_app(
         completion = _json_object(data, 502, "upstream.invalid_response", "the upstream's answer")
         t = time.perf_counter()
         try:
-            record["calls"], err = rewrite_completion(completion, tools, on_error)
+            record["calls"], err = rewrite_completion(completion, tools, on_error, template)
         except ToolCallError as e:
             record["parse"] += time.perf_counter() - t
             record["error"] = e.code
@@ -243,7 +246,7 @@ def create_app(
     async def _stream(
         resp: "httpx.Response", tools: Optional[Tools], record: Dict[str, Any], t0: float
     ) -> AsyncIterator[bytes]:
-        translator = ChunkTranslator(tools, on_error=on_error, start=start)
+        translator = ChunkTranslator(tools, on_error=on_error, start=start, template=template)
         status = resp.status_code
         try:
             try:

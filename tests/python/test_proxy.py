@@ -60,6 +60,18 @@ def fixture_case(file: str, case_id: str) -> Dict[str, Any]:
 # A text whose arguments the tools type ("True" is a boolean only for a boolean parameter).
 TYPED = fixture_case("typing", "typing/qwen3-coder-template-json")
 TEXTS["typed"] = TYPED["input"]
+# A format no built-in family reads, written by a hand-made spec (the proxy's `template=`).
+CUSTOM = beacon.FormatSpec.from_dict(
+    {
+        "call": "tag_json",
+        "section": {"start": "", "end": ""},
+        "call_markers": {"start": "<<call ", "end": ">>"},
+        "separator": "",
+        "name_suffix": ":",
+    }
+)
+TEXTS["custom"] = 'Looking it up. <<call get_weather: {"city": "Paris"}>>'
+
 TOOLS = TYPED["tools"]
 STRUCTURED_CALL = {"id": "call_up", "type": "function", "function": {"name": "f", "arguments": "{}"}}
 PIECE = 3  # code points per streamed delta
@@ -569,8 +581,8 @@ def test_cli_choices_are_the_literals() -> None:
 def test_cli_help_and_refusals() -> None:
     done = run_cli("proxy", "--help")
     assert done.returncode == 0 and "--upstream" in done.stdout and "--on-error" in done.stdout
-    done = run_cli("proxy", "--upstream", "http://127.0.0.1:1/v1", "--template", "chat.jinja")
-    assert done.returncode == 2 and "--template is not supported yet" in done.stderr
+    done = run_cli("proxy", "--upstream", "http://127.0.0.1:1/v1", "--template", "no-such-chat.jinja")
+    assert done.returncode == 2 and "cannot read no-such-chat.jinja" in done.stderr
     done = run_cli("proxy", "--upstream", "http://127.0.0.1:1/v1", "--listen", "nowhere")
     assert done.returncode == 2 and "HOST:PORT" in done.stderr
 
@@ -611,3 +623,23 @@ def test_cli_serves(upstream: Upstream) -> None:
             _, err = proc.communicate(timeout=15)
     assert proc.returncode == 0, err
     assert "beacon.proxy: chat.completions model=hermes stream=no status=200 calls=2" in err
+
+
+def test_a_template_reads_the_models_own_format(upstream: Upstream) -> None:
+    # Without it the text is content; with it, a call, whole and streamed.
+    for server in _proxy(upstream):
+        got = client(server).chat.completions.create(model="custom", messages=MESSAGES)  # type: ignore[arg-type]
+        assert got.choices[0].message.tool_calls is None
+    for server in _proxy(upstream, template=CUSTOM):
+        got = client(server).chat.completions.create(model="custom", messages=MESSAGES)  # type: ignore[arg-type]
+        message = got.choices[0].message
+        assert message.content == "Looking it up."
+        assert [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []] == [
+            ("get_weather", {"city": "Paris"})
+        ]
+        assert got.choices[0].finish_reason == "tool_calls"
+        streamed = accumulate(
+            client(server).chat.completions.create(model="custom", messages=MESSAGES, stream=True)  # type: ignore[arg-type]
+        )
+        assert [(c["name"], json.loads(c["arguments"])) for c in streamed["calls"]] == [("get_weather", {"city": "Paris"})]
+        assert streamed["finish"] == "tool_calls"
