@@ -192,6 +192,52 @@ def bench_sglang(budget):
           ["format", "size", "beacon", "SGLang", "speed-up"], rows)
 
 
+#: Templates whose inferred format has a built-in family, with a typical call written through the
+#: template (the renderer of the fixture authors, tests/fixtures/_render.py) and that family's id.
+TEMPLATE_ROWS = [
+    ("Qwen-Qwen2.5-7B-Instruct", "hermes"),
+    ("Qwen3-Coder", "qwen3_coder"),
+    ("GLM-4.7-Flash", "glm45"),
+    ("deepseek-ai-DeepSeek-V3.1", "deepseek_v31"),
+    ("mistralai-Mistral-Nemo-Instruct-2407", "mistral"),
+    ("MiniMax-M2", "xml_invoke"),
+]
+
+
+def bench_templates(budget):
+    """Inferring a format from a chat template (target ≤ 50 ms each), and parsing with the
+    inferred spec against the built-in family on the same text (target ≤ 1.2×) and against
+    json.loads of the arguments (target ≤ 1.0×)."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "fixtures", "template"))
+    import _spec_cases
+
+    templates = os.path.join(os.path.dirname(ROOT), "shared", "chat-templates")
+    rows = []
+    call = [("search_web", {"query": "rust async runtime", "limit": 5, "exact": True})]
+    for name, fmt in TEMPLATE_ROWS:
+        path = os.path.join(templates, f"{name}.jinja")
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+        start = time.perf_counter()
+        spec = beacon.FormatSpec.from_template(source)
+        infer = time.perf_counter() - start
+        text, _ = _spec_cases.render(name, call)
+        payload = json.dumps(call[0][1])
+        with_spec = lambda t: beacon.parse_tool_calls(t, formats=[], template=spec)  # noqa: E731
+        built_in = lambda t: beacon.parse_tool_calls(t, formats=[fmt])  # noqa: E731
+        assert with_spec(text) == built_in(text), name
+        t_spec, t_builtin, t_json = side_by_side([with_spec, built_in, json.loads], lambda i: payload if i == 2 else text, budget)
+        rows.append([name, fmt, f"{infer * 1e3:.1f} ms", fmt_time(t_spec), fmt_time(t_builtin),
+                     f"{t_spec / t_builtin:.2f}", f"{t_spec / t_json:.2f}"])
+    table(
+        "formats from chat templates (targets: inference ≤ 50 ms; spec ÷ built-in ≤ 1.2; spec ÷ json ≤ 1.0)",
+        ["template", "built-in", "inference", "with the spec", "built-in family", "spec÷built-in", "spec÷json"],
+        rows,
+    )
+
+
 def bench_prose(budget):
     rows = []
     for with_call in (True, False):
@@ -264,6 +310,7 @@ def main():
     native = bench_formats(budget)
     bench_responses(budget)
     bench_sglang(budget)
+    bench_templates(budget)
     bench_prose(budget)
     if not args.no_wasm:
         bench_wasm(native)

@@ -45,6 +45,25 @@ export interface Repair {
 }
 
 /** The format ids, in detection order (see the README's formats table). */
+/** A tool-call format as data: what Python's `FormatSpec.describe()` and `beacon template FILE`
+ * give (docs/templates.md). */
+export interface FormatSpecDict {
+  call: 'json_object' | 'name_keyed_object' | 'tag_json' | 'tag_per_argument';
+  section: { start: string; end: string };
+  call_markers: { start: string; end: string };
+  separator: string;
+  [field: string]: unknown;
+}
+
+/** A tool-call format as data, for the `template` option of every parse function. */
+export class FormatSpec {
+  private constructor();
+  /** The spec `described`; throws `TypeError` when it is not one (the message names the code). */
+  static fromDict(described: FormatSpecDict): FormatSpec;
+  /** The spec as a plain object (a copy). */
+  describe(): FormatSpecDict;
+}
+
 export type Format =
   | 'hermes'
   | 'bracket'
@@ -236,6 +255,10 @@ export type BigintMode = 'bigint' | 'string';
 export interface ParseOptions {
   /** Only these formats are detected (default: every format). */
   formats?: Iterable<Format>;
+  /** A model's own format (a `FormatSpec`, or the object its `describe()` gives), read besides
+   * the built-in ones (only it with `formats: []`); its calls have the format `'spec'`. A spec
+   * that is not one throws a `TypeError` naming its code. */
+  template?: FormatSpec | FormatSpecDict;
   /** See `BigintMode`. Default `'bigint'`. */
   bigints?: BigintMode;
 }

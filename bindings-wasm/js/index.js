@@ -321,6 +321,8 @@ const OPTION = {
   repair: ['a boolean', (v) => typeof v === 'boolean'],
   unknown: ["'error', 'keep' or 'drop'", (v) => v === null || typeof v === 'string'],
   start: ["'detect', 'content' or 'reasoning'", (v) => v === null || typeof v === 'string'],
+  template: ['a FormatSpec (or the object its describe() gives)',
+    (v) => v === null || v instanceof FormatSpec || (typeof v === 'object' && !Array.isArray(v))],
 };
 
 // The options every parse function takes with tools.
@@ -365,6 +367,58 @@ function formatsArg(fn, formats) {
     if (typeof id !== 'string') throw new TypeError(`${fn}(): formats must hold format ids (strings), not ${describe(id)}`);
   }
   return JSON.stringify(ids);
+}
+
+/**
+ * A tool-call format as data (docs/templates.md): what `FormatSpec.describe()` gives in Python
+ * (`beacon template FILE` prints it), saved, edited or written by hand. Pass it as the `template`
+ * option of every parse function: its format is read besides the built-in ones (only it with
+ * `formats: []`), and its calls have the format id `'spec'`. Inferring a spec from a chat
+ * template is in the Python package and the CLI (the template renderer would double this
+ * module's size).
+ */
+export class FormatSpec {
+  #json;
+  #described;
+
+  /** Use `FormatSpec.fromDict`. */
+  constructor(described, json) {
+    this.#described = described;
+    this.#json = json;
+  }
+
+  /**
+   * The spec `described`. Throws `TypeError` when it is not one (the message names the code:
+   * `result.missing_field`, `result.unsupported`).
+   */
+  static fromDict(described) {
+    if (described === null || typeof described !== 'object' || Array.isArray(described)) {
+      throw new TypeError(`FormatSpec.fromDict(): takes an object, not ${describe(described)}`);
+    }
+    const json = JSON.stringify(described);
+    const spec = new FormatSpec(JSON.parse(json), json);
+    parseMessage('', { formats: [], template: spec }); // compiles it once, or throws
+    return spec;
+  }
+
+  /** The spec as a plain object (a copy). */
+  describe() {
+    return JSON.parse(this.#json);
+  }
+
+  /** The spec's JSON text, as the module takes it. */
+  get _json() {
+    return this.#json;
+  }
+}
+
+// The `formats` and `template` options as the module takes them: undefined for every format,
+// the JSON array of ids, or with a template `{"formats": ids or null, "spec": described}`.
+function formatSetArg(fn, o) {
+  const f = formatsArg(fn, o.formats);
+  if (o.template === undefined || o.template === null) return f;
+  const spec = o.template instanceof FormatSpec ? o.template._json : JSON.stringify(o.template);
+  return `{"formats":${f ?? 'null'},"spec":${spec}}`;
 }
 
 // ------------------------------------------------------------------------------------------
@@ -465,8 +519,8 @@ function withTools(fn, { tools, validate = true, unknown }, run) {
 export function parseToolCall(text, options) {
   const fn = 'parseToolCall';
   const t = textArg(fn, text);
-  const o = optionsArg(fn, options, ['formats', 'bigints', 'repair', ...TOOL_OPTIONS]);
-  const f = formatsArg(fn, o.formats);
+  const o = optionsArg(fn, options, ['formats', 'template', 'bigints', 'repair', ...TOOL_OPTIONS]);
+  const f = formatSetArg(fn, o);
   const r = o.repair ?? false;
   return withTools(fn, o, (...x) => callModuleBigints(o.bigints, t.length, wasmParseToolCalls, t, false, false, f, ...x, r));
 }
@@ -488,8 +542,8 @@ export function parseToolCall(text, options) {
 export function parseToolCalls(text, options) {
   const fn = 'parseToolCalls';
   const t = textArg(fn, text);
-  const o = optionsArg(fn, options, ['includeFormat', 'formats', 'bigints', 'repair', ...TOOL_OPTIONS]);
-  const f = formatsArg(fn, o.formats);
+  const o = optionsArg(fn, options, ['includeFormat', 'formats', 'template', 'bigints', 'repair', ...TOOL_OPTIONS]);
+  const f = formatSetArg(fn, o);
   const all = o.includeFormat ?? false;
   const r = o.repair ?? false;
   return withTools(fn, o, (...x) => callModuleBigints(o.bigints, t.length, wasmParseToolCalls, t, true, all, f, ...x, r));
@@ -508,8 +562,8 @@ export function parseToolCalls(text, options) {
 export function parseMessage(text, options) {
   const fn = 'parseMessage';
   const t = textArg(fn, text);
-  const o = optionsArg(fn, options, ['formats', 'ids', 'idSeed', 'bigints', 'repair', ...TOOL_OPTIONS]);
-  const f = formatsArg(fn, o.formats);
+  const o = optionsArg(fn, options, ['formats', 'template', 'ids', 'idSeed', 'bigints', 'repair', ...TOOL_OPTIONS]);
+  const f = formatSetArg(fn, o);
   const r = o.repair ?? false;
   return withTools(fn, o, (...x) => callModuleBigints(
     o.bigints, t.length, wasmParseMessage, t, f, o.ids ?? undefined, o.idSeed ?? undefined, ...x, r,
@@ -647,8 +701,8 @@ export class ToolCallStream {
 
   constructor(options) {
     const fn = 'ToolCallStream';
-    const o = optionsArg(fn, options, ['formats', 'ids', 'idSeed', 'start', 'bigints', 'repair', ...TOOL_OPTIONS]);
-    const f = formatsArg(fn, o.formats);
+    const o = optionsArg(fn, options, ['formats', 'template', 'ids', 'idSeed', 'start', 'bigints', 'repair', ...TOOL_OPTIONS]);
+    const f = formatSetArg(fn, o);
     const r = o.repair ?? false;
     this.#state = openStream(this, o.bigints, () => withTools(fn, o, (...x) => callModule(
       0, wasmToolCallStream, f, o.ids ?? undefined, o.idSeed ?? undefined, o.start ?? undefined, ...x, r,

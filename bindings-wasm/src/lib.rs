@@ -507,18 +507,32 @@ fn random_bytes(bytes: &mut [u8; 16]) {
 }
 
 /// The `formats` option: the JSON array of ids `index.js` wrote (it checked they are strings),
-/// or none for every format.
+/// or none for every format; with the `template` option, `{"formats": ids or null, "spec":
+/// FormatSpec.describe()}`. A spec that is not one is a `TypeError` naming its code.
 pub(crate) fn formats_arg(func: &str, formats: Option<&str>) -> Result<beacon_core::FormatSet, ArgError> {
     let Some(json) = formats else {
         return host::formats(func, None::<[&str; 0]>);
     };
-    let Ok(Value::Array(ids)) = beacon_core::parse_json(json) else {
-        return Err(ArgError::Type(format!(
-            "{func}(): formats must be an array of format ids"
-        )));
+    let wrong = || ArgError::Type(format!("{func}(): formats must be an array of format ids"));
+    let value = beacon_core::parse_json(json).map_err(|_| wrong())?;
+    let (ids, spec) = match &value {
+        Value::Object(_) => (value.get("formats"), value.get("spec")),
+        _ => (Some(&value), None),
     };
-    let ids = ids.iter().map(|id| id.as_str().unwrap_or_default());
-    host::formats(func, Some(ids)).map_err(type_error)
+    let set = match ids {
+        None | Some(Value::Null) => host::formats(func, None::<[&str; 0]>)?,
+        Some(Value::Array(ids)) => {
+            host::formats(func, Some(ids.iter().map(|id| id.as_str().unwrap_or_default()))).map_err(type_error)?
+        }
+        Some(_) => return Err(wrong()),
+    };
+    match spec {
+        None => Ok(set),
+        Some(spec) => {
+            let spec = host::spec(spec).map_err(|e| ArgError::Type(format!("{func}(): template: {e}")))?;
+            Ok(set.union(spec))
+        }
+    }
 }
 
 /// A value `index.js` serialised: decoded by the core's strict reader. Its errors are at

@@ -14,7 +14,7 @@ test('exports exactly the documented API, and index.d.ts declares all of it', ()
   assert.deepEqual(
     Object.keys(beacon).sort(),
     [
-      'ERROR_CODES', 'FORMATS', 'NoToolCallFoundError', 'PROVIDERS', 'ResponseStream', 'ToolCallError', 'ToolCallStream', 'Tools',
+      'ERROR_CODES', 'FORMATS', 'FormatSpec', 'NoToolCallFoundError', 'PROVIDERS', 'ResponseStream', 'ToolCallError', 'ToolCallStream', 'Tools',
       // not part of the API: for the tests (providers.test.mjs, limits.test.mjs)
       '_memoryBytesForTesting', '_panicForTesting', '_setMemoryLimitForTesting',
       'compileTools', 'detectProvider', 'formatCalls', 'formatResults', 'hasToolCalls',

@@ -10,10 +10,10 @@ const BIG = '<tool_call>{"name": "f", "arguments": {"n": 12345678901234567890, "
 
 test('unknown option names are TypeErrors naming the valid ones', () => {
   assert.throws(() => b.parseToolCalls('f()', { include_format: true }),
-    { name: 'TypeError', message: /unknown option "include_format" \(did you mean includeFormat\?\); the options are includeFormat, formats, bigints/ });
+    { name: 'TypeError', message: /unknown option "include_format" \(did you mean includeFormat\?\); the options are includeFormat, formats, template, bigints/ });
   assert.throws(() => b.parseResponse('{}', { text_fallback: true }),
     { name: 'TypeError', message: /did you mean textFallback\?.*provider, textFallback, bigints/ });
-  assert.throws(() => b.parseToolCall('f()', { fromats: ['python'] }), { name: 'TypeError', message: /formats, bigints/ });
+  assert.throws(() => b.parseToolCall('f()', { fromats: ['python'] }), { name: 'TypeError', message: /formats, template, bigints/ });
   assert.throws(() => b.formatCalls([], 'openai', { text: 'x' }), { name: 'TypeError', message: /the options are content/ });
 });
 
