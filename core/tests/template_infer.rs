@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use beacon_core::template::{infer, ArgumentsEncoding, CallKind, FormatSpec, ValueStyle};
+use beacon_core::template::{infer, ArgumentsEncoding, CallKind, FormatSpec, IdPosition, ValueStyle};
 use beacon_core::ChatTemplate;
 use beacon_core::ErrorCode;
 
@@ -366,13 +366,42 @@ fn name_keyed_objects_and_one_call_per_message() {
 }
 
 #[test]
+fn ids_written_beside_the_name() {
+    // Mistral Small 3.2: `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}`.
+    let mistral = spec("Mistral-Small-3.2-24B-Instruct-2506");
+    assert_eq!(mistral.kind, CallKind::TagJson);
+    assert_eq!(
+        (
+            mistral.call_start.as_str(),
+            mistral.name_suffix.as_str(),
+            mistral.id,
+            mistral.id_suffix.as_str()
+        ),
+        ("[TOOL_CALLS]", "[CALL_ID]", IdPosition::AfterName, "[ARGS]")
+    );
+    // Solar-Open: `<|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}`.
+    let solar = spec("upstage-Solar-Open-100B");
+    assert_eq!(
+        (
+            solar.call_start.as_str(),
+            solar.id,
+            solar.id_suffix.as_str(),
+            solar.name_suffix.as_str()
+        ),
+        (
+            "<|tool_call:begin|>",
+            IdPosition::BeforeName,
+            "<|tool_call:name|>",
+            "<|tool_call:args|>"
+        )
+    );
+    assert_eq!(FormatSpec::from_value(&solar.describe()).unwrap(), solar);
+}
+
+#[test]
 fn markers_that_change_per_call_and_templates_without_calls_are_errors() {
-    // Kimi numbers its calls after the name, Mistral Small and Solar write the id in the markers.
-    for name in [
-        "moonshotai-Kimi-K2",
-        "Mistral-Small-3.2-24B-Instruct-2506",
-        "upstage-Solar-Open-100B",
-    ] {
+    // Kimi numbers its calls after the name: `functions.NAME:0`.
+    for name in ["moonshotai-Kimi-K2"] {
         let e = infer(&template(name)).unwrap_err();
         assert_eq!(e.code, ErrorCode::TemplateAmbiguous, "{name}: {e}");
         assert!(e.message.starts_with("two readings: "), "{name}: {}", e.message);

@@ -28,12 +28,11 @@ TEMPLATES = ROOT.parent / "shared" / "chat-templates"
 #: Templates that do not read back, and the coded error that says why (inference, or the spec's
 #: use). Every other template must read back every render.
 MISSES: Dict[str, str] = {
-    # ids or indices in the markers (`functions.NAME:0`, `[CALL_ID]…`): not inferred yet.
+    # The call's index in its id (`functions.NAME:0`), which the template writes itself: not
+    # inferred yet.
     "Kimi-K2-Instruct": "template.ambiguous",
     "Kimi-K2-Thinking": "template.ambiguous",
     "moonshotai-Kimi-K2": "template.ambiguous",
-    "Mistral-Small-3.2-24B-Instruct-2506": "template.ambiguous",
-    "upstage-Solar-Open-100B": "template.ambiguous",
     # Calls in call syntax (LFM2.5's `[f(a=1)]`, Gemma 4's `call:f{…}`): not inferred yet.
     "LFM2.5-8B-A1B": "template.no_tool_calls",
     "google-gemma-4-31B-it": "template.no_tool_calls",
@@ -83,7 +82,9 @@ def read_back(name: str) -> Tuple[Optional[str], int, int, List[str]]:
             code = code or e.code
             wrong.append(f"{case}: {e.code} at {e.position}")
             continue
-        if [(c["name"], c["arguments"]) for c in got] == written:
+        # Where the template writes the call's id, it is read back too.
+        ids = [c.get("id", f"call{i}Xyz9") for i, c in enumerate(got)]
+        if [(c["name"], c["arguments"]) for c in got] == written and ids == [f"call{i}Xyz9" for i in range(len(got))]:
             good += 1
         else:
             wrong.append(f"{case}: read {got!r}")

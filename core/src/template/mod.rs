@@ -7,6 +7,6 @@ mod probe;
 mod py;
 pub mod render;
 
-pub use crate::formats::spec::{ArgumentsEncoding, CallKind, FormatSpec, ValueStyle};
+pub use crate::formats::spec::{ArgumentsEncoding, CallKind, FormatSpec, IdPosition, ValueStyle};
 pub use probe::infer;
 pub use render::{render, ChatTemplate, Renderer};

@@ -34,7 +34,7 @@
 
 use super::render::{ChatTemplate, Renderer};
 use crate::error::{ErrorCode, ParseError};
-use crate::formats::spec::{ArgumentsEncoding, CallKind, FormatSpec, ValueStyle};
+use crate::formats::spec::{ArgumentsEncoding, CallKind, FormatSpec, IdPosition, ValueStyle};
 use crate::syntax::json::{parse_json, parse_value_at};
 use crate::value::{Number, Object, Value};
 
@@ -146,7 +146,7 @@ fn conversation(calls: Option<&[&Call]>, content: &str, as_text: bool) -> Value 
                     c.arguments.clone()
                 };
                 obj(vec![
-                    ("id", s(&format!("call{i}{ID_TAIL}"))),
+                    ("id", s(&probe_id(i))),
                     ("type", s("function")),
                     ("function", obj(vec![("name", s(c.name)), ("arguments", arguments)])),
                 ])
@@ -611,6 +611,40 @@ fn read_pair(one: &str, other: &str, a: &Call, b: &Call) -> Result<(Found, Found
 }
 
 /// The fields of `spec` that the shape of its calls gives.
+/// The probe id of the call at `index` of a turn.
+fn probe_id(index: usize) -> String {
+    format!("call{index}{ID_TAIL}")
+}
+
+/// A marker that holds the first call's probe id, split around it (each part trimmed).
+fn split_id(marker: &str) -> Option<(String, String)> {
+    let (before, after) = marker.split_once(&probe_id(0))?;
+    Some((before.trim().to_owned(), after.trim().to_owned()))
+}
+
+/// The text between a call's name and its arguments: the name's suffix, or the suffix, the
+/// call's id and the id's suffix.
+fn set_name_suffix(spec: &mut FormatSpec, text: &str) -> Result<(), ParseError> {
+    match split_id(text) {
+        Some((_, suffix)) if suffix.is_empty() || spec.id != IdPosition::None => Err(ambiguous(&format!(
+            "the template writes each call's id after its name ({text:?}) with nothing after it to end it"
+        ))),
+        Some((name_suffix, suffix)) => {
+            spec.name_suffix = name_suffix;
+            spec.id = IdPosition::AfterName;
+            spec.id_suffix = suffix;
+            Ok(())
+        }
+        None if text.contains(ID_TAIL) => Err(ambiguous(&format!(
+            "the template writes each call's id after its name ({text:?}): markers that change from call to call are not one format"
+        ))),
+        None => {
+            text.trim().clone_into(&mut spec.name_suffix);
+            Ok(())
+        }
+    }
+}
+
 fn fill(spec: &mut FormatSpec, shape: Shape, renders: &Renders) -> Result<(), ParseError> {
     match shape {
         Shape::Object {
@@ -625,13 +659,8 @@ fn fill(spec: &mut FormatSpec, shape: Shape, renders: &Renders) -> Result<(), Pa
         }
         Shape::NameKeyed => spec.kind = CallKind::NameKeyedObject,
         Shape::TagJson { name_suffix } => {
-            if name_suffix.contains(ID_TAIL) {
-                return Err(ambiguous(&format!(
-                    "the template writes each call's id after its name ({name_suffix:?}): markers that change from call to call are not one format"
-                )));
-            }
             spec.kind = CallKind::TagJson;
-            name_suffix.trim().clone_into(&mut spec.name_suffix);
+            set_name_suffix(spec, &name_suffix)?;
         }
         Shape::TagPerArgument(m) => {
             let typed = renders
@@ -641,7 +670,7 @@ fn fill(spec: &mut FormatSpec, shape: Shape, renders: &Renders) -> Result<(), Pa
                 .ok_or_else(|| no_calls(format!("the call to `{}` does not render", typed_call().name)))?;
             let (scalars, containers) = value_styles(&m, typed)?;
             spec.kind = CallKind::TagPerArgument;
-            m.name_suffix.trim().clone_into(&mut spec.name_suffix);
+            set_name_suffix(spec, &m.name_suffix)?;
             m.key_open.trim().clone_into(&mut spec.key_open);
             m.key_close.trim().clone_into(&mut spec.key_close);
             if m.key_close_non_string != m.key_close {
@@ -689,7 +718,9 @@ pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
     // that renders only the first of two calls writes one call per message.
     let (mut call_start, mut call_end, mut separator) = (before, after, "");
     let (mut section_start, mut section_end) = ("", "");
-    if let Some(two) = &renders.two {
+    // The second call's id, written as the first's: markers that hold the id then compare.
+    let two = renders.two.as_ref().map(|two| two.replace(&probe_id(1), &probe_id(0)));
+    if let Some(two) = &two {
         let two = renders.call_text(two);
         if two.contains(b.name) {
             let (x, y) = match &first.shape {
@@ -740,7 +771,14 @@ pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
         separator: separator.trim().to_owned(),
         ..FormatSpec::default()
     };
-    // A template that writes the call's id beside the name gives markers that hold it.
+    // A template that writes the call's id right after the call's start marker: the id, then the
+    // rest of that marker, comes before the name.
+    if let Some((start, suffix)) = split_id(&spec.call_start) {
+        spec.call_start = start;
+        spec.id = IdPosition::BeforeName;
+        spec.id_suffix = suffix;
+    }
+    // Anywhere else in the markers, an id is text that changes from call to call.
     for marker in [
         &spec.section_start,
         &spec.section_end,
@@ -755,6 +793,12 @@ pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
         }
     }
     fill(&mut spec, first.shape, &renders)?;
+    if spec.id != IdPosition::None && matches!(spec.kind, CallKind::JsonObject | CallKind::NameKeyedObject) {
+        return Err(ambiguous(&format!(
+            "the template writes each call's id in its start marker before a JSON call object ({:?})",
+            spec.call_start
+        )));
+    }
     Ok(spec)
 }
 

@@ -104,6 +104,13 @@ fn check(spec: &FormatSpec) -> Result<(), ParseError> {
             "a `tag_per_argument` spec needs `call_markers.end`, `key.start`, `key.end` and `value_close`",
         ));
     }
+    if spec.id != super::IdPosition::None
+        && (spec.id_suffix.is_empty() || matches!(spec.kind, CallKind::JsonObject | CallKind::NameKeyedObject))
+    {
+        return Err(unsupported(
+            "an id needs `id.suffix`, and a tag format (`tag_json`, `tag_per_argument`)",
+        ));
+    }
     Ok(())
 }
 
@@ -127,6 +134,7 @@ fn family_of(spec: &'static FormatSpec) -> Family {
         &spec.key_close,
         &spec.key_close_non_string,
         &spec.value_close,
+        &spec.id_suffix,
     ]
     .into_iter()
     .map(String::as_str)

@@ -113,6 +113,34 @@ impl ValueStyle {
     }
 }
 
+/// Where a tag format writes each call's id (Solar-Open's `<|tool_call:begin|>ID<|tool_call:name|>`,
+/// Mistral's `NAME[CALL_ID]ID[ARGS]`): nowhere, right after `call_start` (before the name), or
+/// right after `name_suffix`; the id then runs to `id_suffix`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum IdPosition {
+    #[default]
+    None,
+    BeforeName,
+    AfterName,
+}
+
+impl IdPosition {
+    /// The position's id in [`FormatSpec::describe`].
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            IdPosition::None => "none",
+            IdPosition::BeforeName => "before_name",
+            IdPosition::AfterName => "after_name",
+        }
+    }
+
+    fn parse(id: &str) -> Option<Self> {
+        [IdPosition::None, IdPosition::BeforeName, IdPosition::AfterName]
+            .into_iter()
+            .find(|p| p.as_str() == id)
+    }
+}
+
 /// A tool-call format (see the module's documentation). Fields that a kind does not use are
 /// empty (or their default).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -146,6 +174,10 @@ pub struct FormatSpec {
     pub scalars: ValueStyle,
     /// `tag_per_argument`: how lists and objects are written.
     pub containers: ValueStyle,
+    /// `tag_json`, `tag_per_argument`: where each call's id is written.
+    pub id: IdPosition,
+    /// After the id, when there is one.
+    pub id_suffix: String,
 }
 
 fn s(text: &str) -> Value {
@@ -173,7 +205,8 @@ impl FormatSpec {
     /// `json_object`: `"name_key", "arguments_key", "arguments": "json_object" | "json_string"`;
     /// `tag_json`: `"name_suffix"`; `tag_per_argument`: `"name_suffix", "key": {"start", "end",
     /// "end_non_string"}, "value_close", "values": {"scalars", "containers"}` ("json" |
-    /// "python").
+    /// "python"). A tag format that writes ids also has `"id": {"position": "before_name" |
+    /// "after_name", "suffix"}`.
     pub fn describe(&self) -> Value {
         let mut out = vec![
             ("call".to_owned(), s(self.kind.as_str())),
@@ -208,6 +241,15 @@ impl FormatSpec {
                     ]),
                 ));
             }
+        }
+        if self.id != IdPosition::None {
+            out.push((
+                "id".into(),
+                Value::Object(vec![
+                    ("position".into(), s(self.id.as_str())),
+                    ("suffix".into(), s(&self.id_suffix)),
+                ]),
+            ));
         }
         Value::Object(out)
     }
@@ -271,6 +313,11 @@ impl FormatSpec {
                     *slot = ValueStyle::parse(&id).ok_or_else(|| unsupported(key, &id))?;
                 }
             }
+        }
+        if let Some(id) = value.get("id") {
+            let position = text(id, "id.", "position")?;
+            spec.id = IdPosition::parse(&position).ok_or_else(|| unsupported("id position", &position))?;
+            spec.id_suffix = text(id, "id.", "suffix")?;
         }
         Ok(spec)
     }

@@ -16,7 +16,7 @@
 //!   types it instead); with one, the marker says which: a string is its text, anything else
 //!   strict JSON.
 
-use super::{ArgumentsEncoding, CallKind, FormatSpec};
+use super::{ArgumentsEncoding, CallKind, FormatSpec, IdPosition};
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::formats::{tagged, Calls};
@@ -82,32 +82,81 @@ pub(crate) fn read(
 fn call(spec: &'static FormatSpec, text: &str, p: usize) -> Result<(ToolCall, usize), ParseError> {
     let bytes = text.as_bytes();
     let from = p;
-    let p = if spec.call_start.is_empty() {
+    let mut p = if spec.call_start.is_empty() {
         p
     } else {
         expect(text, p, &spec.call_start)?
     };
+    let mut id = None;
+    if spec.id == IdPosition::BeforeName {
+        let (written, after) = call_id(spec, text, p)?;
+        id = Some(written);
+        p = after;
+    }
     let (name, name_at, arguments, args, q) = match spec.kind {
         CallKind::JsonObject | CallKind::NameKeyedObject => return object_call(spec, text, from, p),
         CallKind::TagJson => {
             let (name, name_at, q) = name(spec, text, p, b"{")?;
+            let q = after_name_id(spec, text, q, &mut id)?;
             let q = skip_ws(bytes, q);
             let (arguments, end) = json_object(text, q)?;
             (name, name_at, arguments, Args::Json(q), end)
         }
         CallKind::TagPerArgument => {
             let (name, name_at, q) = name(spec, text, p, b"")?;
+            let q = after_name_id(spec, text, q, &mut id)?;
             let (arguments, params, end) = parameters(spec, text, q)?;
-            let call = ToolCall::new(name, arguments, Format::Spec, from..end).with_origin(Origin::At {
+            let mut call = ToolCall::new(name, arguments, Format::Spec, from..end).with_origin(Origin::At {
                 name: name_at,
                 args: Args::Params(params),
             });
+            call.id = id;
             return Ok((call, end));
         }
     };
     let end = close_call(spec, text, q)?;
-    let call = ToolCall::new(name, arguments, Format::Spec, from..end).with_origin(Origin::At { name: name_at, args });
+    let mut call =
+        ToolCall::new(name, arguments, Format::Spec, from..end).with_origin(Origin::At { name: name_at, args });
+    call.id = id;
     Ok((call, end))
+}
+
+/// After the name at `q`: the id, when the spec writes it there; the offset after it.
+fn after_name_id(spec: &FormatSpec, text: &str, q: usize, id: &mut Option<String>) -> Result<usize, ParseError> {
+    if spec.id != IdPosition::AfterName {
+        return Ok(q);
+    }
+    let (written, after) = call_id(spec, text, q)?;
+    *id = Some(written);
+    Ok(after)
+}
+
+/// The call id written from `p` up to `id_suffix` on its line (trimmed, one word), and the offset
+/// after the suffix.
+fn call_id(spec: &FormatSpec, text: &str, p: usize) -> Result<(String, usize), ParseError> {
+    let bytes = text.as_bytes();
+    let p = skip_ws(bytes, p);
+    let line_end = memchr::memchr(b'\n', &bytes[p..]).map_or(bytes.len(), |n| p + n);
+    let window = &bytes[p..(line_end + spec.id_suffix.len()).min(bytes.len())];
+    let Some(n) = find(window, &spec.id_suffix) else {
+        if line_end == bytes.len() {
+            return Err(ends_inside(text, "the call's id"));
+        }
+        return Err(ParseError::new(
+            ErrorCode::Syntax,
+            line_end,
+            format!("expected `{}` after the call's id", spec.id_suffix),
+        ));
+    };
+    let id = text[p..p + n].trim();
+    if id.is_empty() || id.contains(char::is_whitespace) {
+        return Err(ParseError::new(
+            ErrorCode::Syntax,
+            p,
+            "a call id must be non-empty, without whitespace",
+        ));
+    }
+    Ok((id.to_owned(), p + n + spec.id_suffix.len()))
 }
 
 /// `json_object` and `name_keyed_object`: the JSON object at `p` (after white space), then the
