@@ -684,6 +684,31 @@ fn fill(spec: &mut FormatSpec, shape: Shape, renders: &Renders) -> Result<(), Pa
     Ok(())
 }
 
+/// Where the call's id stands in the markers: right after the call's start marker, the id and
+/// then the rest of that marker come before the name; anywhere else, an id is text that changes
+/// from call to call.
+fn place_id(spec: &mut FormatSpec) -> Result<(), ParseError> {
+    if let Some((start, suffix)) = split_id(&spec.call_start) {
+        spec.call_start = start;
+        spec.id = IdPosition::BeforeName;
+        spec.id_suffix = suffix;
+    }
+    for marker in [
+        &spec.section_start,
+        &spec.section_end,
+        &spec.call_start,
+        &spec.call_end,
+        &spec.separator,
+    ] {
+        if marker.contains(ID_TAIL) {
+            return Err(ambiguous(&format!(
+                "the template writes each call's id in its markers ({marker:?}): markers that change from call to call are not one format"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The spec of the template's tool calls (see the module's documentation).
 pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
     let renders = Renders::new(&template.compile()?, &template.special_tokens)?;
@@ -771,27 +796,7 @@ pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
         separator: separator.trim().to_owned(),
         ..FormatSpec::default()
     };
-    // A template that writes the call's id right after the call's start marker: the id, then the
-    // rest of that marker, comes before the name.
-    if let Some((start, suffix)) = split_id(&spec.call_start) {
-        spec.call_start = start;
-        spec.id = IdPosition::BeforeName;
-        spec.id_suffix = suffix;
-    }
-    // Anywhere else in the markers, an id is text that changes from call to call.
-    for marker in [
-        &spec.section_start,
-        &spec.section_end,
-        &spec.call_start,
-        &spec.call_end,
-        &spec.separator,
-    ] {
-        if marker.contains(ID_TAIL) {
-            return Err(ambiguous(&format!(
-                "the template writes each call's id in its markers ({marker:?}): markers that change from call to call are not one format"
-            )));
-        }
-    }
+    place_id(&mut spec)?;
     fill(&mut spec, first.shape, &renders)?;
     if spec.id != IdPosition::None && matches!(spec.kind, CallKind::JsonObject | CallKind::NameKeyedObject) {
         return Err(ambiguous(&format!(
