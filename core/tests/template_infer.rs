@@ -401,7 +401,7 @@ fn ids_written_beside_the_name() {
 #[test]
 fn markers_that_change_per_call_and_templates_without_calls_are_errors() {
     // Kimi numbers its calls after the name: `functions.NAME:0`.
-    for name in ["moonshotai-Kimi-K2"] {
+    for name in ["moonshotai-Kimi-K2", "Kimi-K2-Instruct", "Kimi-K2-Thinking"] {
         let e = infer(&template(name)).unwrap_err();
         assert_eq!(e.code, ErrorCode::TemplateAmbiguous, "{name}: {e}");
         assert!(e.message.starts_with("two readings: "), "{name}: {}", e.message);
