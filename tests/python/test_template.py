@@ -269,3 +269,34 @@ def test_cli_template_option(tmp_path: Path) -> None:
     assert done.returncode == 2 and done.stderr.startswith("template.no_tool_calls")
     done = run("--template", str(tmp_path / "missing.jinja"), str(text))
     assert done.returncode == 2 and done.stderr.startswith("input.unreadable")
+
+
+def test_an_empty_reasoning_block_before_the_calls_is_left_to_reasoning() -> None:
+    # Command R7B's template writes `<|START_THINKING|><|END_THINKING|>` before its action: the
+    # model fills it, so it is reasoning, not part of the call's marker.
+    spec = FormatSpec.from_template(template("CohereForAI-c4ai-command-r7b-12-2024-tool_use"))
+    assert spec.describe()["section"] == {"start": "<|START_ACTION|>[", "end": "]<|END_ACTION|>"}
+    text = (
+        "<|START_THINKING|>I will look it up.<|END_THINKING|><|START_ACTION|>[\n"
+        '    {"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Paris"}}\n]<|END_ACTION|>'
+    )
+    message = beacon.parse_message(text, formats=[], template=spec)
+    assert message["reasoning"] == "I will look it up."
+    assert [(c["name"], c["arguments"]) for c in message["tool_calls"]] == [("get_weather", {"city": "Paris"})]
+
+
+def test_markers_are_whole_tokens_and_a_dropped_stop_token_is_no_error() -> None:
+    # Renders share `<` or `<|` with the content turns; the markers still start at the token.
+    spec = FormatSpec.from_template(template("NVIDIA-Nemotron-Nano-v2"))
+    assert spec.describe()["section"] == {"start": "<TOOLCALL>[", "end": "]</TOOLCALL><SPECIAL_12>"}
+    call = '<TOOLCALL>[{"name": "f", "arguments": {}}]</TOOLCALL>'
+    for text in (call, call + "\n", call + "<SPECIAL_12>"):
+        message = beacon.parse_message("Sure. " + text, formats=[], template=spec)
+        assert message["content"] == "Sure." and [c["name"] for c in message["tool_calls"]] == ["f"]
+    # Only the last token may be missing, and only at the end of the text.
+    with pytest.raises(ToolCallError) as e:
+        beacon.parse_message('<TOOLCALL>[{"name": "f", "arguments": {}}]', formats=[], template=spec)
+    assert e.value.code == "tool_call.unclosed"
+    with pytest.raises(ToolCallError) as e:
+        beacon.parse_message(call + " then more", formats=[], template=spec)
+    assert e.value.code == "tool_call.syntax"

@@ -39,9 +39,6 @@ MISSES: Dict[str, str] = {
     "google-gemma-4-31B-it-interleaved": "template.no_tool_calls",
     # `<|tool_call|>` with a JSON list the template writes from the message's own field.
     "ibm-granite-granite-3.3-2B-Instruct": "template.no_tool_calls",
-    # The template writes an empty thinking block before the action, which the spec takes into
-    # its section marker; a turn the model writes has none.
-    "CohereForAI-c4ai-command-r7b-12-2024-tool_use": "tool_call.not_found",
     # The first call's `>>>` is the prompt's: its calls have no opening marker of their own.
     "meetkai-functionary-medium-v3.2": "result.unsupported",
     # The opening marker ` to=functions.` has no `<`, `[` or `>` (the built-in `harmony` reads it).

@@ -251,7 +251,8 @@ impl Renders {
         &turn[..end]
     }
 
-    /// `at`, or, when it falls inside an added token written in `text`, that token's start
+    /// `at`, or, when it falls inside an added token written in `text` (or, where no added
+    /// token is known there, inside text shaped like one: [`tag_around`]), that token's start
     /// (`after` false) or end.
     fn outside_tokens(&self, text: &str, at: usize, after: bool) -> usize {
         for token in self.tokens.iter().filter(|t| !t.is_empty()) {
@@ -263,8 +264,49 @@ impl Renders {
                 }
             }
         }
-        at
+        match tag_around(text.as_bytes(), at) {
+            Some((start, end)) => {
+                if after {
+                    end
+                } else {
+                    start
+                }
+            }
+            None => at,
+        }
     }
+}
+
+/// The longest text shaped like a special token that a diff may cut into.
+const MAX_TAG: usize = 64;
+
+/// The bracketed word (`<|START_ACTION|>`, `<TOOLCALL>`, `[TOOL_CALLS]`: a `<` or `[`, then no
+/// white space or bracket up to its `>` or `]`, at most [`MAX_TAG`] bytes) that `at` falls
+/// strictly inside, if any: its start and end. Two renders that share a token's first
+/// characters (`<|START_` of `<|START_RESPONSE|>` and `<|START_ACTION|>`) diff inside it, where
+/// no marker begins or ends.
+fn tag_around(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
+    let word = |b: u8| !b.is_ascii_whitespace() && !matches!(b, b'<' | b'>' | b'[' | b']');
+    let mut open = at.checked_sub(1)?;
+    while word(bytes[open]) {
+        if at - open >= MAX_TAG || open == 0 {
+            return None;
+        }
+        open -= 1;
+    }
+    let close_byte = match bytes[open] {
+        b'<' => b'>',
+        b'[' => b']',
+        _ => return None,
+    };
+    let mut close = at;
+    while close < bytes.len() && word(bytes[close]) {
+        if close - open >= MAX_TAG {
+            return None;
+        }
+        close += 1;
+    }
+    (bytes.get(close) == Some(&close_byte) && close > open + 1).then_some((open, close + 1))
 }
 
 /// Of the places `lo..=hi` where a diff could split `text` between two markers (the renders
@@ -611,6 +653,23 @@ fn read_pair(one: &str, other: &str, a: &Call, b: &Call) -> Result<(Found, Found
 }
 
 /// The fields of `spec` that the shape of its calls gives.
+/// `marker` less the empty reasoning blocks it begins with (`<|START_THINKING|><|END_THINKING|>`
+/// before Command R7B's `<|START_ACTION|>`): a template that writes one before its calls leaves
+/// what the model thinks there to the reasoning rules, which read the block wherever it stands.
+fn without_empty_reasoning(marker: &str) -> String {
+    let mut rest = marker;
+    while let Some(after) = crate::text::reasoning::BLOCKS.iter().find_map(|b| {
+        let inner = rest.strip_prefix(b.open)?.trim_start();
+        Some(inner.strip_prefix(b.close)?.trim_start())
+    }) {
+        if after.is_empty() {
+            break;
+        }
+        rest = after;
+    }
+    rest.to_owned()
+}
+
 /// The probe id of the call at `index` of a turn.
 fn probe_id(index: usize) -> String {
     format!("call{index}{ID_TAIL}")
@@ -797,6 +856,12 @@ pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
         ..FormatSpec::default()
     };
     place_id(&mut spec)?;
+    let opening = if spec.section_start.is_empty() {
+        &mut spec.call_start
+    } else {
+        &mut spec.section_start
+    };
+    *opening = without_empty_reasoning(opening);
     fill(&mut spec, first.shape, &renders)?;
     if spec.id != IdPosition::None && matches!(spec.kind, CallKind::JsonObject | CallKind::NameKeyedObject) {
         return Err(ambiguous(&format!(

@@ -53,6 +53,9 @@ pub(crate) fn read(
         if !spec.section_end.is_empty() && at(bytes, p, &spec.section_end) {
             return Ok(p + spec.section_end.len());
         }
+        if let Some(end) = stop_dropped(bytes, p, &spec.section_end) {
+            return Ok(end);
+        }
         if !spec.separator.is_empty() {
             if at(bytes, p, &spec.separator) {
                 p += spec.separator.len();
@@ -63,6 +66,9 @@ pub(crate) fn read(
         }
         if spec.section_end.is_empty() {
             return Ok(end);
+        }
+        if spec.section_end.as_bytes().starts_with(&bytes[p..]) {
+            return Err(ends_inside(text, "the call"));
         }
         let wanted = if spec.separator.is_empty() {
             &spec.section_end
@@ -287,7 +293,31 @@ fn close_call(spec: &FormatSpec, text: &str, q: usize) -> Result<usize, ParseErr
     if spec.call_end.is_empty() {
         return Ok(q);
     }
-    expect(text, skip_ws(text.as_bytes(), q), &spec.call_end)
+    let p = skip_ws(text.as_bytes(), q);
+    if spec.section_start.is_empty() {
+        if let Some(end) = stop_dropped(text.as_bytes(), p, &spec.call_end) {
+            return Ok(end);
+        }
+    }
+    expect(text, p, &spec.call_end)
+}
+
+/// Whether the text ends at `p` where the region's last marker would follow, less its last
+/// token (`<SPECIAL_12>` of `]</TOOLCALL><SPECIAL_12>`, Functionary's `<|eom_id|>`): the stop
+/// token a serving engine drops from the text it returns (white space may end the text). Where
+/// the region ends then.
+fn stop_dropped(bytes: &[u8], p: usize, marker: &str) -> Option<usize> {
+    let m = marker.as_bytes();
+    let last = m.iter().rposition(|&b| matches!(b, b'<' | b'['))?;
+    let token = &m[last..];
+    let whole = token.len() > 2
+        && matches!((token[0], token[token.len() - 1]), (b'<', b'>') | (b'[', b']'))
+        && !token[1..token.len() - 1]
+            .iter()
+            .any(|&b| b.is_ascii_whitespace() || matches!(b, b'<' | b'>' | b'[' | b']'));
+    let rest = bytes.get(p..)?;
+    let rest = &rest[..rest.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1)];
+    (whole && rest == &m[..last]).then_some(p + last)
 }
 
 /// A name written as text from `p`: the name, where it starts and the offset after it (after
