@@ -84,7 +84,7 @@ def test_cli_prints_the_spec() -> None:
     proc = run("template", str(TEMPLATES / "Qwen-Qwen2.5-7B-Instruct.jinja"))
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == FormatSpec.from_template(template("Qwen-Qwen2.5-7B-Instruct")).describe()
-    proc = run("template", str(TEMPLATES / "LFM2.5-8B-A1B.jinja"))
+    proc = run("template", str(TEMPLATES / "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja"))
     assert proc.returncode == 2 and proc.stderr.startswith("template.no_tool_calls")
     proc = run("template", "/nonexistent.jinja")
     assert proc.returncode == 2 and "input.unreadable" in proc.stderr

@@ -33,10 +33,6 @@ MISSES: Dict[str, str] = {
     "Kimi-K2-Instruct": "template.ambiguous",
     "Kimi-K2-Thinking": "template.ambiguous",
     "moonshotai-Kimi-K2": "template.ambiguous",
-    # Calls in call syntax (LFM2.5's `[f(a=1)]`, Gemma 4's `call:f{…}`): not inferred yet.
-    "LFM2.5-8B-A1B": "template.no_tool_calls",
-    "google-gemma-4-31B-it": "template.no_tool_calls",
-    "google-gemma-4-31B-it-interleaved": "template.no_tool_calls",
     # `<|tool_call|>` with a JSON list the template writes from the message's own field.
     "ibm-granite-granite-3.3-2B-Instruct": "template.no_tool_calls",
     # The first call's `>>>` is the prompt's: its calls have no opening marker of their own.
@@ -66,6 +62,7 @@ def read_back(name: str) -> Tuple[Optional[str], int, int, List[str]]:
     except ToolCallError as e:
         return e.code, 0, 0, []
     good, total, wrong, code = 0, 0, [], None
+    repaired: List[str] = []
     for case, calls in _spec_cases.CASES.items():
         try:
             text, written = _spec_cases.render(name, calls)
@@ -76,16 +73,32 @@ def read_back(name: str) -> Tuple[Optional[str], int, int, List[str]]:
         try:
             got = beacon.parse_tool_calls(text, formats=[], template=spec, tools=tools)
         except ToolCallError as e:
-            code = code or e.code
-            wrong.append(f"{case}: {e.code} at {e.position}")
-            continue
+            # A template may write text its own format cannot read (LFM2.5 puts a quote or a line
+            # break in a Python string as it is): strict parsing raises; counted as read back
+            # only when repair mends it, every repair reported.
+            try:
+                got = beacon.parse_tool_calls(text, formats=[], template=spec, tools=tools, repair=True)
+            except ToolCallError:
+                got = None
+            if got is None or not all(c.get("repairs") for c in got):
+                code = code or e.code
+                wrong.append(f"{case}: {e.code} at {e.position}")
+                continue
+            repaired.append(f"{case} ({e.code})")
         # Where the template writes the call's id, it is read back too.
         ids = [c.get("id", f"call{i}Xyz9") for i, c in enumerate(got)]
         if [(c["name"], c["arguments"]) for c in got] == written and ids == [f"call{i}Xyz9" for i in range(len(got))]:
             good += 1
         else:
             wrong.append(f"{case}: read {got!r}")
+    if repaired:
+        wrong.append("with repair: " + ", ".join(repaired))
+        good_strict[name] = good - len(repaired)
     return code, good, total, wrong
+
+
+#: Per template, the renders read back without repair, where some needed it.
+good_strict: Dict[str, int] = {}
 
 
 @pytest.fixture(scope="module")
@@ -94,14 +107,16 @@ def report() -> Dict[str, Tuple[Optional[str], int, int, List[str]]]:
     lines = ["| template | read back | note |", "| --- | --- | --- |"]
     for name, (code, good, total, wrong) in rows.items():
         share = f"{good}/{total}" if total else "—"
-        note = code or ("; ".join(wrong[:2]) if wrong else "")
+        note = code or ("; ".join(wrong[:3]) if wrong else "")
         lines.append(f"| {name} | {share} | {note} |")
     counted = [r for n, r in rows.items() if n not in NO_CALLS]
     good = sum(r[1] for r in counted)
     total = sum(r[2] if r[2] else len(_spec_cases.CASES) for r in counted)
     lines.append("")
-    lines.append(f"{good} of {total} renders read back ({100 * good / total:.1f}%), over {len(counted)} templates "
-                 f"that write calls (a template whose format is not inferred counts every case as a miss).")
+    mended = sum(r[1] - good_strict[n] for n, r in rows.items() if n in good_strict)
+    lines.append(f"{good} of {total} renders read back ({100 * good / total:.1f}%; {mended} of them the template "
+                 f"writes invalidly, read with repair), over {len(counted)} templates that write calls (a template "
+                 f"whose format is not inferred counts every case as a miss).")
     text = "\n".join(lines) + "\n"
     out = ROOT / "build" / "template-report.md"
     out.parent.mkdir(exist_ok=True)
@@ -124,3 +139,8 @@ def test_the_inferred_format_reads_the_templates_renders_back(report, name: str)
         assert code == MISSES[name], f"{name} now fails otherwise ({code}; {wrong}) or reads back: update MISSES"
     else:
         assert code is None and total >= 8 and good == total, (name, code, wrong)
+        assert name not in good_strict or name in NEEDS_REPAIR, (name, wrong)
+
+
+#: Templates that write some calls their own format cannot read strictly (see read_back).
+NEEDS_REPAIR = {"LFM2.5-8B-A1B"}

@@ -29,7 +29,7 @@ pub(crate) struct Literal<'t> {
     pub bytes: &'t [u8],
     pub pos: usize,
     pub depth: usize,
-    pub delimiter: &'static str,
+    pub delimiter: &'t str,
 }
 
 impl Literal<'_> {

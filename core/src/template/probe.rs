@@ -365,6 +365,10 @@ enum Shape {
     TagJson { name_suffix: String },
     /// The name as text, then each argument in its own markers.
     TagPerArgument(ArgumentMarkers),
+    /// A Python call: the name, then `(key=value, …)`.
+    CallSyntax,
+    /// The name, then an object literal whose strings stand between `delimiter`s.
+    ObjectLiteral { delimiter: String },
 }
 
 /// The markers of a format that writes each argument in tags, as rendered (white space kept).
@@ -436,6 +440,65 @@ fn find_objects(text: &str, call: &Call) -> Vec<Found> {
 
 /// Every reading of `call` in `text` as its name written as text, then a JSON object equal to
 /// its arguments.
+/// Every place where `call` is written as a Python call: its name, then `(` and keyword
+/// arguments equal to its arguments.
+fn find_call_syntax(text: &str, call: &Call) -> Vec<Found> {
+    text.match_indices(call.name)
+        .filter_map(|(at, _)| {
+            let open = at + call.name.len();
+            if text.as_bytes().get(open) != Some(&b'(') {
+                return None;
+            }
+            let (arguments, end) = crate::syntax::callsyntax::parse_arguments(text, open).ok()?;
+            (Value::Object(arguments) == call.arguments).then_some(Found {
+                start: at,
+                end,
+                shape: Shape::CallSyntax,
+            })
+        })
+        .collect()
+}
+
+/// Every place where `call` is written as its name and an object literal equal to its
+/// arguments (in any key order, as a template that sorts them writes), with its strings between
+/// one delimiter: what stands between a string argument's `key:` and its value.
+fn find_object_literal(text: &str, call: &Call) -> Vec<Found> {
+    let Value::Object(arguments) = &call.arguments else {
+        return Vec::new();
+    };
+    let Some((key, first)) = arguments.iter().find_map(|(k, v)| Some((k, v.as_str()?))) else {
+        return Vec::new();
+    };
+    text.match_indices(call.name)
+        .filter_map(|(at, _)| {
+            let open = at + call.name.len();
+            let body = text.get(open..)?.strip_prefix('{')?;
+            let after_key = body.find(&format!("{key}:"))? + key.len() + 1;
+            let written = &body[after_key..];
+            let delimiter = &written[..written.find(first)?];
+            if delimiter.is_empty() || !written[delimiter.len() + first.len()..].starts_with(delimiter) {
+                return None;
+            }
+            let mut literal = crate::syntax::object_literal::Literal {
+                text,
+                bytes: text.as_bytes(),
+                pos: open,
+                depth: 0,
+                delimiter,
+            };
+            let read = literal.object(true).ok()?;
+            let same = read.len() == arguments.len() && read.iter().all(|entry| arguments.contains(entry));
+            same.then(|| Found {
+                start: at,
+                end: literal.pos,
+                shape: Shape::ObjectLiteral {
+                    delimiter: delimiter.to_owned(),
+                },
+            })
+        })
+        .collect()
+}
+
 fn find_tag_json(text: &str, call: &Call) -> Vec<Found> {
     let mut found = Vec::new();
     for (at, _) in text.match_indices(call.name) {
@@ -595,6 +658,12 @@ fn find_one(text: &str, call: &Call) -> Result<Option<Found>, ParseError> {
     if found.is_empty() {
         found = find_tag_json(text, call);
     }
+    if found.is_empty() {
+        found = find_call_syntax(text, call);
+    }
+    if found.is_empty() {
+        found = find_object_literal(text, call);
+    }
     match found.len() {
         0 => Ok(None),
         1 => Ok(found.pop()),
@@ -619,6 +688,8 @@ fn describe_shape(shape: &Shape) -> String {
         Shape::NameKeyed => "the object keyed by the name".to_owned(),
         Shape::TagJson { name_suffix } => format!("the name, {name_suffix:?} and the arguments' object"),
         Shape::TagPerArgument(m) => format!("the name and tagged arguments {m:?}"),
+        Shape::CallSyntax => "a Python call".to_owned(),
+        Shape::ObjectLiteral { delimiter } => format!("the name and an object literal with strings in {delimiter:?}"),
     }
 }
 
@@ -717,6 +788,11 @@ fn fill(spec: &mut FormatSpec, shape: Shape, renders: &Renders) -> Result<(), Pa
             spec.arguments = arguments;
         }
         Shape::NameKeyed => spec.kind = CallKind::NameKeyedObject,
+        Shape::CallSyntax => spec.kind = CallKind::CallSyntax,
+        Shape::ObjectLiteral { delimiter } => {
+            spec.kind = CallKind::ObjectLiteral;
+            spec.string_delimiter = delimiter;
+        }
         Shape::TagJson { name_suffix } => {
             spec.kind = CallKind::TagJson;
             set_name_suffix(spec, &name_suffix)?;

@@ -104,6 +104,9 @@ fn check(spec: &FormatSpec) -> Result<(), ParseError> {
             "a `tag_per_argument` spec needs `call_markers.end`, `key.start`, `key.end` and `value_close`",
         ));
     }
+    if spec.kind == CallKind::ObjectLiteral && spec.string_delimiter.is_empty() {
+        return Err(unsupported("an `object_literal` spec needs `string_delimiter`"));
+    }
     if spec.id != super::IdPosition::None
         && (spec.id_suffix.is_empty() || matches!(spec.kind, CallKind::JsonObject | CallKind::NameKeyedObject))
     {

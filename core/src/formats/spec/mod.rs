@@ -10,6 +10,10 @@
 //!   arguments (`{"get_weather": {"city": "Paris"}}`);
 //! - **`tag_json`**: the name as text right after `call_start`, then `name_suffix`, then the
 //!   arguments as a JSON object (`<function=NAME>{…}</function>`, `[TOOL_CALLS]NAME[ARGS]{…}`);
+//! - **`call_syntax`**: a Python call, `NAME(key=value, …)` with Python literals (LFM2's
+//!   `[get_weather(city='Paris')]`);
+//! - **`object_literal`**: the name, then Gemma's object literal, `NAME{key:DELIM text DELIM,
+//!   n:3}` with strings between `string_delimiter`s;
 //! - **`tag_per_argument`**: the name, `name_suffix`, then each argument as `key_open` + key +
 //!   `key_close` + value + `value_close`; a string value is its text, and other values are written
 //!   as `values` says (JSON, or Python's `str()`), so that a value's text is typed by the tool's
@@ -62,6 +66,8 @@ pub enum CallKind {
     NameKeyedObject,
     TagJson,
     TagPerArgument,
+    CallSyntax,
+    ObjectLiteral,
 }
 
 impl CallKind {
@@ -72,6 +78,8 @@ impl CallKind {
             CallKind::NameKeyedObject => "name_keyed_object",
             CallKind::TagJson => "tag_json",
             CallKind::TagPerArgument => "tag_per_argument",
+            CallKind::CallSyntax => "call_syntax",
+            CallKind::ObjectLiteral => "object_literal",
         }
     }
 
@@ -81,6 +89,8 @@ impl CallKind {
             CallKind::NameKeyedObject,
             CallKind::TagJson,
             CallKind::TagPerArgument,
+            CallKind::CallSyntax,
+            CallKind::ObjectLiteral,
         ]
         .into_iter()
         .find(|k| k.as_str() == id)
@@ -178,6 +188,8 @@ pub struct FormatSpec {
     pub id: IdPosition,
     /// After the id, when there is one.
     pub id_suffix: String,
+    /// `object_literal`: what stands before and after a string (Gemma 4's `<|"|>`).
+    pub string_delimiter: String,
 }
 
 fn s(text: &str) -> Value {
@@ -220,7 +232,8 @@ impl FormatSpec {
                 out.push(("arguments_key".into(), s(&self.arguments_key)));
                 out.push(("arguments".into(), s(self.arguments.as_str())));
             }
-            CallKind::NameKeyedObject => {}
+            CallKind::NameKeyedObject | CallKind::CallSyntax => {}
+            CallKind::ObjectLiteral => out.push(("string_delimiter".into(), s(&self.string_delimiter))),
             CallKind::TagJson => out.push(("name_suffix".into(), s(&self.name_suffix))),
             CallKind::TagPerArgument => {
                 out.push(("name_suffix".into(), s(&self.name_suffix)));
@@ -298,7 +311,8 @@ impl FormatSpec {
                 let id = text(value, "", "arguments")?;
                 spec.arguments = ArgumentsEncoding::parse(&id).ok_or_else(|| unsupported("arguments", &id))?;
             }
-            CallKind::NameKeyedObject => {}
+            CallKind::NameKeyedObject | CallKind::CallSyntax => {}
+            CallKind::ObjectLiteral => spec.string_delimiter = text(value, "", "string_delimiter")?,
             CallKind::TagJson => spec.name_suffix = text(value, "", "name_suffix")?,
             CallKind::TagPerArgument => {
                 spec.name_suffix = text(value, "", "name_suffix")?;

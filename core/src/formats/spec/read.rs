@@ -108,6 +108,32 @@ fn call(spec: &'static FormatSpec, text: &str, p: usize) -> Result<(ToolCall, us
             let (arguments, end) = json_object(text, q)?;
             (name, name_at, arguments, Args::Json(q), end)
         }
+        CallKind::CallSyntax => {
+            let (name, name_at, open) = word_name(text, p, b'(', crate::lex::dotted_name_end)?;
+            let (arguments, end) = crate::syntax::callsyntax::parse_arguments(text, open)?;
+            (name, name_at, arguments, Args::Call(open), end)
+        }
+        CallKind::ObjectLiteral => {
+            let (name, name_at, open) = word_name(text, p, b'{', |bytes: &[u8], at: usize| {
+                at + bytes[at..]
+                    .iter()
+                    .take_while(|&&b| crate::syntax::object_literal::is_name_byte(b))
+                    .count()
+            })?;
+            let mut literal = crate::syntax::object_literal::Literal {
+                text,
+                bytes,
+                pos: open,
+                depth: 0,
+                delimiter: &spec.string_delimiter,
+            };
+            let arguments = literal.object(true)?;
+            let args = Args::Gemma {
+                at: open,
+                delimiter: &spec.string_delimiter,
+            };
+            (name, name_at, arguments, args, literal.pos)
+        }
         CallKind::TagPerArgument => {
             let (name, name_at, q) = name(spec, text, p, b"")?;
             let q = after_name_id(spec, text, q, &mut id)?;
@@ -125,6 +151,30 @@ fn call(spec: &'static FormatSpec, text: &str, p: usize) -> Result<(ToolCall, us
         ToolCall::new(name, arguments, Format::Spec, from..end).with_origin(Origin::At { name: name_at, args });
     call.id = id;
     Ok((call, end))
+}
+
+/// A name written as a word from `p` (after white space) whose end `end_of` finds, right before
+/// `open`: the name, where it starts and the offset of `open`.
+fn word_name(
+    text: &str,
+    p: usize,
+    open: u8,
+    end_of: impl Fn(&[u8], usize) -> usize,
+) -> Result<(String, usize, usize), ParseError> {
+    let bytes = text.as_bytes();
+    let p = skip_ws(bytes, p);
+    let end = end_of(bytes, p);
+    if end == bytes.len() {
+        return Err(ends_inside(text, "the tool's name"));
+    }
+    if end == p {
+        return Err(ParseError::new(ErrorCode::InvalidName, p, "expected the tool's name"));
+    }
+    if bytes[end] != open {
+        let wanted = format!("`{}` after the tool's name", char::from(open));
+        return Err(expected(text, end, "", &wanted));
+    }
+    Ok((text[p..end].to_owned(), p, end))
 }
 
 /// After the name at `q`: the id, when the spec writes it there; the offset after it.
