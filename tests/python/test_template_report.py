@@ -33,8 +33,6 @@ MISSES: Dict[str, str] = {
     "Kimi-K2-Instruct": "template.ambiguous",
     "Kimi-K2-Thinking": "template.ambiguous",
     "moonshotai-Kimi-K2": "template.ambiguous",
-    # `<|tool_call|>` with a JSON list the template writes from the message's own field.
-    "ibm-granite-granite-3.3-2B-Instruct": "template.no_tool_calls",
     # The first call's `>>>` is the prompt's: its calls have no opening marker of their own.
     "meetkai-functionary-medium-v3.2": "result.unsupported",
     # The opening marker ` to=functions.` has no `<`, `[` or `>` (the built-in `harmony` reads it).
@@ -44,6 +42,9 @@ MISSES: Dict[str, str] = {
 #: Templates that write no tool call at all, or fail to render in jinja2 too: nothing to read back.
 NO_CALLS = {
     "deepseek-ai-DeepSeek-R1-Distill-Llama-8B": "template.no_tool_calls",
+    # Its system prompt asks for `<|tool_call|>` and a JSON list, but an assistant turn with
+    # tool_calls renders without them.
+    "ibm-granite-granite-3.3-2B-Instruct": "template.no_tool_calls",
     "CohereForAI-c4ai-command-r-plus-tool_use": "template.render",
     "fireworks-ai-llama-3-firefunction-v2": "template.render",
 }
