@@ -879,7 +879,21 @@ pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
     let (mut call_start, mut call_end, mut separator) = (before, after, "");
     let (mut section_start, mut section_end) = ("", "");
     // The second call's id, written as the first's: markers that hold the id then compare.
-    let two = renders.two.as_ref().map(|two| two.replace(&probe_id(1), &probe_id(0)));
+    let mut two = renders.two.as_ref().map(|two| two.replace(&probe_id(1), &probe_id(0)));
+    // A template that numbers its calls after the name (Kimi K2's `functions.NAME:0`): the second
+    // call's number, written as the first's, and the number becomes the call's id.
+    let mut numbered = false;
+    if let (Shape::TagJson { name_suffix }, Some(text)) = (&first.shape, two.as_mut()) {
+        let core_b = &other[second.start..second.end];
+        if let (false, Some(at)) = (text.contains(core_b), name_suffix.find('0')) {
+            let at = b.name.len() + at;
+            let renumbered = format!("{}1{}", &core_b[..at], &core_b[at + 1..]);
+            if text.contains(&renumbered) {
+                *text = text.replace(&renumbered, core_b);
+                numbered = true;
+            }
+        }
+    }
     if let Some(two) = &two {
         let two = renders.call_text(two);
         if two.contains(b.name) {
@@ -938,7 +952,13 @@ pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
         &mut spec.section_start
     };
     *opening = without_empty_reasoning(opening);
-    fill(&mut spec, first.shape, &renders)?;
+    let shape = match first.shape {
+        Shape::TagJson { name_suffix } if numbered => Shape::TagJson {
+            name_suffix: name_suffix.replacen('0', &probe_id(0), 1),
+        },
+        shape => shape,
+    };
+    fill(&mut spec, shape, &renders)?;
     if spec.id != IdPosition::None && matches!(spec.kind, CallKind::JsonObject | CallKind::NameKeyedObject) {
         return Err(ambiguous(&format!(
             "the template writes each call's id in its start marker before a JSON call object ({:?})",
