@@ -823,6 +823,12 @@ fn fill(spec: &mut FormatSpec, shape: Shape, renders: &Renders) -> Result<(), Pa
 /// then the rest of that marker come before the name; anywhere else, an id is text that changes
 /// from call to call.
 fn place_id(spec: &mut FormatSpec) -> Result<(), ParseError> {
+    let opening = if spec.section_start.is_empty() {
+        &mut spec.call_start
+    } else {
+        &mut spec.section_start
+    };
+    *opening = without_empty_reasoning(opening);
     if let Some((start, suffix)) = split_id(&spec.call_start) {
         spec.call_start = start;
         spec.id = IdPosition::BeforeName;
@@ -842,6 +848,26 @@ fn place_id(spec: &mut FormatSpec) -> Result<(), ParseError> {
         }
     }
     Ok(())
+}
+
+/// A template that numbers its calls after the name (Kimi K2's `functions.NAME:0`): in the render
+/// of two calls `two`, the second call (`core_b` alone, a call to `name`) written with the
+/// first's number, so that the calls compare; whether it was numbered (the number is then the
+/// call's id).
+fn renumber(shape: &Shape, core_b: &str, name: &str, two: Option<&mut String>) -> bool {
+    let (Shape::TagJson { name_suffix }, Some(text)) = (shape, two) else {
+        return false;
+    };
+    let (false, Some(at)) = (text.contains(core_b), name_suffix.find('0')) else {
+        return false;
+    };
+    let at = name.len() + at;
+    let renumbered = format!("{}1{}", &core_b[..at], &core_b[at + 1..]);
+    if !text.contains(&renumbered) {
+        return false;
+    }
+    *text = text.replace(&renumbered, core_b);
+    true
 }
 
 /// The spec of the template's tool calls (see the module's documentation).
@@ -880,20 +906,7 @@ pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
     let (mut section_start, mut section_end) = ("", "");
     // The second call's id, written as the first's: markers that hold the id then compare.
     let mut two = renders.two.as_ref().map(|two| two.replace(&probe_id(1), &probe_id(0)));
-    // A template that numbers its calls after the name (Kimi K2's `functions.NAME:0`): the second
-    // call's number, written as the first's, and the number becomes the call's id.
-    let mut numbered = false;
-    if let (Shape::TagJson { name_suffix }, Some(text)) = (&first.shape, two.as_mut()) {
-        let core_b = &other[second.start..second.end];
-        if let (false, Some(at)) = (text.contains(core_b), name_suffix.find('0')) {
-            let at = b.name.len() + at;
-            let renumbered = format!("{}1{}", &core_b[..at], &core_b[at + 1..]);
-            if text.contains(&renumbered) {
-                *text = text.replace(&renumbered, core_b);
-                numbered = true;
-            }
-        }
-    }
+    let numbered = renumber(&first.shape, &other[second.start..second.end], b.name, two.as_mut());
     if let Some(two) = &two {
         let two = renders.call_text(two);
         if two.contains(b.name) {
@@ -946,12 +959,6 @@ pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
         ..FormatSpec::default()
     };
     place_id(&mut spec)?;
-    let opening = if spec.section_start.is_empty() {
-        &mut spec.call_start
-    } else {
-        &mut spec.section_start
-    };
-    *opening = without_empty_reasoning(opening);
     let shape = match first.shape {
         Shape::TagJson { name_suffix } if numbered => Shape::TagJson {
             name_suffix: name_suffix.replacen('0', &probe_id(0), 1),
