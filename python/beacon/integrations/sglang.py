@@ -20,8 +20,10 @@ The rules:
   ``parameters=""``, the next its argument fragments; ``tool_index`` is the call's index in
   the message. Content (and reasoning, as above) is ``normal_text``. ``finish`` (called by
   SGLang at the end of the stream) reports what the stream held back.
-- ``has_tool_call``: whether :func:`beacon.scan_stream` sees a tagged call, or the text
-  parses to one.
+- ``has_tool_call`` (SGLang parses a whole message only when it is true): whether
+  :func:`beacon.scan_stream` sees a tagged call, or beacon's reading of the text differs from
+  it (a call, a broken one, reasoning, or markup such as end-of-turn tokens, which beacon
+  removes); text that only differs in surrounding whitespace stays as it is.
 - Errors: ``BEACON_ON_ERROR`` (:mod:`beacon.integrations`). ``raise`` propagates
   :class:`beacon.ToolCallError`: SGLang's streaming path then ends the request with an error;
   its non-streaming path catches every detector exception itself and logs ``Tool call parsing
@@ -81,12 +83,16 @@ class BeaconDetector(BaseFormatDetector):
         return True
 
     def has_tool_call(self, text: str) -> bool:
+        # SGLang's chat server parses a whole message only when this is true, and otherwise
+        # returns the raw text: so it is true whenever beacon's reading differs from the text
+        # (a call, a broken one, or markup beacon removes, such as end-of-turn tokens).
         if scan_stream(text)["state"] != "none":
             return True
         try:
-            return bool(self.options.parse(text, None)["tool_calls"])
+            message = self.options.parse(text, None)
         except ToolCallError:
             return True
+        return bool(message["tool_calls"]) or message["reasoning"] is not None or message["content"].strip() != text.strip()
 
     def detect_and_parse(self, text: str, tools: List[Any]) -> StreamingParseResult:
         try:
