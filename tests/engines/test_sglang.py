@@ -144,3 +144,48 @@ def test_serving_layer_finds_no_unstreamed_arguments() -> None:
     out = stream(sglang_tools(WEATHER), '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>', 4)
     assert json.loads(out["calls"][0]["arguments"]) == {"city": "Paris"}
     assert parser.detector.prev_tool_call_arr == []
+
+
+LAUNCH = """
+import sys
+from sglang.srt.plugins import load_plugins
+from sglang.srt.server_args import prepare_server_args
+ARGS = ["--model-path", "/nonexistent", "--tool-call-parser", "beacon"]
+try:
+    prepare_server_args(ARGS)
+except SystemExit:
+    pass
+else:
+    raise AssertionError("--tool-call-parser beacon accepted before the plugins loaded")
+assert "beacon.integrations.sglang" not in sys.modules
+load_plugins()  # what sglang.launch_server runs first
+assert prepare_server_args(ARGS).tool_call_parser == "beacon"
+print("ok")
+"""
+
+
+def test_entry_point_registers_for_sglang_serve(tmp_path: Any) -> None:
+    # pyproject.toml declares beacon in SGLang's plugin group, so an installed beacon-toolcall
+    # adds `--tool-call-parser beacon` to `sglang serve` / `python -m sglang.launch_server`.
+    # Here the declaration is written into a distribution's metadata on the path of a fresh
+    # interpreter, which then runs SGLang's own plugin loading and argument parsing.
+    import os
+    import subprocess
+    import sys
+    import tomllib
+
+    from conftest import ROOT
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    group = project["entry-points"]["sglang.srt.plugins"]
+    assert group == {"beacon": "beacon.integrations.sglang:register"}
+    dist = tmp_path / "beacon_toolcall-0.0.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: beacon-toolcall\nVersion: 0.0.0\n")
+    (dist / "entry_points.txt").write_text(
+        "[sglang.srt.plugins]\n" + "".join(f"{k} = {v}\n" for k, v in group.items())
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "python"), str(tmp_path)]))
+    env.pop("SGLANG_PLUGINS", None)
+    proc = subprocess.run([sys.executable, "-c", LAUNCH], env=env, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stderr[-3000:]

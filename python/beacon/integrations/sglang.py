@@ -1,11 +1,15 @@
 """beacon as an SGLang tool-call detector (SGLang 0.5.23).
 
-SGLang has no plugin flag for detectors: its ``--tool-call-parser`` names are the keys of
-``FunctionCallParser.ToolCallParserEnum``. Importing this module adds ``beacon`` there (the
-one-line registration, also :func:`register`), so a server started by a launcher that imports it
-first accepts ``--tool-call-parser beacon`` (docs/integrations.md)::
+SGLang's ``--tool-call-parser`` names are the keys of ``FunctionCallParser.ToolCallParserEnum``.
+Importing this module adds ``beacon`` there (:func:`register`, the one line
+``FunctionCallParser.ToolCallParserEnum["beacon"] = BeaconDetector``). An installed
+``beacon-toolcall`` declares :func:`register` in SGLang's plugin entry-point group
+(``sglang.srt.plugins``), which SGLang runs first in each of its processes, so that plain
+``sglang serve --model-path MODEL --tool-call-parser beacon`` (or ``python -m
+sglang.launch_server …``) works (docs/integrations.md). Without the installed metadata (beacon
+on ``PYTHONPATH`` only), a launcher that imports this module first does the same::
 
-    python -c 'import beacon.integrations.sglang, runpy; runpy.run_module("sglang.launch_server", run_name="__main__")' \\
+    python -c 'import beacon.integrations.sglang, runpy; runpy.run_module("sglang.launch_server", run_name="__main__")' \
         --model-path MODEL --tool-call-parser beacon
 
 The rules:
