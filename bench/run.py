@@ -7,8 +7,8 @@ extractor per format; parse_response vs json.loads of the response plus reading 
 hand; beacon vs SGLang's detectors (when `sglang` is importable); beacon's vLLM and SGLang
 plugins vs the engines' own parsers per streamed delta (bench/engines.py, in build/engines-venv
 when it exists); scanning throughput on 1 MB of prose; the WASM build in Node vs the native call;
-time per byte on adversarial inputs from 10 KB to 10 MB; peak memory on 10 MB inputs (bench/memory.py). Ratios are what matter: absolute times
-depend on the machine.
+time per byte on adversarial inputs from 10 KB to 10 MB; peak memory on 10 MB inputs
+(bench/memory.py). Ratios are what matter: absolute times depend on the machine.
 
 Each ratio is measured side by side: the two functions are timed in alternating rounds and each
 keeps its best round, so a busy machine slows both alike.
