@@ -247,3 +247,28 @@ def test_content_start_streams_prose_at_once(parser_cls: Any, monkeypatch: Any) 
     assert proc.step("The weather is fine. Tomorrow", [0], None, [1]).delta is None
     step = proc.step(" it rains.", [0], "stop", [1])
     assert step.delta is not None and step.delta.content == "The weather is fine. Tomorrow it rains."
+
+
+@pytest.mark.parametrize("text", ['<think>First the weather.</think>Checking.\n<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>', BROKEN])
+def test_tool_choice_none_keeps_calls_as_text(parser_cls: Any, text: str) -> None:
+    # A request without tools has tool_choice "none" in vLLM: no call is extracted (vLLM would
+    # drop any it is handed), so a call the model wrote anyway stays in the content, and a
+    # broken one is no error; the reasoning is still read.
+    request = ChatCompletionRequest(model="test-model", messages=[{"role": "user", "content": "hi"}])
+    assert request.tool_choice == "none"
+    want = beacon.parse_message(text, formats=[])
+    assert want["tool_calls"] == [] and "<tool_call>" in want["content"]
+    reasoning, content, tool_calls = make_parser(parser_cls, request).parse(text, request, enable_auto_tools=True)
+    assert (reasoning, content, tool_calls or []) == (want["reasoning"], want["content"], [])
+    for size in SPLITS:
+        proc = ChatStreamProcessor(request, make_parser(parser_cls, request), enable_auto_tools=True, parser_cls=parser_cls)
+        parts = pieces(text, size)
+        got_content, got_reasoning = [], []
+        for i, part in enumerate(parts):
+            step = proc.step(part, [0], "stop" if i == len(parts) - 1 else None, [1])
+            if step.delta is not None:
+                got_content.append(step.delta.content or "")
+                got_reasoning.append(step.delta.reasoning or "")
+                assert not step.delta.tool_calls
+        assert "".join(got_content) == want["content"]
+        assert ("".join(got_reasoning) or None) == want["reasoning"]

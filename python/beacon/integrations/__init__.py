@@ -64,10 +64,13 @@ class Options:
             start=choice("BEACON_START", _START, "content"),
         )
 
-    def parse(self, text: str, tools: Optional[Tools]) -> Dict[str, Any]:
-        """:func:`beacon.parse_message` of a whole message with these options (ids generated)."""
+    def parse(self, text: str, tools: Optional[Tools], *, calls: bool = True) -> Dict[str, Any]:
+        """:func:`beacon.parse_message` of a whole message with these options (ids generated).
+        ``calls=False`` (a request with ``tool_choice="none"``) recognises no call format: the
+        calls stay in the content as the model wrote them, and only the reasoning is read."""
         unknown = self.unknown if tools is not None else "error"
-        return parse_message(text, formats=self.formats, ids="generate", tools=tools, unknown=unknown)  # type: ignore[arg-type]
+        formats = self.formats if calls else []
+        return parse_message(text, formats=formats, ids="generate", tools=tools, unknown=unknown)  # type: ignore[arg-type]
 
 
 def log_error(engine: str, err: ToolCallError) -> None:
@@ -86,10 +89,10 @@ class Stream:
     ``on_error="content"`` every event waits for the end of the text, and a broken call gives
     one content event with the whole raw text instead."""
 
-    def __init__(self, options: Options, tools: Optional[Tools], engine: str) -> None:
+    def __init__(self, options: Options, tools: Optional[Tools], engine: str, *, calls: bool = True) -> None:
         unknown = options.unknown if tools is not None else "error"
         self._stream = ToolCallStream(
-            formats=options.formats,  # type: ignore[arg-type]
+            formats=options.formats if calls else [],  # type: ignore[arg-type]
             ids="generate",
             tools=tools,
             unknown=unknown,  # type: ignore[arg-type]

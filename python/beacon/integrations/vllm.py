@@ -23,6 +23,9 @@ The rules:
   ``engine_based_streaming`` so that vLLM calls :meth:`BeaconToolParser.finish_streaming`
   when the generation ends: what the stream held back (a JSON call in prose, the last text)
   comes then, never lost.
+- **``tool_choice="none"``** (vLLM's default for a request without tools): no call format
+  is recognised, so a call the model wrote anyway stays in the content as written (vLLM would
+  otherwise drop the calls it is handed); the reasoning is still read.
 - **Reasoning**: the stream reads the reasoning too (``DeltaMessage.reasoning``). The
   reasoning parser ``beacon`` gives ``reasoning_content`` to whole messages from the same
   :func:`beacon.parse_message`, and leaves the text to the tool parser: it says reasoning is
@@ -69,6 +72,12 @@ def beacon_tools(tools: Any) -> Optional[Tools]:
             tool = tool.model_dump(exclude_none=True)
         out.append(tool)
     return Tools(out)
+
+
+def _calls_wanted(request: Any) -> bool:
+    """Whether the request lets the model call tools: not with ``tool_choice="none"`` (also
+    what vLLM sets for a request without tools), when calls stay in the content as written."""
+    return getattr(request, "tool_choice", None) != "none"
 
 
 def _delta(events: List[Dict[str, Any]]) -> Optional[DeltaMessage]:
@@ -123,7 +132,7 @@ class BeaconToolParser(ToolParser):
         if tools is None:
             tools = self._tools
         try:
-            message = self.options.parse(model_output, tools)
+            message = self.options.parse(model_output, tools, calls=_calls_wanted(request))
         except ToolCallError as err:
             if self.options.on_error == "raise":
                 raise
@@ -154,7 +163,8 @@ class BeaconToolParser(ToolParser):
     ) -> Optional[DeltaMessage]:
         if self._stream is None:
             tools = beacon_tools(getattr(request, "tools", None)) if request is not None else None
-            self._stream = Stream(self.options, tools if tools is not None else self._tools, "vllm")
+            tools = tools if tools is not None else self._tools
+            self._stream = Stream(self.options, tools, "vllm", calls=_calls_wanted(request))
         if not delta_text:
             return None
         return _delta(self._stream.feed(delta_text))
@@ -203,7 +213,7 @@ class BeaconReasoningParser(ReasoningParser):
     def extract_reasoning(self, model_output: str, request: Any) -> Tuple[Optional[str], Optional[str]]:
         tools = beacon_tools(getattr(request, "tools", None)) if request is not None else None
         try:
-            reasoning = self.options.parse(model_output, tools)["reasoning"]
+            reasoning = self.options.parse(model_output, tools, calls=_calls_wanted(request))["reasoning"]
         except ToolCallError:
             reasoning = None  # the tool parser reads the same text and reports the error
         return reasoning, model_output
