@@ -134,3 +134,25 @@ def assert_calls(got: List[Dict[str, Any]], want: List[Dict[str, Any]]) -> None:
         assert typed(json.loads(g["arguments"])) == typed(w["arguments"]), (g, w)
         if w["id"] is not None and "id" in g:
             assert g["id"] == w["id"]
+
+
+#: A chat template whose format no built-in family has: ``<<call NAME: ARGS>>``.
+TEMPLATE = (
+    "{% for m in messages %}{% if m.tool_calls %}{% for c in m.tool_calls %}"
+    "<<call {{ c.function.name }}: {{ c.function.arguments | tojson }}>>{% endfor %}"
+    "{% else %}{{ m.content }}{% endif %}{% endfor %}"
+)
+TEMPLATE_TEXT = 'Sure. <<call lookup: {"q": "rust"}>>'
+LOOKUP = [{"type": "function", "function": {"name": "lookup", "parameters": {"type": "object"}}}]
+
+
+class TemplateTokenizer:
+    """A stand-in tokenizer with a chat template, for ``BEACON_TEMPLATE=tokenizer``."""
+
+    chat_template = TEMPLATE
+    bos_token = "<s>"
+    eos_token = "</s>"
+    all_special_tokens = ["<s>", "</s>"]
+
+    def get_vocab(self) -> Dict[str, int]:
+        return {}

@@ -189,3 +189,34 @@ def test_entry_point_registers_for_sglang_serve(tmp_path: Any) -> None:
     env.pop("SGLANG_PLUGINS", None)
     proc = subprocess.run([sys.executable, "-c", LAUNCH], env=env, capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stderr[-3000:]
+
+
+@pytest.mark.parametrize("source", ["file", "tokenizer"])
+def test_template(monkeypatch: Any, tmp_path: Any, source: str) -> None:
+    # BEACON_TEMPLATE: a file, or the chat template of the tokenizer SGLang passes the detector.
+    from conftest import LOOKUP, TEMPLATE, TEMPLATE_TEXT, TemplateTokenizer
+
+    tools = sglang_tools(LOOKUP)
+    assert FunctionCallParser(tools, "beacon").parse_non_stream(TEMPLATE_TEXT) == (TEMPLATE_TEXT, [])  # unknown without it
+    tokenizer = None
+    if source == "file":
+        path = tmp_path / "tokenizer_config.json"
+        path.write_text(json.dumps({"chat_template": TEMPLATE}))
+        monkeypatch.setenv("BEACON_TEMPLATE", str(path))
+    else:
+        monkeypatch.setenv("BEACON_TEMPLATE", "tokenizer")
+        tokenizer = TemplateTokenizer()
+    parser = FunctionCallParser(tools, "beacon", tokenizer=tokenizer)
+    assert parser.has_tool_call(TEMPLATE_TEXT)
+    normal, items = parser.parse_non_stream(TEMPLATE_TEXT)
+    assert (normal, [(i.name, json.loads(i.parameters)) for i in items]) == ("Sure.", [("lookup", {"q": "rust"})])
+    parser = FunctionCallParser(tools, "beacon", tokenizer=tokenizer)
+    normal_parts, args = [], []
+    for part in pieces(TEMPLATE_TEXT, 4):
+        text, calls = parser.parse_stream_chunk(part)
+        normal_parts.append(text)
+        args += [c.parameters for c in calls]
+    text, calls = parser.parse_stream_end()
+    normal_parts.append(text)
+    args += [c.parameters for c in calls]
+    assert "".join(normal_parts) == "Sure." and json.loads("".join(args)) == {"q": "rust"}

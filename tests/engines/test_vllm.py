@@ -272,3 +272,49 @@ def test_tool_choice_none_keeps_calls_as_text(parser_cls: Any, text: str) -> Non
                 assert not step.delta.tool_calls
         assert "".join(got_content) == want["content"]
         assert ("".join(got_reasoning) or None) == want["reasoning"]
+
+
+def _template_result(parser_cls: Any, tokenizer: Any) -> Any:
+    from conftest import LOOKUP, TEMPLATE_TEXT
+
+    request = request_for(LOOKUP)
+    parser = parser_cls(tokenizer, request.tools, chat_template_kwargs={}, model_config=None)
+    whole = parser.parse(TEMPLATE_TEXT, request, enable_auto_tools=True)
+    proc = ChatStreamProcessor(request, parser_cls(tokenizer, request.tools), enable_auto_tools=True, parser_cls=parser_cls)
+    parts = pieces(TEMPLATE_TEXT, 4)
+    content, args = [], []
+    for i, part in enumerate(parts):
+        step = proc.step(part, [0], "stop" if i == len(parts) - 1 else None, [1])
+        if step.delta is not None:
+            content.append(step.delta.content or "")
+            args += [(tc.function.name, tc.function.arguments) for tc in step.delta.tool_calls]
+    return whole, "".join(content), args
+
+
+@pytest.mark.parametrize("source", ["file", "tokenizer"])
+def test_template(parser_cls: Any, monkeypatch: Any, tmp_path: Any, source: str) -> None:
+    # BEACON_TEMPLATE adds the model's own format, inferred from its chat template: a file, or
+    # the chat template of the tokenizer vLLM passes.
+    from conftest import TEMPLATE, TemplateTokenizer
+
+    (reasoning, content, calls), _, _ = _template_result(parser_cls, TOKENIZER)
+    assert (content, calls) == ('Sure. <<call lookup: {"q": "rust"}>>', None)  # unknown without it
+    if source == "file":
+        path = tmp_path / "chat_template.jinja"
+        path.write_text(TEMPLATE)
+        monkeypatch.setenv("BEACON_TEMPLATE", str(path))
+        tokenizer: Any = TOKENIZER
+    else:
+        monkeypatch.setenv("BEACON_TEMPLATE", "tokenizer")
+        tokenizer = TemplateTokenizer()
+    (reasoning, content, calls), streamed, deltas = _template_result(parser_cls, tokenizer)
+    assert (content, [(c.name, c.arguments) for c in calls]) == ("Sure.", [("lookup", '{"q": "rust"}')])
+    assert streamed == "Sure."
+    assert deltas[0][0] == "lookup" and json.loads("".join(a or "" for _, a in deltas)) == {"q": "rust"}
+
+
+def test_template_from_a_tokenizer_without_one(parser_cls: Any, monkeypatch: Any) -> None:
+    # vLLM's startup check constructs the parser with the served model's tokenizer: it fails there.
+    monkeypatch.setenv("BEACON_TEMPLATE", "tokenizer")
+    with pytest.raises(TypeError, match="has no chat template"):
+        ParserManager.validate_parser_tokenizer(parser_cls, TOKENIZER, tool_parser_name="beacon")

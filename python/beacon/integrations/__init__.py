@@ -17,16 +17,24 @@ Both plugins read their options from the environment when a parser is made (once
 - ``BEACON_START``: where a streamed text begins: ``content`` (default), ``detect`` or
   ``reasoning`` (:class:`beacon.ToolCallStream`'s ``start``). Whole messages are read with
   :func:`beacon.parse_message`, which detects.
+- ``BEACON_TEMPLATE``: the model's chat template, whose format is then read besides the
+  built-in ones (every parse's ``template=``, docs/templates.md): the path of a ``.jinja`` file
+  or a ``tokenizer_config.json``, or ``tokenizer``: the chat template of the tokenizer the
+  engine passes (with its ``bos_token``, ``eos_token`` and special tokens). Unset: none. A
+  template whose format cannot be inferred (or a tokenizer without one) raises when the parser
+  is made, which the engines do at startup.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 import os
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional
 
-from .. import Tools, ToolCallError, ToolCallStream, parse_message
+from .. import FormatSpec, Tools, ToolCallError, ToolCallStream, parse_message
 
 __all__ = ["Options", "Stream"]
 
@@ -45,9 +53,19 @@ class Options:
     formats: Optional[List[str]] = None
     unknown: str = "error"
     start: str = "content"
+    template: Optional[FormatSpec] = None
 
     @classmethod
-    def from_env(cls, environ: Optional[Mapping[str, str]] = None) -> "Options":
+    def from_env(cls, environ: Optional[Mapping[str, str]] = None, tokenizer: Any = None) -> "Options":
+        """The options ``environ`` (default ``os.environ``) sets; ``tokenizer`` is the engine's,
+        for ``BEACON_TEMPLATE=tokenizer``.
+
+        Raises:
+            ValueError: a variable holds a value it does not take, or ``BEACON_TEMPLATE=tokenizer``
+                with a tokenizer that has no chat template.
+            OSError: the template file cannot be read.
+            ToolCallError: the template's format cannot be inferred (``template.*``).
+        """
         env = os.environ if environ is None else environ
 
         def choice(name: str, allowed: tuple, default: str) -> str:
@@ -62,6 +80,7 @@ class Options:
             formats=formats,
             unknown=choice("BEACON_UNKNOWN", _UNKNOWN, "error"),
             start=choice("BEACON_START", _START, "content"),
+            template=_template(env.get("BEACON_TEMPLATE", "").strip(), tokenizer),
         )
 
     def parse(self, text: str, tools: Optional[Tools], *, calls: bool = True) -> Dict[str, Any]:
@@ -70,7 +89,37 @@ class Options:
         calls stay in the content as the model wrote them, and only the reasoning is read."""
         unknown = self.unknown if tools is not None else "error"
         formats = self.formats if calls else []
-        return parse_message(text, formats=formats, ids="generate", tools=tools, unknown=unknown)  # type: ignore[arg-type]
+        return parse_message(
+            text, formats=formats, ids="generate", tools=tools, unknown=unknown, template=self.template if calls else None  # type: ignore[arg-type]
+        )
+
+
+def _template(value: str, tokenizer: Any) -> Optional[FormatSpec]:
+    """``BEACON_TEMPLATE``'s spec (module docstring); each template is inferred once a process."""
+    if not value:
+        return None
+    if value == "tokenizer":
+        template = getattr(tokenizer, "chat_template", None)
+        if not isinstance(template, str) or not template:
+            raise ValueError("BEACON_TEMPLATE=tokenizer: the tokenizer has no chat template")
+        config: Dict[str, Any] = {"chat_template": template}
+        for key in ("bos_token", "eos_token"):
+            token = getattr(tokenizer, key, None)
+            if isinstance(token, str):
+                config[key] = token
+        special = getattr(tokenizer, "all_special_tokens", None)
+        tokens = tuple(t for t in special if isinstance(t, str)) if isinstance(special, (list, tuple)) else ()
+        return _infer(json.dumps(config, sort_keys=True), tokens)
+    with open(value, encoding="utf-8") as f:
+        text = f.read()
+    if value.endswith(".json"):
+        return _infer(json.dumps(json.loads(text), sort_keys=True), ())
+    return _infer(json.dumps(text), ())
+
+
+@functools.lru_cache(maxsize=16)
+def _infer(template_json: str, special_tokens: tuple) -> FormatSpec:
+    return FormatSpec.from_template(json.loads(template_json), special_tokens=list(special_tokens) or None)
 
 
 def log_error(engine: str, err: ToolCallError) -> None:
@@ -97,6 +146,7 @@ class Stream:
             tools=tools,
             unknown=unknown,  # type: ignore[arg-type]
             start=options.start,  # type: ignore[arg-type]
+            template=options.template if calls else None,
         )
         self._hold = options.on_error == "content"
         self._engine = engine

@@ -35,7 +35,8 @@ The rules:
 - No structural tags: beacon reads every format, so there is no one grammar to constrain the
   output with (``supports_structural_tag`` is ``False``); ``structure_info`` gives the Hermes
   shape for SGLang's legacy constrained ``tool_choice``.
-- No tokenizer is needed.
+- No tokenizer is needed; SGLang passes its own, which ``BEACON_TEMPLATE=tokenizer`` reads the
+  chat template of (docs/integrations.md).
 """
 
 from __future__ import annotations
@@ -76,9 +77,10 @@ def _tool_index(tools: Any) -> Dict[str, int]:
 class BeaconDetector(BaseFormatDetector):
     """SGLang's ``--tool-call-parser beacon`` (module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, tokenizer: Any = None) -> None:
+        # SGLang passes its tokenizer to a detector that takes one (for BEACON_TEMPLATE=tokenizer).
         super().__init__()
-        self.options = Options.from_env()
+        self.options = Options.from_env(tokenizer=tokenizer)
         self._stream: Optional[Stream] = None
 
     @classmethod

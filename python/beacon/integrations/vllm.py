@@ -36,7 +36,11 @@ The rules:
   :class:`beacon.ToolCallError` (a ``ValueError``) propagates and vLLM answers HTTP 400 with
   its text (``tool_call.… at line L, column C: …``), or ends the stream with an error; with
   ``content`` the error is logged and the raw text is the content.
-- **Tokenizer**: beacon reads text only; the tokenizer vLLM passes is stored, never called.
+- **Template**: ``BEACON_TEMPLATE`` (a file, or ``tokenizer``: the served model's chat template)
+  adds the model's own format, inferred from its template (docs/templates.md).
+- **Tokenizer**: beacon reads text only; the tokenizer vLLM passes is stored and never called
+  (``BEACON_TEMPLATE=tokenizer`` reads its ``chat_template``, ``bos_token``, ``eos_token`` and
+  ``all_special_tokens``).
 """
 
 from __future__ import annotations
@@ -122,7 +126,7 @@ class BeaconToolParser(ToolParser):
 
     def __init__(self, tokenizer: Any, tools: Optional[list] = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(tokenizer, tools)
-        self.options = Options.from_env()
+        self.options = Options.from_env(tokenizer=tokenizer)
         self._tools = beacon_tools(self.tools)
         self._stream: Optional[Stream] = None
 
@@ -192,7 +196,7 @@ class BeaconReasoningParser(ReasoningParser):
 
     def __init__(self, tokenizer: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(tokenizer, *args, **kwargs)
-        self.options = Options.from_env()
+        self.options = Options.from_env(tokenizer=tokenizer)
 
     def has_engine_confirmed_reasoning_end(self) -> bool:
         return True
