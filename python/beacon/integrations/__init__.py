@@ -88,9 +88,13 @@ class Options:
         ``calls=False`` (a request with ``tool_choice="none"``) recognises no call format: the
         calls stay in the content as the model wrote them, and only the reasoning is read."""
         unknown = self.unknown if tools is not None else "error"
-        formats = self.formats if calls else []
         return parse_message(
-            text, formats=formats, ids="generate", tools=tools, unknown=unknown, template=self.template if calls else None  # type: ignore[arg-type]
+            text,
+            formats=self.formats if calls else [],  # type: ignore[arg-type]
+            ids="generate",
+            tools=tools,
+            unknown=unknown,  # type: ignore[arg-type]
+            template=self.template if calls else None,
         )
 
 
