@@ -4,10 +4,11 @@
 
 Prints one table per question: beacon vs json.loads of the payload alone and vs a regex+json.loads
 extractor per format; parse_response vs json.loads of the response plus reading the calls by
-hand; beacon vs SGLang's detectors (when `sglang` is importable); scanning throughput on 1 MB of
-prose; the WASM build in Node vs the native call; time per byte on adversarial inputs from 10 KB
-to 10 MB; peak memory on 10 MB inputs (bench/memory.py). Ratios are what matter: absolute times
-depend on the machine.
+hand; beacon vs SGLang's detectors (when `sglang` is importable); beacon's vLLM and SGLang
+plugins vs the engines' own parsers per streamed delta (bench/engines.py, in build/engines-venv
+when it exists); scanning throughput on 1 MB of prose; the WASM build in Node vs the native call;
+time per byte on adversarial inputs from 10 KB to 10 MB; peak memory on 10 MB inputs
+(bench/memory.py). Ratios are what matter: absolute times depend on the machine.
 
 Each ratio is measured side by side: the two functions are timed in alternating rounds and each
 keeps its best round, so a busy machine slows both alike.
@@ -238,6 +239,22 @@ def bench_templates(budget):
     )
 
 
+def bench_engines(quick):
+    """Plugin overhead per streamed delta vs vLLM's and SGLang's own parsers (bench/engines.py),
+    run by the engine venv's python when scripts/setup.sh has made build/engines-venv."""
+    python = os.path.join(ROOT, "build", "engines-venv", "bin", "python")
+    if not os.path.exists(python):
+        print("\n(engine plugin comparison skipped: no build/engines-venv; `bash scripts/setup.sh` makes it)")
+        return
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    cmd = [python, os.path.join(ROOT, "bench", "engines.py")] + (["--quick"] if quick else [])
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        print(f"\n(engine plugin comparison failed: {out.stderr[-2000:]})")
+        return
+    print(out.stdout, end="")
+
+
 def bench_prose(budget):
     rows = []
     for with_call in (True, False):
@@ -311,6 +328,7 @@ def main():
     bench_responses(budget)
     bench_sglang(budget)
     bench_templates(budget)
+    bench_engines(args.quick)
     bench_prose(budget)
     if not args.no_wasm:
         bench_wasm(native)

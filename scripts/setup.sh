@@ -20,6 +20,9 @@
 #                          build keeps the default toolchain.
 #   .venv/                 Python virtualenv with requirements-dev.txt installed (--serve:
 #                          requirements-serve.txt, which requirements-dev.txt includes).
+#   build/engines-venv/    (full mode only) virtualenv with vllm and sglang for the engine suite
+#                          (requirements-engines.txt, then requirements-engines-nodeps.txt with
+#                          --no-deps); about 6.9 GB.
 #
 # Environment knobs:
 #   PYTHON=python3                  interpreter used to create .venv (>= 3.11)
@@ -76,6 +79,9 @@ PYTHON="${PYTHON:-python3}"
 VENV="$ROOT/.venv"
 REQS_SERVE="$ROOT/requirements-serve.txt"   # what building the Python package needs (maturin)
 REQS_DEV="$ROOT/requirements-dev.txt"       # -r requirements-serve.txt, plus the test tools
+ENGINES_VENV="$BUILD/engines-venv"          # test-only: vllm and sglang for tests/engines
+REQS_ENGINES="$ROOT/requirements-engines.txt"
+REQS_ENGINES_NODEPS="$ROOT/requirements-engines-nodeps.txt"
 
 T0=$(date +%s)
 SUDO=""
@@ -434,6 +440,33 @@ else
 fi
 # Playwright drives Debian's /usr/bin/chromium (executable_path); never `playwright install`.
 
+# ---------------------------------------------------------------- engine venv (test-only)
+# tests/engines runs beacon's vLLM and SGLang plugins against the real packages, on CPU: they
+# bring torch (about 6.9 GB with its CUDA libraries, a few minutes cold), so they get their own
+# virtualenv, never .venv. Two pip calls: the pinned imports (requirements-engines.txt), then
+# vllm and sglang with --no-deps (requirements-engines-nodeps.txt). The stamp is the key of both.
+if [ "$MODE" = full ]; then
+  [ -f "$REQS_ENGINES" ] || die "missing $REQS_ENGINES"
+  [ -f "$REQS_ENGINES_NODEPS" ] || die "missing $REQS_ENGINES_NODEPS"
+  ENGINES_KEY="engines $(cat "$REQS_ENGINES" "$REQS_ENGINES_NODEPS" | sha256sum | cut -d' ' -f1) $("$PYTHON" --version 2>&1)"
+  engines_venv_ok() { [ -x "$ENGINES_VENV/bin/python" ] && "$ENGINES_VENV/bin/python" -c 'import sys' 2>/dev/null; }
+  if engines_venv_ok && [ "$(cat "$ENGINES_VENV/.beacon-requirements" 2>/dev/null || true)" = "$ENGINES_KEY" ]; then
+    skip "engine virtualenv build/engines-venv (requirements-engines*.txt: vllm, sglang)"
+  else
+    if ! engines_venv_ok; then
+      cmd "$PYTHON -m venv build/engines-venv"
+      rm -rf "$ENGINES_VENV"
+      "$PYTHON" -m venv "$ENGINES_VENV"
+    fi
+    rm -f "$ENGINES_VENV/.beacon-requirements"
+    cmd "build/engines-venv/bin/pip install -r requirements-engines.txt"
+    "$ENGINES_VENV/bin/pip" install --disable-pip-version-check -q -r "$REQS_ENGINES"
+    cmd "build/engines-venv/bin/pip install --no-deps -r requirements-engines-nodeps.txt"
+    "$ENGINES_VENV/bin/pip" install --disable-pip-version-check -q --no-deps -r "$REQS_ENGINES_NODEPS"
+    echo "$ENGINES_KEY" >"$ENGINES_VENV/.beacon-requirements"
+  fi
+fi
+
 # ---------------------------------------------------------------- summary
 log "tools ($MODE):"
 printf '  %-14s %s\n' \
@@ -450,6 +483,7 @@ if [ "$MODE" = full ]; then
     actionlint "$("$ACTIONLINT_BIN" -version | head -1) (build/tools/go/bin)" \
     chromium "$(/usr/bin/chromium --version 2>/dev/null || echo missing)" \
     java "$(java -version 2>&1 | head -1)" \
+    engines "$("$ENGINES_VENV/bin/python" --version 2>&1) in build/engines-venv (vllm, sglang)" \
     typescript "$("$TOOLING/node_modules/.bin/tsc" --version) (tests/js/tooling)"
 fi
 log "done in $(( $(date +%s) - T0 ))s"

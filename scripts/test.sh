@@ -4,6 +4,8 @@
 #   python   maturin develop --release; pytest tests/python        (pyproject.toml or tests/python)
 #   wasm     scripts/build-wasm.sh; node --test tests/js/...       (bindings-wasm/Cargo.toml or tests/js)
 #   browser  pytest tests/browser (Playwright + /usr/bin/chromium) (tests/browser)
+#   engines  build/engines-venv's pytest tests/engines: the vLLM and SGLang plugins against the
+#            real packages, with PYTHONPATH=python (the python suite's build)  (tests/engines)
 # A suite whose directory exists but whose build fails, or which runs no test, FAILS.
 # All suites run even if one fails; a PASS/FAIL/SKIP line per suite is printed at the
 # end and the exit status is non-zero if any suite failed.
@@ -108,6 +110,25 @@ suite_browser() {
   return "$rc"
 }
 
+suite_engines() {
+  # The engine venv (vllm, sglang) is made by scripts/setup.sh; beacon comes from python/, where
+  # the python suite's `maturin develop` put the native module (abi3, so any Python >= 3.11).
+  local epy="$ROOT/build/engines-venv/bin/python"
+  if [ ! -x "$epy" ]; then
+    echo "[test] build/engines-venv is missing (scripts/setup.sh installs it) -> FAIL"
+    return 1
+  fi
+  if ! compgen -G "python/beacon/_core*.so" >/dev/null; then
+    echo "[test] python/beacon/_core*.so is missing (the python suite builds it) -> FAIL"
+    return 1
+  fi
+  cmd "PYTHONPATH=python build/engines-venv/bin/python -m pytest tests/engines"
+  local rc=0
+  PYTHONPATH="$ROOT/python" "$epy" -m pytest tests/engines || rc=$?
+  [ "$rc" -ne 5 ] || echo "[test] pytest exit 5: no tests were collected in tests/engines -> FAIL"
+  return "$rc"
+}
+
 # ---------------------------------------------------------------- runner
 NAMES=()
 RESULTS=()
@@ -135,6 +156,7 @@ run_suite rust    "$(has Cargo.toml)"                            suite_rust
 run_suite python  "$(either pyproject.toml tests/python)"        suite_python
 run_suite wasm    "$(either bindings-wasm/Cargo.toml tests/js)"  suite_wasm
 run_suite browser "$(has tests/browser)"                         suite_browser
+run_suite engines "$(has tests/engines)"                         suite_engines
 
 banner "summary"
 npass=0; nfail=0; nskip=0
