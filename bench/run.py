@@ -239,6 +239,18 @@ def bench_templates(budget):
     )
 
 
+def bench_proxy(quick):
+    """`beacon proxy` on loopback (bench/proxy.py, in its own process: it serves two uvicorn apps
+    on threads): the latency it adds to a non-streaming request, and 200 concurrent streams."""
+    cmd = [sys.executable, os.path.join(ROOT, "bench", "proxy.py")] + (["--quick"] if quick else [])
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        print("\n(proxy bench: did not finish within 300 s)")
+        return
+    print(done.stdout.rstrip() if done.returncode == 0 else f"\n(proxy bench failed: {done.stderr.strip()[-400:]})")
+
+
 def bench_engines(quick):
     """Plugin overhead per streamed delta vs vLLM's and SGLang's own parsers (bench/engines.py),
     run by the engine venv's python when scripts/setup.sh has made build/engines-venv."""
@@ -329,6 +341,7 @@ def main():
     bench_sglang(budget)
     bench_templates(budget)
     bench_engines(args.quick)
+    bench_proxy(args.quick)
     bench_prose(budget)
     if not args.no_wasm:
         bench_wasm(native)
