@@ -131,10 +131,16 @@ class BeaconToolParser(ToolParser):
         self._stream: Optional[Stream] = None
 
     # ------------------------------------------------------------------ whole messages
+    def _request_tools(self, request: Any) -> Optional[Tools]:
+        """The request's tools compiled; those the parser was made with (compiled once) when
+        they are the request's own list, as vLLM passes them."""
+        given = getattr(request, "tools", None) if request is not None else None
+        if given is None or given is self.tools:
+            return self._tools
+        return beacon_tools(given) or self._tools
+
     def extract_tool_calls(self, model_output: str, request: Any) -> ExtractedToolCallInformation:
-        tools = beacon_tools(getattr(request, "tools", None)) if request is not None else None
-        if tools is None:
-            tools = self._tools
+        tools = self._request_tools(request)
         try:
             message = self.options.parse(model_output, tools, calls=_calls_wanted(request))
         except ToolCallError as err:
@@ -166,9 +172,7 @@ class BeaconToolParser(ToolParser):
         request: Any,
     ) -> Optional[DeltaMessage]:
         if self._stream is None:
-            tools = beacon_tools(getattr(request, "tools", None)) if request is not None else None
-            tools = tools if tools is not None else self._tools
-            self._stream = Stream(self.options, tools, "vllm", calls=_calls_wanted(request))
+            self._stream = Stream(self.options, self._request_tools(request), "vllm", calls=_calls_wanted(request))
         if not delta_text:
             return None
         return _delta(self._stream.feed(delta_text))
