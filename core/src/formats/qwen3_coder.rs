@@ -161,20 +161,7 @@ fn parameters(text: &str, p: usize) -> Result<(Object, Vec<Param>, usize), Parse
         }
         let key_at = p + PARAMETER.len();
         let (key, value_at) = tag_value(text, key_at, "<parameter=")?;
-        if key.is_empty() || key.contains(char::is_whitespace) {
-            return Err(ParseError::new(
-                ErrorCode::Syntax,
-                key_at,
-                "a parameter name must be non-empty, without whitespace",
-            ));
-        }
-        if params.repeated(key) {
-            return Err(ParseError::new(
-                ErrorCode::DuplicateArgument,
-                p,
-                format!("the parameter `{key}` is given twice"),
-            ));
-        }
+        params.check_key(key, key_at, p)?;
         let (value, written, end) = parameter_value(text, p, value_at)?;
         params.push(key.to_string(), value, Param::new(written, Text::Raw));
         Ok(end)
@@ -187,7 +174,7 @@ fn parameters(text: &str, p: usize) -> Result<(Object, Vec<Param>, usize), Parse
 /// that parameter closes itself and the value's own close follows.
 fn parameter_value(text: &str, opener: usize, value_at: usize) -> Result<(Value, Range<usize>, usize), ParseError> {
     let len = tagged::read(text, opener, value_at, &VALUE_TAGS)?.len;
-    let raw = trim_line_breaks(&text[value_at..value_at + len]);
+    let raw = tagged::trim_line_breaks(&text[value_at..value_at + len]);
     let value = crate::syntax::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
     let raw_at = offset_of(text, raw);
     Ok((
@@ -195,17 +182,6 @@ fn parameter_value(text: &str, opener: usize, value_at: usize) -> Result<(Value,
         raw_at..raw_at + raw.len(),
         value_at + len + PARAMETER_CLOSE.len(),
     ))
-}
-
-/// `raw` less one line break (`\n` or `\r\n`) at its start and one at its end.
-fn trim_line_breaks(raw: &str) -> &str {
-    let raw = raw
-        .strip_prefix("\r\n")
-        .or_else(|| raw.strip_prefix('\n'))
-        .unwrap_or(raw);
-    raw.strip_suffix("\r\n")
-        .or_else(|| raw.strip_suffix('\n'))
-        .unwrap_or(raw)
 }
 
 /// The text from `from` up to the `>` that ends a `<function=…>` or `<parameter=…>` tag, trimmed,

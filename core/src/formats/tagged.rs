@@ -246,10 +246,43 @@ impl Params {
         self.keys.repeated(&self.arguments, key)
     }
 
+    /// Checks the parameter name `key` (written at `key_at`, in the tag at `opener`) before it is
+    /// pushed: non-empty, without white space (`tool_call.syntax`), and not given before
+    /// (`tool_call.duplicate_argument`, at the tag).
+    pub(crate) fn check_key(&mut self, key: &str, key_at: usize, opener: usize) -> Result<(), ParseError> {
+        if key.is_empty() || key.contains(char::is_whitespace) {
+            return Err(ParseError::new(
+                ErrorCode::Syntax,
+                key_at,
+                "a parameter name must be non-empty, without whitespace",
+            ));
+        }
+        if self.repeated(key) {
+            return Err(ParseError::new(
+                ErrorCode::DuplicateArgument,
+                opener,
+                format!("the parameter `{key}` is given twice"),
+            ));
+        }
+        Ok(())
+    }
+
     pub(crate) fn push(&mut self, key: String, value: Value, written: Param) {
         self.arguments.push((key, value));
         self.written.push(written);
     }
+}
+
+/// `raw` less one line break (`\n` or `\r\n`) at its start and one at its end: the template's,
+/// around a value it writes on lines of its own.
+pub(crate) fn trim_line_breaks(raw: &str) -> &str {
+    let raw = raw
+        .strip_prefix("\r\n")
+        .or_else(|| raw.strip_prefix('\n'))
+        .unwrap_or(raw);
+    raw.strip_suffix("\r\n")
+        .or_else(|| raw.strip_suffix('\n'))
+        .unwrap_or(raw)
 }
 
 /// A call's parameters from `p` up to its closing tag `close`: after whitespace, either `close`,

@@ -459,24 +459,12 @@ fn parameters(spec: &FormatSpec, text: &str, p: usize) -> Result<(Object, Vec<Pa
             }
         };
         let key = text[key_at..key_at + key_len].trim();
-        if key.is_empty() || key.contains(char::is_whitespace) {
-            return Err(ParseError::new(
-                ErrorCode::Syntax,
-                key_at,
-                "a parameter name must be non-empty, without whitespace",
-            ));
-        }
-        if params.repeated(key) {
-            return Err(ParseError::new(
-                ErrorCode::DuplicateArgument,
-                p,
-                format!("the parameter `{key}` is given twice"),
-            ));
-        }
+        params.check_key(key, key_at, p)?;
         let len = tagged::read(text, p, value_at, &value_tags(spec, &open))?.len;
         let value_end = value_at + len;
-        let (raw_at, raw_end) = trim_line_breaks(bytes, value_at, value_end);
-        let raw = &text[raw_at..raw_end];
+        let raw = tagged::trim_line_breaks(&text[value_at..value_end]);
+        let raw_at = crate::syntax::origin::offset_of(text, raw);
+        let raw_end = raw_at + raw.len();
         let (value, how) = match typed {
             None => (
                 json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_owned())),
@@ -518,23 +506,6 @@ fn opener(marker: &str) -> tagged::Opener<'_> {
         after: &marker.as_bytes()[last..],
         pair: None,
     }
-}
-
-/// The value's text between `from` and `to`, less one line break at each end.
-fn trim_line_breaks(bytes: &[u8], mut from: usize, mut to: usize) -> (usize, usize) {
-    for lb in [&b"\r\n"[..], b"\n"] {
-        if bytes[from..to].starts_with(lb) {
-            from += lb.len();
-            break;
-        }
-    }
-    for lb in [&b"\r\n"[..], b"\n"] {
-        if bytes[from..to].ends_with(lb) {
-            to -= lb.len();
-            break;
-        }
-    }
-    (from, to)
 }
 
 /// `token` at `p`: the offset after it. The text ending partway through it is
