@@ -302,14 +302,7 @@ fn every_split_of_every_fixture_gives_the_whole_text_answer() {
             );
         }
     }
-    for p in problems.iter().take(40) {
-        println!("{p}\n");
-    }
-    assert!(
-        problems.is_empty(),
-        "{} streams differ from parse_message",
-        problems.len()
-    );
+    assert_none_differ(&problems);
 }
 
 /// The caller's tools through the stream: names, typing and validation as `parse_message`, under
@@ -476,6 +469,11 @@ fn every_split_of_a_template_render_gives_the_whole_text_answer() {
             }
         }
     }
+    assert_none_differ(&problems);
+}
+
+/// Prints the first 40 streams that differ from `parse_message`, and fails if any does.
+fn assert_none_differ(problems: &[String]) {
     for p in problems.iter().take(40) {
         println!("{p}\n");
     }
