@@ -17,7 +17,6 @@ TARGET=wasm32-unknown-unknown
 CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
 case ":$PATH:" in *":$CARGO_BIN:"*) ;; *) export PATH="$CARGO_BIN:$PATH" ;; esac
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
-WASM_IN="$TARGET_DIR/$TARGET/release/beacon_wasm.wasm"
 
 if [ -z "${RUSTUP_TOOLCHAIN:-}" ] && [ -f "$ROOT/build/wasm-toolchain" ]; then
   export RUSTUP_TOOLCHAIN="$(cat "$ROOT/build/wasm-toolchain")"
@@ -25,9 +24,15 @@ fi
 
 step() { printf '[build-wasm] $ %s\n' "$*"; }
 
-# Cargo picks up bindings-wasm/.cargo/config.toml only when run from bindings-wasm/.
-step "(cd bindings-wasm && RUSTUP_TOOLCHAIN=${RUSTUP_TOOLCHAIN:-} cargo build --release --target $TARGET)"
-(cd "$HERE" && CARGO_TARGET_DIR="$TARGET_DIR" cargo build --release --target "$TARGET" --quiet)
+# The two modules: beacon_wasm (every parse function) and beacon_template (FormatSpec.fromTemplate,
+# which links the template renderer; index.js loads it on first use). Cargo picks up
+# bindings-wasm/.cargo/config.toml only when run from bindings-wasm/ or below.
+# One cargo run per module: built together, cargo would give the first module the core's
+# `templates` feature too (features are unified across the packages of one build).
+for package in beacon-wasm beacon-wasm-template; do
+  step "(cd bindings-wasm && RUSTUP_TOOLCHAIN=${RUSTUP_TOOLCHAIN:-} cargo build --release --target $TARGET -p $package)"
+  (cd "$HERE" && CARGO_TARGET_DIR="$TARGET_DIR" cargo build --release --target "$TARGET" --quiet -p "$package")
+done
 
 # wasm-opt runs on cargo's output, *before* wasm-bindgen. That order works with every binaryen:
 # Debian 12's binaryen 108 mixes up the two tables of a wasm-bindgen module when it runs after
@@ -44,29 +49,32 @@ if [ -z "$WASM_OPT" ]; then
     WASM_OPT="$(command -v wasm-opt || true)"
   fi
 fi
-OPT_IN="$WASM_IN"
-if [ -n "$WASM_OPT" ]; then
-  OPT_IN="$TARGET_DIR/$TARGET/release/beacon_wasm.opt.wasm"
-  step "${WASM_OPT#"$ROOT"/} -Oz --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals --enable-reference-types --enable-multivalue $WASM_IN -o $OPT_IN"
-  "$WASM_OPT" -Oz --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
-    --enable-mutable-globals --enable-reference-types --enable-multivalue \
-    "$WASM_IN" -o "$OPT_IN"
-else
-  echo "[build-wasm] warning: wasm-opt not found; the module is larger than it needs to be" >&2
-fi
+[ -n "$WASM_OPT" ] || echo "[build-wasm] warning: wasm-opt not found; the modules are larger than they need to be" >&2
 
+rm -rf "$OUT"
+mkdir -p "$OUT"
 # --experimental-reset-state-function: the glue exports __wbg_reset_state(), which replaces the
 # instance synchronously (same compiled module, fresh memory). js/index.js calls it after a trap
 # (a panic is a bug in beacon), so later calls never run on an instance left mid-operation.
-step "wasm-bindgen --target web --no-typescript --experimental-reset-state-function --out-name beacon_wasm --out-dir $OUT $OPT_IN"
-rm -rf "$OUT"
-mkdir -p "$OUT"
-wasm-bindgen --target web --no-typescript --experimental-reset-state-function \
-  --out-name beacon_wasm --out-dir "$OUT" "$OPT_IN"
-grep -q '^export function __wbg_reset_state' "$OUT/beacon_wasm.js" || {
-  echo "[build-wasm] error: wasm-bindgen did not generate __wbg_reset_state (js/index.js needs it)" >&2
-  exit 1
-}
+for name in beacon_wasm beacon_wasm_template; do
+  WASM_IN="$TARGET_DIR/$TARGET/release/$name.wasm"
+  out_name=${name/beacon_wasm_template/beacon_template}
+  OPT_IN="$WASM_IN"
+  if [ -n "$WASM_OPT" ]; then
+    OPT_IN="$TARGET_DIR/$TARGET/release/$name.opt.wasm"
+    step "${WASM_OPT#"$ROOT"/} -Oz --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals --enable-reference-types --enable-multivalue $WASM_IN -o $OPT_IN"
+    "$WASM_OPT" -Oz --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
+      --enable-mutable-globals --enable-reference-types --enable-multivalue \
+      "$WASM_IN" -o "$OPT_IN"
+  fi
+  step "wasm-bindgen --target web --no-typescript --experimental-reset-state-function --out-name $out_name --out-dir $OUT $OPT_IN"
+  wasm-bindgen --target web --no-typescript --experimental-reset-state-function \
+    --out-name "$out_name" --out-dir "$OUT" "$OPT_IN"
+  grep -q '^export function __wbg_reset_state' "$OUT/$out_name.js" || {
+    echo "[build-wasm] error: wasm-bindgen did not generate __wbg_reset_state (js/index.js needs it)" >&2
+    exit 1
+  }
+done
 
 step "cp bindings-wasm/js/{index.js,index.d.ts,wasm.d.ts,package.json} bindings-wasm/README.md $OUT/"
 cp "$HERE/js/index.js" "$HERE/js/index.d.ts" "$HERE/js/wasm.d.ts" "$HERE/js/package.json" "$HERE/README.md" "$OUT/"
@@ -78,6 +86,8 @@ ESBUILD="${ESBUILD:-$ROOT/tests/js/tooling/node_modules/.bin/esbuild}"
 step "node bindings-wasm/js/entries.mjs $OUT ${ESBUILD#"$ROOT"/}"
 node "$HERE/js/entries.mjs" "$OUT" "$ESBUILD"
 
-raw=$(wc -c <"$OUT/beacon_wasm_bg.wasm")
-gz=$(gzip -9 -c "$OUT/beacon_wasm_bg.wasm" | wc -c)
-printf '[build-wasm] %s: beacon_wasm_bg.wasm %d bytes (%d gzipped)\n' "$OUT" "$raw" "$gz"
+for wasm in beacon_wasm_bg.wasm beacon_template_bg.wasm; do
+  raw=$(wc -c <"$OUT/$wasm")
+  gz=$(gzip -9 -c "$OUT/$wasm" | wc -c)
+  printf '[build-wasm] %s: %s %d bytes (%d gzipped)\n' "$OUT" "$wasm" "$raw" "$gz"
+done

@@ -222,6 +222,12 @@ const code = $('code');
 const copyCode = $('copy-code');
 const codeTabs = [...document.querySelectorAll('.code-lang')];
 const presetButtons = [...document.querySelectorAll('button.preset')];
+const templateBox = $('template');
+const templateOnly = $('template-only');
+const templateResult = $('template-result');
+const templateMeta = $('template-meta');
+const inferTemplate = $('infer-template');
+const clearTemplate = $('clear-template');
 
 let beacon = null;
 
@@ -234,6 +240,9 @@ let lastSource = 'text';
 let lastErrorMessage = '';
 let lastStatus = ''; // what the status bar says about the last parse (restored after a benchmark)
 let codeLang = 'python';
+// The format inferred from the pasted chat template (a FormatSpec), which every parse reads
+// besides the built-in ones (or alone, with "this format only"); null until one is inferred.
+let templateSpec = null;
 
 // ---------------------------------------------------------------------------------- rendering
 
@@ -376,13 +385,19 @@ function sourceOf(text) {
   return { source: mode === 'response' || provider ? 'response' : 'text', provider };
 }
 
+/** The options that read model output with the inferred format, when there is one. */
+function templateOptions() {
+  if (!templateSpec) return {};
+  return templateOnly.checked ? { template: templateSpec, formats: [] } : { template: templateSpec };
+}
+
 /** The parse the page runs for `source`: parseResponse or parseToolCalls. */
 function parser(source) {
   if (source === 'response') {
     const options = { textFallback: textFallback.checked };
     return (text) => beacon.parseResponse(text, options);
   }
-  const options = { includeFormat: includeFormat.checked };
+  const options = { includeFormat: includeFormat.checked, ...templateOptions() };
   return (text) => beacon.parseToolCalls(text, options);
 }
 
@@ -486,7 +501,7 @@ function update() {
   // Model output: the message's content and reasoning too (parseMessage), as the stream view shows.
   let parts = '';
   if (!response) {
-    const message = beacon.parseMessage(text);
+    const message = beacon.parseMessage(text, templateOptions());
     if (message.reasoning) {
       parts += `<p class="stream-label">reasoning</p><pre class="stream-text stream-reasoning" id="message-reasoning">${preText(message.reasoning)}</pre>`;
     }
@@ -512,32 +527,41 @@ function update() {
 function codeFor(lang, text, source, streaming) {
   const literal = JSON.stringify(text);
   const response = source === 'response';
+  // With an inferred format, the snippet writes the spec out (FormatSpec.from_dict / fromDict of
+  // what describe() gave), so it runs without the template file.
+  const spec = templateSpec && !response ? JSON.stringify(templateSpec.describe()) : null;
   if (lang === 'python') {
-    const lines = ['import beacon', '', `text = ${literal}`];
+    const lines = spec ? ['import json', '', 'import beacon', '', `text = ${literal}`,
+      `spec = beacon.FormatSpec.from_dict(json.loads(${JSON.stringify(spec)}))`] : ['import beacon', '', `text = ${literal}`];
+    const t = spec ? `, template=spec${templateOnly.checked ? ', formats=[]' : ''}` : '';
     if (streaming) {
-      lines.push(`stream = beacon.ToolCallStream(start=${JSON.stringify(streamStart(text))})`,
+      lines.push(`stream = beacon.ToolCallStream(start=${JSON.stringify(streamStart(text))}${t})`,
         'events = stream.feed(text) + stream.finish()', 'for event in events:', '    print(event)');
     } else if (response) {
       lines.push(`calls = beacon.parse_response(text${textFallback.checked ? ', text_fallback=True' : ''})`, 'print(calls)');
     } else {
-      lines.push(`calls = beacon.parse_tool_calls(text${includeFormat.checked ? ', include_format=True' : ''})`, 'print(calls)',
-        'message = beacon.parse_message(text)  # the content and reasoning too',
+      lines.push(`calls = beacon.parse_tool_calls(text${includeFormat.checked ? ', include_format=True' : ''}${t})`, 'print(calls)',
+        `message = beacon.parse_message(text${t})  # the content and reasoning too`,
         'print(message["content"], message["reasoning"], sep="\\n")');
     }
     return lines.join('\n');
   }
+  const t = spec ? `template: spec${templateOnly.checked ? ', formats: []' : ''}` : '';
+  const opts = (...o) => (o.filter(Boolean).length ? `, { ${o.filter(Boolean).join(', ')} }` : '');
+  const specLine = spec ? [`const spec = FormatSpec.fromDict(${spec});`] : [];
+  const imports = (names) => `import { ${(spec ? [...names, 'FormatSpec'] : names).join(', ')} } from 'beacon-toolcall';`;
   let lines;
   if (streaming) {
-    lines = ["import { ToolCallStream } from 'beacon-toolcall';", '', `const text = ${literal};`,
-      `const stream = new ToolCallStream({ start: ${JSON.stringify(streamStart(text))} });`,
+    lines = [imports(['ToolCallStream']), '', `const text = ${literal};`, ...specLine,
+      `const stream = new ToolCallStream({ start: ${JSON.stringify(streamStart(text))}${t ? `, ${t}` : ''} });`,
       'const events = [...stream.feed(text), ...stream.finish()];', 'for (const event of events) console.log(event);'];
   } else if (response) {
     lines = ["import { parseResponse } from 'beacon-toolcall';", '', `const text = ${literal};`,
       `const calls = parseResponse(text${textFallback.checked ? ', { textFallback: true }' : ''});`, 'console.log(calls);'];
   } else {
-    lines = ["import { parseToolCalls, parseMessage } from 'beacon-toolcall';", '', `const text = ${literal};`,
-      `const calls = parseToolCalls(text${includeFormat.checked ? ', { includeFormat: true }' : ''});`, 'console.log(calls);',
-      'const message = parseMessage(text); // the content and reasoning too', 'console.log(message.content, message.reasoning);'];
+    lines = [imports(['parseToolCalls', 'parseMessage']), '', `const text = ${literal};`, ...specLine,
+      `const calls = parseToolCalls(text${opts(includeFormat.checked && 'includeFormat: true', t)});`, 'console.log(calls);',
+      `const message = parseMessage(text${opts(t)}); // the content and reasoning too`, 'console.log(message.content, message.reasoning);'];
   }
   return lines.join('\n');
 }
@@ -630,7 +654,7 @@ function applyEvents(r, events) {
 function checkLine(r, text) {
   let want;
   try {
-    want = beacon.parseMessage(text);
+    want = beacon.parseMessage(text, templateOptions());
   } catch (e) {
     if (!(e instanceof beacon.ToolCallError)) throw e;
     const ok = r.error && r.error.code === e.code && r.error.position === e.position;
@@ -668,7 +692,7 @@ function startReplay(text) {
   stopReplay();
   const chars = [...text];
   const r = {
-    stream: new beacon.ToolCallStream({ start: streamStart(text) }),
+    stream: new beacon.ToolCallStream({ start: streamStart(text), ...templateOptions() }),
     timer: 0, ticks: 0, at: 0, fed: 0, total: text.length,
     content: '', reasoning: '', calls: [], error: null, ended: false, check: null,
   };
@@ -938,6 +962,48 @@ runBench.addEventListener('click', () => {
       status.textContent = lastStatus;
     }
   }, 0));
+});
+
+// ---------------------------------------------------------------------------------- chat template
+// The pasted template's format, inferred by FormatSpec.fromTemplate (its module is loaded on the
+// first use), shown as the spec it describes, then read by every parse above.
+
+async function useTemplate() {
+  const source = templateBox.value;
+  if (!beacon || !source.trim()) return;
+  inferTemplate.disabled = true;
+  templateMeta.textContent = 'inferring…';
+  try {
+    await beacon.initTemplates();
+    const t0 = performance.now();
+    templateSpec = beacon.FormatSpec.fromTemplate(source);
+    const took = msText(performance.now() - t0);
+    templateResult.innerHTML = `<p class="stream-label">inferred format (FormatSpec.describe())</p>`
+      + `<pre class="json" id="template-spec">${jsonHtml(templateSpec.describe())}</pre>`;
+    templateMeta.textContent = `inferred in ${took}; the parses above read it (format id spec)`;
+    clearTemplate.hidden = false;
+  } catch (e) {
+    if (!(e instanceof beacon.ToolCallError)) throw e;
+    templateSpec = null;
+    clearTemplate.hidden = true;
+    templateResult.innerHTML = `<div class="error">
+      <div class="error-head"><span class="error-class">${e.name}</span><code class="error-code" id="template-error-code">${escapeHtml(e.code)}</code></div>
+      <p class="error-message" id="template-error-message">${codeSpans(e.message)}</p></div>`;
+    templateMeta.textContent = 'no format inferred';
+  } finally {
+    inferTemplate.disabled = false;
+  }
+  update();
+}
+
+inferTemplate.addEventListener('click', () => useTemplate());
+templateOnly.addEventListener('change', () => update());
+clearTemplate.addEventListener('click', () => {
+  templateSpec = null;
+  clearTemplate.hidden = true;
+  templateResult.innerHTML = '';
+  templateMeta.textContent = 'not in use';
+  update();
 });
 
 if (!(await readHash()) && input.value === PRESETS.python) pressPreset(document.querySelector('[data-preset="python"]'));

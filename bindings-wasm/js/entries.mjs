@@ -31,6 +31,12 @@ writeFileSync(join(out, 'browser.js'), withLoad(`\
 function besideThisFile() {
   return new URL('./beacon_wasm_bg.wasm', import.meta.url);
 }
+function templateBesideThisFile() {
+  return new URL('./beacon_template_bg.wasm', import.meta.url);
+}
+function templateModuleSync() {
+  return undefined;
+}
 await init();
 `));
 
@@ -44,6 +50,10 @@ import { join as joinPath } from 'node:path';
 function besideThisFile() {
   return readWasmFile(joinPath(__dirname, 'beacon_wasm_bg.wasm'));
 }
+function templateModuleSync() {
+  return readWasmFile(joinPath(__dirname, 'beacon_template_bg.wasm'));
+}
+const templateBesideThisFile = templateModuleSync;
 initSync({ module: besideThisFile() });
 `));
 try {
@@ -82,6 +92,18 @@ function besideThisFile() {
       + 'import.meta.url, as in a CommonJS or classic-script bundle): pass it, init({ module_or_path }), '
       + 'e.g. the beacon-toolcall/wasm asset');
   }
+}
+function templateBesideThisFile() {
+  try {
+    return new URL('./beacon_template_bg.wasm', import.meta.url);
+  } catch {
+    throw new TypeError('beacon-toolcall: initTemplates() has no URL to fetch the template module from (this '
+      + 'build has no import.meta.url): pass it, initTemplates({ module_or_path }), e.g. the '
+      + 'beacon-toolcall/template-wasm asset');
+  }
+}
+function templateModuleSync() {
+  return undefined;
 }
 `);
 for (const name of ['FORMATS', 'PROVIDERS', 'ERROR_CODES']) {

@@ -48,7 +48,7 @@ export interface Repair {
 /** A tool-call format as data: what Python's `FormatSpec.describe()` and `beacon template FILE`
  * give (docs/templates.md). */
 export interface FormatSpecDict {
-  call: 'json_object' | 'name_keyed_object' | 'tag_json' | 'tag_per_argument';
+  call: 'json_object' | 'name_keyed_object' | 'tag_json' | 'tag_per_argument' | 'call_syntax' | 'object_literal';
   section: { start: string; end: string };
   call_markers: { start: string; end: string };
   separator: string;
@@ -60,9 +60,43 @@ export class FormatSpec {
   private constructor();
   /** The spec `described`; throws `TypeError` when it is not one (the message names the code). */
   static fromDict(described: FormatSpecDict): FormatSpec;
+  /**
+   * The format a chat template writes, inferred by rendering it (docs/templates.md), cached by
+   * template and options. `template`: the Jinja text, or a `tokenizer_config.json` (its text or
+   * the object it decodes to). Throws `ToolCallError` `template.render`, `template.no_tool_calls`,
+   * `template.ambiguous` or `template.limit`; in a browser, a `TypeError` until `initTemplates()`
+   * has loaded the inference module (Node loads it by itself).
+   */
+  static fromTemplate(template: string | TokenizerConfig, options?: TemplateOptions): FormatSpec;
   /** The spec as a plain object (a copy). */
   describe(): FormatSpecDict;
 }
+
+/** A `tokenizer_config.json`, decoded: its `chat_template` (a string, or named templates of which
+ * `tool_use` is taken) and, when present, its `bos_token`, `eos_token` and added tokens. */
+export interface TokenizerConfig {
+  chat_template: string | { name: string; template: string }[];
+  [field: string]: unknown;
+}
+
+/** The options of `FormatSpec.fromTemplate`. */
+export interface TemplateOptions {
+  /** Replaces the config's `bos_token`. */
+  bosToken?: string;
+  /** Replaces the config's `eos_token`. */
+  eosToken?: string;
+  /** Text the tokenizer keeps as one token, added to the config's added tokens. */
+  specialTokens?: Iterable<string>;
+}
+
+/**
+ * Loads the template-inference module `FormatSpec.fromTemplate` needs: by default the
+ * beacon_template_bg.wasm next to the package (`beacon-toolcall/template-wasm`), or `source`
+ * (a URL, a `Response`, bytes or a compiled module). Node loads it by itself on first use.
+ */
+export function initTemplates(
+  source?: { module_or_path?: WasmModuleSource | Promise<WasmModuleSource> } | WasmModuleSource | Promise<WasmModuleSource>,
+): Promise<void>;
 
 export type Format =
   | 'hermes'
@@ -255,10 +289,11 @@ export type BigintMode = 'bigint' | 'string';
 export interface ParseOptions {
   /** Only these formats are detected (default: every format). */
   formats?: Iterable<Format>;
-  /** A model's own format (a `FormatSpec`, or the object its `describe()` gives), read besides
-   * the built-in ones (only it with `formats: []`); its calls have the format `'spec'`. A spec
-   * that is not one throws a `TypeError` naming its code. */
-  template?: FormatSpec | FormatSpecDict;
+  /** A model's own format, read besides the built-in ones (only it with `formats: []`); its
+   * calls have the format `'spec'`: a `FormatSpec`, the object its `describe()` gives (a spec
+   * that is not one throws a `TypeError` naming its code), or a chat template (its text, or a
+   * tokenizer config), inferred once by `FormatSpec.fromTemplate`. */
+  template?: FormatSpec | FormatSpecDict | string | TokenizerConfig;
   /** See `BigintMode`. Default `'bigint'`. */
   bigints?: BigintMode;
 }

@@ -37,6 +37,11 @@ import wasmInit, {
   tool_call_stream as wasmToolCallStream,
   trap_error as wasmTrapError,
 } from './beacon_wasm.js';
+import templateInit, {
+  initSync as templateInitSync,
+  __wbg_reset_state as resetTemplateInstance,
+  infer_format as wasmInferFormat,
+} from './beacon_template.js';
 
 // Loading the module: init() (asynchronous: fetches it, or takes a URL, a Response, bytes or a
 // compiled module) or initSync() (bytes or a compiled module). Every entry but one calls one of
@@ -83,23 +88,29 @@ function notLoaded() {
 }
 
 // bindings-wasm/build.sh makes the package's other entries from this file by replacing the block
-// between the two `load` lines (bindings-wasm/js/entries.mjs); each defines besideThisFile(), the
-// module init() loads by default: browser.js fetches it; index.cjs (Node's `require` and, through
-// node.mjs, `import`) reads the file synchronously; init.js (beacon-toolcall/init) only defines
-// it. This file itself (the `default` entry, e.g. a plain <script type="module">) does either.
-// The module name is not a literal, so bundlers leave the Node branch alone.
+// between the two `load` lines (bindings-wasm/js/entries.mjs); each defines besideThisFile() and
+// templateBesideThisFile(), the modules that init() and initTemplates() load by default, and
+// templateModuleSync(), the template module's bytes where a synchronous read can get them. browser.js fetches them; index.cjs
+// (Node's `require` and, through node.mjs, `import`) reads the files synchronously; init.js
+// (beacon-toolcall/init) only defines them. This file itself (the `default` entry, e.g. a plain
+// <script type="module">) does either. The module name is not a literal, so bundlers leave the
+// Node branch alone.
 // load: begin
-// Node's fetch() cannot read file: URLs, so Node reads the module from disk; browsers fetch it
-// (streaming compilation when the server sends application/wasm).
-async function besideThisFile() {
-  const wasmUrl = new URL('./beacon_wasm_bg.wasm', import.meta.url);
-  if (typeof process === 'object' && process !== null && typeof process.versions?.node === 'string'
-      && wasmUrl.protocol === 'file:') {
-    const fsModule = 'node:fs';
-    const { readFileSync } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsModule);
-    return readFileSync(wasmUrl);
-  }
-  return wasmUrl;
+// Node's fetch() cannot read file: URLs, so Node reads the modules from disk (the template module
+// synchronously, on first use); browsers fetch them (streaming compilation when the server sends
+// application/wasm), the template module with initTemplates().
+const wasmUrl = new URL('./beacon_wasm_bg.wasm', import.meta.url);
+const templateUrl = new URL('./beacon_template_bg.wasm', import.meta.url);
+const nodeFs = typeof process === 'object' && process !== null && typeof process.versions?.node === 'string'
+  && wasmUrl.protocol === 'file:' ? await import(/* webpackIgnore: true */ /* @vite-ignore */ `node:${'fs'}`) : null;
+function besideThisFile() {
+  return nodeFs ? nodeFs.readFileSync(wasmUrl) : wasmUrl;
+}
+function templateBesideThisFile() {
+  return nodeFs ? nodeFs.readFileSync(templateUrl) : templateUrl;
+}
+function templateModuleSync() {
+  return nodeFs?.readFileSync(templateUrl);
 }
 await init();
 // load: end
@@ -321,8 +332,12 @@ const OPTION = {
   repair: ['a boolean', (v) => typeof v === 'boolean'],
   unknown: ["'error', 'keep' or 'drop'", (v) => v === null || typeof v === 'string'],
   start: ["'detect', 'content' or 'reasoning'", (v) => v === null || typeof v === 'string'],
-  template: ['a FormatSpec (or the object its describe() gives)',
-    (v) => v === null || v instanceof FormatSpec || (typeof v === 'object' && !Array.isArray(v))],
+  template: ['a FormatSpec (or the object its describe() gives), a chat template or a tokenizer_config.json',
+    (v) => v === null || typeof v === 'string' || (typeof v === 'object' && !Array.isArray(v))],
+  bosToken: ['a string', (v) => typeof v === 'string'],
+  eosToken: ['a string', (v) => typeof v === 'string'],
+  specialTokens: ['an array (or other iterable) of strings',
+    (v) => v !== null && typeof v === 'object' && typeof v[Symbol.iterator] === 'function'],
 };
 
 // The options every parse function takes with tools.
@@ -373,9 +388,9 @@ function formatsArg(fn, formats) {
  * A tool-call format as data (docs/templates.md): what `FormatSpec.describe()` gives in Python
  * (`beacon template FILE` prints it), saved, edited or written by hand. Pass it as the `template`
  * option of every parse function: its format is read besides the built-in ones (only it with
- * `formats: []`), and its calls have the format id `'spec'`. Inferring a spec from a chat
- * template is in the Python package and the CLI (the template renderer would double this
- * module's size).
+ * `formats: []`), and its calls have the format id `'spec'`. `FormatSpec.fromTemplate` infers
+ * one from a model's chat template, in a second WebAssembly module (the template renderer would
+ * double the size of the first): Node loads it on first use, a browser with `initTemplates()`.
  */
 export class FormatSpec {
   #json;
@@ -401,6 +416,50 @@ export class FormatSpec {
     return spec;
   }
 
+  /**
+   * The format `template` writes, inferred by rendering it (docs/templates.md); the same
+   * template (and options) is inferred once, then cached. `template`: the Jinja text, or a
+   * `tokenizer_config.json` (its text, or the object it decodes to: its `chat_template`, a string
+   * or a list of named templates of which `tool_use` is taken, its `bos_token`, `eos_token` and
+   * added tokens). `bosToken`, `eosToken` replace the config's; `specialTokens` (text the
+   * tokenizer keeps as one token) add to its added tokens. Throws `ToolCallError`
+   * `template.render` (the message names the template's line), `template.no_tool_calls`,
+   * `template.ambiguous` or `template.limit`; `TypeError` for an argument of the wrong type, or
+   * (in a browser) when `initTemplates()` has not loaded the inference module yet.
+   */
+  static fromTemplate(template, options) {
+    const fn = 'FormatSpec.fromTemplate';
+    const o = optionsArg(fn, options, ['bosToken', 'eosToken', 'specialTokens']);
+    let text;
+    if (typeof template === 'string') {
+      text = textArg(fn, template);
+    } else if (template !== null && typeof template === 'object' && !Array.isArray(template)) {
+      text = toJson(fn, template, 'template', false);
+    } else {
+      throw new TypeError(`${fn}(): template must be a string (the template, or a tokenizer_config.json's text) `
+        + `or an object (a tokenizer_config.json decoded), not ${describe(template)}`);
+    }
+    let special;
+    if (o.specialTokens !== undefined) {
+      const tokens = [...o.specialTokens];
+      if (!tokens.every((t) => typeof t === 'string')) {
+        throw new TypeError(`${fn}(): option specialTokens must hold strings only`);
+      }
+      special = JSON.stringify(tokens);
+    }
+    const key = JSON.stringify([text, o.bosToken ?? null, o.eosToken ?? null, special ?? null]);
+    let spec = inferredSpecs.get(key);
+    if (spec === undefined) {
+      const json = callTemplateModule(text, o.bosToken, o.eosToken, special);
+      spec = new FormatSpec(JSON.parse(json), json);
+      if (inferredSpecs.size >= INFERRED_SPECS) inferredSpecs.delete(inferredSpecs.keys().next().value);
+    } else {
+      inferredSpecs.delete(key); // most recent last
+    }
+    inferredSpecs.set(key, spec);
+    return spec;
+  }
+
   /** The spec as a plain object (a copy). */
   describe() {
     return JSON.parse(this.#json);
@@ -417,8 +476,73 @@ export class FormatSpec {
 function formatSetArg(fn, o) {
   const f = formatsArg(fn, o.formats);
   if (o.template === undefined || o.template === null) return f;
-  const spec = o.template instanceof FormatSpec ? o.template._json : JSON.stringify(o.template);
-  return `{"formats":${f ?? 'null'},"spec":${spec}}`;
+  return `{"formats":${f ?? 'null'},"spec":${templateArg(o.template)._json}}`;
+}
+
+// The `template` option as a FormatSpec: one, a chat template (its text, or a
+// tokenizer_config.json with `chat_template`: inferred once and cached), or a spec described.
+function templateArg(template) {
+  if (template instanceof FormatSpec) return template;
+  if (typeof template === 'string' || (template !== null && typeof template === 'object' && 'chat_template' in template)) {
+    return FormatSpec.fromTemplate(template);
+  }
+  return { _json: JSON.stringify(template) };
+}
+
+// ------------------------------------------------------------------------------------------
+// Template inference: the second module (src: bindings-wasm/template), loaded on first use.
+
+const INFERRED_SPECS = 64; // the cache of FormatSpec.fromTemplate, most recent last
+const inferredSpecs = new Map();
+let templatesLoaded = false;
+let templatesLoading = null;
+
+/**
+ * Loads the template-inference module that `FormatSpec.fromTemplate` needs (Node loads it by
+ * itself; a browser must call this first). `source` (or `source.module_or_path`): as for
+ * `init()`; by default the beacon_template_bg.wasm file next to this one.
+ */
+export function initTemplates(source) {
+  if (templatesLoaded) return Promise.resolve();
+  if (!templatesLoading) {
+    templatesLoading = (async () => {
+      const given = await (source !== null && typeof source === 'object' && 'module_or_path' in source
+        ? source.module_or_path : source);
+      await templateInit({ module_or_path: given === undefined ? await templateBesideThisFile() : given });
+      templatesLoaded = true;
+    })();
+    templatesLoading.catch(() => { templatesLoading = null; });
+  }
+  return templatesLoading;
+}
+
+// infer_format, loading the module first where that can be done synchronously (Node); a trap
+// (a bug in beacon) is `internal`, and the next call runs on a fresh instance.
+function callTemplateModule(...args) {
+  if (!templatesLoaded) {
+    const bytes = templateModuleSync();
+    if (bytes === undefined) {
+      throw new TypeError('FormatSpec.fromTemplate(): the template-inference module is not loaded: '
+        + '`await initTemplates()` once before (a browser loads it on request; Node by itself)');
+    }
+    templateInitSync({ module: bytes });
+    templatesLoaded = true;
+  }
+  checkInstance(); // the main module builds the errors
+  let answer;
+  try {
+    answer = wasmInferFormat(...args);
+  } catch (e) {
+    if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+    try {
+      resetTemplateInstance();
+    } catch {
+      templatesLoaded = false;
+    }
+    return decode(wasmTrapError(false, e.message), e);
+  }
+  if (answer.charCodeAt(0) !== 111 /* o */) decode(answer);
+  return answer.slice(1);
 }
 
 // ------------------------------------------------------------------------------------------

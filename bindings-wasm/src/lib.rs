@@ -73,6 +73,7 @@ use std::sync::Arc;
 
 use beacon_core::host::{self, ArgError, Failure, Host, Input, Located, Op, Query, ToolOptions};
 use beacon_core::{ErrorCode, Number, ParseError, Tools, Unit, Value};
+use sink::answer;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 const HOST: Host = Host::JavaScript;
@@ -444,41 +445,6 @@ fn run(input: Input<'_>, capacity: usize, op: impl FnOnce() -> Result<Op, ArgErr
         .map_err(Failure::Arg)
         .and_then(|op| host::run(&input, op, HOST).map_err(Failure::Parse));
     answer(capacity, output)
-}
-
-/// The answer for `output` (see the crate docs).
-pub(crate) fn answer(capacity: usize, output: Result<host::Output, Failure>) -> String {
-    write_answer(
-        capacity,
-        output.map(|output| move |sink: &mut sink::JsonSink| host::emit(sink, output)),
-    )
-}
-
-/// The answer that `write` builds into the sink, or the failure (see the crate docs).
-pub(crate) fn write_answer<W>(capacity: usize, output: Result<W, Failure>) -> String
-where
-    W: FnOnce(&mut sink::JsonSink) -> Result<(), std::convert::Infallible>,
-{
-    let mut sink = sink::JsonSink {
-        out: String::with_capacity(capacity),
-        tagged: false,
-    };
-    sink.out.push('o');
-    let written = match output {
-        Ok(write) => write(&mut sink),
-        Err(Failure::Parse(err)) => {
-            sink.out.replace_range(0..1, "e");
-            host::emit_error(&mut sink, &err)
-        }
-        Err(Failure::Arg(ArgError::Type(message))) => return format!("t{message}"),
-        Err(Failure::Arg(ArgError::Value(message))) => return format!("r{message}"),
-    };
-    let Ok(()) = written;
-    if sink.tagged {
-        // Both tags are one ASCII byte, so this is a one-byte overwrite.
-        sink.out.replace_range(0..1, "b");
-    }
-    sink.out
 }
 
 /// An unknown format id or `ids` value is a `TypeError` in JavaScript.

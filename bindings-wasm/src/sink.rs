@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use beacon_core::host::{Key, Sink};
+use beacon_core::host::{self, ArgError, Failure, Key, Sink};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 #[wasm_bindgen]
@@ -11,6 +11,41 @@ extern "C" {
     /// JavaScript's `String(number)`.
     #[wasm_bindgen(js_name = String)]
     fn js_number_to_string(number: f64) -> String;
+}
+
+/// The answer for `output` (see the crate docs).
+pub(crate) fn answer(capacity: usize, output: Result<host::Output, Failure>) -> String {
+    write_answer(
+        capacity,
+        output.map(|output| move |sink: &mut JsonSink| host::emit(sink, output)),
+    )
+}
+
+/// The answer that `write` builds into the sink, or the failure (see the crate docs).
+pub(crate) fn write_answer<W>(capacity: usize, output: Result<W, Failure>) -> String
+where
+    W: FnOnce(&mut JsonSink) -> Result<(), std::convert::Infallible>,
+{
+    let mut sink = JsonSink {
+        out: String::with_capacity(capacity),
+        tagged: false,
+    };
+    sink.out.push('o');
+    let written = match output {
+        Ok(write) => write(&mut sink),
+        Err(Failure::Parse(err)) => {
+            sink.out.replace_range(0..1, "e");
+            host::emit_error(&mut sink, &err)
+        }
+        Err(Failure::Arg(ArgError::Type(message))) => return format!("t{message}"),
+        Err(Failure::Arg(ArgError::Value(message))) => return format!("r{message}"),
+    };
+    let Ok(()) = written;
+    if sink.tagged {
+        // Both tags are one ASCII byte, so this is a one-byte overwrite.
+        sink.out.replace_range(0..1, "b");
+    }
+    sink.out
 }
 
 /// Largest integer a JavaScript `number` holds exactly (`Number.MAX_SAFE_INTEGER`).

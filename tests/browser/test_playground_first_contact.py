@@ -158,10 +158,11 @@ def tab_to(pg: Page, selector: str, limit: int = 60) -> None:
 
 
 def focusable_controls(pg: Page) -> List[str]:
-    """Selectors (#id or a preset's data-preset) of the visible, enabled controls."""
+    """Selectors (#id or a preset's data-preset) of the visible, enabled controls (not those inside a
+    closed <details>, which Chromium renders with `content-visibility: hidden`)."""
     return pg.evaluate(
         """(sel) => [...document.querySelectorAll(sel)]
-          .filter((el) => !el.disabled && el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+          .filter((el) => !el.disabled && el.checkVisibility({ visibilityProperty: true }))
           .map((el) => el.id ? '#' + el.id : `[data-preset="${el.dataset.preset}"]`)""",
         CONTROLS,
     )

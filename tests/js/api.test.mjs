@@ -19,7 +19,7 @@ test('exports exactly the documented API, and index.d.ts declares all of it', ()
       '_memoryBytesForTesting', '_panicForTesting', '_setMemoryLimitForTesting',
       'compileTools', 'detectProvider', 'formatCalls', 'formatResults', 'hasToolCalls',
       // loading the module (every entry; only beacon-toolcall/init needs them: init.test.mjs)
-      'init', 'initSync',
+      'init', 'initSync', 'initTemplates',
       'parseMessage', 'parseResponse', 'parseToolCall', 'parseToolCalls',
       'scanStream',
     ],

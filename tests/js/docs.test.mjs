@@ -15,6 +15,7 @@ const MIN_CHECKS = {
   'README.md': 3,
   'docs/javascript.md': 3,
   'docs/providers.md': 5,
+  'docs/templates.md': 2,
   'docs/tools.md': 2,
   'docs/streaming.md': 0,   // the server loop: checked by stream-split.test.mjs, run here too
 };

@@ -29,7 +29,7 @@ test('npm pack -> npm install --offline -> import', () => {
     assert.match(packed[0].filename, /^beacon-toolcall-\d+\.\d+\.\d+\.tgz$/);
     assert.deepEqual(
       packed[0].files.map((f) => f.path).sort(),
-      ['README.md', 'beacon_wasm.js', 'beacon_wasm_bg.wasm', 'browser.js', 'index.cjs', 'index.d.cts', 'index.d.ts',
+      ['README.md', 'beacon_template.js', 'beacon_template_bg.wasm', 'beacon_wasm.js', 'beacon_wasm_bg.wasm', 'browser.js', 'index.cjs', 'index.d.cts', 'index.d.ts',
         'index.js', 'init.js', 'node.mjs', 'package.json', 'wasm.d.ts'],
     );
 

@@ -58,3 +58,65 @@ test('a plain described object works as the template, and a bad one is a TypeErr
   );
   assert.throws(() => parseToolCalls(text, { template: [] }), TypeError);
 });
+
+// FormatSpec.fromTemplate: the second module (bindings-wasm/template) infers the same spec as the
+// Python package from every template, and its errors are coded ToolCallErrors.
+const TEMPLATES = join(ROOT, '..', 'shared', 'chat-templates');
+const source = (name) => readFileSync(join(TEMPLATES, `${name}.jinja`), 'utf8');
+
+test('fromTemplate infers, from every template, the spec the Python package infers', () => {
+  for (const [name, t] of Object.entries(templates)) {
+    const spec = FormatSpec.fromTemplate(source(name), { bosToken: '<s>', eosToken: '</s>' });
+    assert.deepEqual(spec.describe(), t.spec, name);
+    const r = t.renders[0];
+    assert.deepEqual(
+      parseToolCalls(r.text, { formats: [], template: spec, tools: r.tools }).map((c) => ({ name: c.name, arguments: c.arguments })),
+      r.calls, `${name}/${r.case}`,
+    );
+  }
+});
+
+test('the template option takes a chat template or a tokenizer config, inferred once', () => {
+  const name = 'Qwen3-Coder';
+  const r = templates[name].renders.find((x) => x.calls.length > 0);
+  const text = source(name);
+  const want = parseToolCalls(r.text, { formats: [], template: FormatSpec.fromTemplate(text), tools: r.tools });
+  assert.deepEqual(parseToolCalls(r.text, { formats: [], template: text, tools: r.tools }), want);
+  const config = { chat_template: [{ name: 'default', template: '{{ messages }}' }, { name: 'tool_use', template: text }] };
+  assert.deepEqual(parseToolCalls(r.text, { formats: [], template: config, tools: r.tools }), want);
+  assert.deepEqual(parseToolCalls(r.text, { formats: [], template: JSON.stringify(config), tools: r.tools }), want);
+  assert.equal(FormatSpec.fromTemplate(text), FormatSpec.fromTemplate(text)); // cached
+  const streamed = new ToolCallStream({ formats: [], template: text, tools: r.tools });
+  const ends = [...streamed.feed(r.text), ...streamed.finish()].filter((e) => e.type === 'call_end');
+  assert.deepEqual(ends.map((e) => e.arguments), want.map((c) => c.arguments));
+});
+
+test('a template that cannot be read is a coded ToolCallError with its line', () => {
+  const cases = [
+    ['{{ raise_exception("no tools here") }}', 'template.render', /raised: no tools here/],
+    ['line one\n{% for %}', 'template.render', /line 2 of the template/],
+    ['{% for m in messages %}{{ m.content }}{% endfor %}', 'template.no_tool_calls', /./],
+    ['{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}', 'template.limit', /./],
+    ['{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}', 'template.limit', /./],
+  ];
+  for (const [template, code, message] of cases) {
+    assert.throws(() => FormatSpec.fromTemplate(template), (e) => {
+      assert.ok(e instanceof beacon.ToolCallError, template);
+      assert.equal(e.code, code, template);
+      assert.match(e.message, message);
+      assert.ok(Number.isInteger(e.line) && Number.isInteger(e.column));
+      return true;
+    });
+  }
+});
+
+test('fromTemplate checks its arguments', () => {
+  const t = source('Qwen3-Coder');
+  assert.throws(() => FormatSpec.fromTemplate(3), TypeError);
+  assert.throws(() => FormatSpec.fromTemplate(t, { bos_token: '<s>' }), /did you mean bosToken/);
+  assert.throws(() => FormatSpec.fromTemplate(t, { eosToken: 1 }), TypeError);
+  assert.throws(() => FormatSpec.fromTemplate(t, { specialTokens: [1] }), TypeError);
+  assert.deepEqual(FormatSpec.fromTemplate(t, { specialTokens: new Set(['<tool_call>']) }).describe(),
+    FormatSpec.fromTemplate(t).describe());
+  assert.throws(() => FormatSpec.fromTemplate('x\uD800'), (e) => e.code === 'json.invalid_unicode');
+});
