@@ -8,8 +8,9 @@
 //!   no call is `tool_call.unrecognized`.
 //! - Without one, a region is one call; the next call is found by its own marker.
 //! - A name written as text (`tag_json`, `tag_per_argument`) runs up to `name_suffix` on its line
-//!   (without one: up to white space, the arguments or the call's end), trimmed: non-empty and
-//!   without white space, else `tool_call.invalid_name`.
+//!   (without one: up to white space, the arguments or the call's end; with the id after the name:
+//!   up to the last `name_suffix` before `id_suffix`), trimmed: non-empty and without white space,
+//!   else `tool_call.invalid_name`.
 //! - A tagged value runs to the first `value_close` after it; one line break at each end of it
 //!   is the template's and is left out. Without `key_close_non_string`, its text is typed as the
 //!   text of the built-in tagged families is (strict JSON first, else a string; a tool's schema
@@ -394,7 +395,20 @@ fn name(spec: &FormatSpec, text: &str, p: usize, stops: &[u8]) -> Result<(String
         (&text[p..e], e)
     } else {
         let window = &bytes[p..(line_end + spec.name_suffix.len()).min(bytes.len())];
-        match find(window, &spec.name_suffix) {
+        let found = if spec.id == IdPosition::AfterName && !spec.id_suffix.is_empty() {
+            // The id follows the name: the name ends at the last suffix before the id's own
+            // (`functions.files:read:0` names `files:read`), so its end is known only once the
+            // id's suffix is there.
+            let id_window = &bytes[p..(line_end + spec.id_suffix.len()).min(bytes.len())];
+            match find(id_window, &spec.id_suffix) {
+                Some(id_end) => memchr::memmem::rfind(&bytes[p..p + id_end], spec.name_suffix.as_bytes()),
+                None if line_end == bytes.len() => return Err(ends_inside(text, "the tool's name")),
+                None => find(window, &spec.name_suffix),
+            }
+        } else {
+            find(window, &spec.name_suffix)
+        };
+        match found {
             Some(n) => (&text[p..p + n], p + n + spec.name_suffix.len()),
             None if line_end == bytes.len() => return Err(ends_inside(text, "the tool's name")),
             // The suffix on a line of its own (`NAME\n```json`).
