@@ -328,6 +328,14 @@ def bench_memory():
           ["input", "parser", "input", "peak", "result", "target", "met"], rows)
 
 
+def timed(section, fn, *args):
+    """fn(*args), its wall time printed to stderr, so that a slow section shows."""
+    start = time.perf_counter()
+    result = fn(*args)
+    print(f"section {section}: {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    return result
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="shorter timings, for a smoke run")
@@ -336,19 +344,18 @@ def main():
     args = ap.parse_args()
     budget = 0.05 if args.quick else 0.4
     print(f"beacon benchmark · Python {sys.version.split()[0]} · {os.cpu_count()} CPUs · orjson {'yes' if orjson else 'not installed'}")
-    native = bench_formats(budget)
-    bench_responses(budget)
-    bench_sglang(budget)
-    bench_templates(budget)
-    bench_engines(args.quick)
-    bench_proxy(args.quick)
-    bench_prose(budget)
+    native = timed("formats", bench_formats, budget)
+    timed("responses", bench_responses, budget)
+    timed("sglang", bench_sglang, budget)
+    timed("templates", bench_templates, budget)
+    timed("engines", bench_engines, args.quick)
+    timed("proxy", bench_proxy, args.quick)
+    timed("prose", bench_prose, budget)
     if not args.no_wasm:
-        bench_wasm(native)
-    bench_adversarial(budget)
+        timed("wasm", bench_wasm, native)
+    timed("adversarial", bench_adversarial, budget)
     if not args.no_memory:
-        bench_memory()
-
+        timed("memory", bench_memory)
 
 if __name__ == "__main__":
     main()
