@@ -303,11 +303,12 @@ def bench_adversarial(budget):
           ["input", "10 KB", "100 KB", "1 MB", "10 MB", "10 MB ÷ 10 KB"], rows)
 
 
-def bench_wasm(native):
+def bench_wasm(native, budget):
     script = os.path.join(ROOT, "bench", "wasm.mjs")
     cases = [{"format": f, "size": l, "text": t} for f, l, t, _ in corpus.typical_and_large()]
     try:
-        out = subprocess.run(["node", script], input=json.dumps(cases), capture_output=True, text=True, check=True)
+        out = subprocess.run(["node", script], input=json.dumps(cases), capture_output=True, text=True, check=True,
+                             env=dict(os.environ, BENCH_BUDGET=str(budget)))
     except (OSError, subprocess.CalledProcessError) as e:
         print(f"\n(WASM comparison failed: {getattr(e, 'stderr', e)})")
         return
@@ -352,7 +353,7 @@ def main():
     timed("proxy", bench_proxy, args.quick)
     timed("prose", bench_prose, budget)
     if not args.no_wasm:
-        timed("wasm", bench_wasm, native)
+        timed("wasm", bench_wasm, native, budget)
     timed("adversarial", bench_adversarial, budget)
     if not args.no_memory:
         timed("memory", bench_memory)

@@ -1,7 +1,8 @@
 // The WASM half of bench/run.py: reads [{format, size, text}] as JSON on stdin, times
 // parseToolCalls from the built npm package (build/pkg-web, or BEACON_WASM_PKG) on each with the
-// same method as the Python side (calibrate, then best of 5 repeats after a warm-up that lets V8
-// tier the module up), and prints [{format, size, seconds}] as JSON.
+// same method as the Python side (a warm-up that lets V8 tier the module up, then calibrate, then
+// best of 5 repeats of BENCH_BUDGET/5 seconds; bench/run.py passes its budget), and prints
+// [{format, size, seconds}] as JSON.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,7 +14,9 @@ const budget = Number(process.env.BENCH_BUDGET ?? 0.4);
 
 function perCall(text) {
   const now = () => Number(process.hrtime.bigint()) / 1e9;
-  for (let i = 0; i < 3000; i++) parseToolCalls(text); // warm-up: let V8 optimise the wasm
+  // Warm-up: let V8 optimise the wasm (3000 calls, or `budget` seconds if that comes first).
+  const warmEnd = now() + budget;
+  for (let i = 0; i < 3000 && now() < warmEnd; i++) parseToolCalls(text);
   let n = 1;
   let t = 0;
   for (;;) {
