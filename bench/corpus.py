@@ -240,3 +240,35 @@ ADVERSARIAL = {
 
 def adversarial(unit, size):
     return (unit * (size // len(unit) + 1))[:size]
+
+
+#: Per format: (opening, one small call, separator, closing) of an output of many calls, written
+#: the way the format lists several (one array or section where it has one). `{i}` is the call's
+#: index.
+MANY_CALLS = {
+    "hermes": ("", '<tool_call>\n{{"name": "f", "arguments": {{"a": {i}}}}}\n</tool_call>', "\n", ""),
+    "mistral": ("[TOOL_CALLS] [", '{{"name": "f", "arguments": {{"a": {i}}}}}', ", ", "]</s>"),
+    "llama": ("<|python_tag|>", '{{"name": "f", "parameters": {{"a": {i}}}}}', "; ", "<|eom_id|>"),
+    "qwen3_coder": ("", "<tool_call>\n<function=f>\n<parameter=a>\n{i}\n</parameter>\n</function>\n</tool_call>", "\n", ""),
+    "glm45": ("", "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>{i}</arg_value>\n</tool_call>", "\n", ""),
+    "kimi_k2": ("<|tool_calls_section_begin|>",
+                '<|tool_call_begin|>functions.f:{i}<|tool_call_argument_begin|>{{"a": {i}}}<|tool_call_end|>', "",
+                "<|tool_calls_section_end|>"),
+    "deepseek_v3": ("<｜tool▁calls▁begin｜>",
+                    '<｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{{"a": {i}}}\n```<｜tool▁call▁end｜>', "\n",
+                    "<｜tool▁calls▁end｜>"),
+    "pythonic": ("<|tool_call_start|>[", "f(a={i})", ", ", "]<|tool_call_end|>"),
+}
+
+
+def many_calls(fmt, size):
+    """(text, number of calls): an output of small calls in `fmt`, as many as fit in `size` bytes."""
+    opening, call, sep, closing = MANY_CALLS[fmt]
+    parts, used, i = [], len((opening + closing).encode()), 0
+    while True:
+        part = (sep if i else "") + call.format(i=i)
+        used += len(part.encode())
+        if used > size:
+            return opening + "".join(parts) + closing, i
+        parts.append(part)
+        i += 1

@@ -1,14 +1,15 @@
 """beacon's benchmark: every comparison measured side by side in this one process.
 
-    .venv/bin/python bench/run.py [--quick] [--no-wasm]
+    .venv/bin/python bench/run.py [--quick] [--no-wasm] [--no-memory]
 
 Prints one table per question: beacon vs json.loads of the payload alone and vs a regex+json.loads
 extractor per format; parse_response vs json.loads of the response plus reading the calls by
 hand; beacon vs SGLang's detectors (when `sglang` is importable); beacon's vLLM and SGLang
 plugins vs the engines' own parsers per streamed delta (bench/engines.py, in build/engines-venv
 when it exists); scanning throughput on 1 MB of prose; the WASM build in Node vs the native call;
-time per byte on adversarial inputs from 10 KB to 10 MB; peak memory on 10 MB inputs
-(bench/memory.py). Ratios are what matter: absolute times depend on the machine.
+time per byte on adversarial inputs from 10 KB to 10 MB; time per call on outputs of very many
+small calls per format, 10 KB to 10 MB; peak memory on 10 MB inputs (bench/memory.py). Ratios
+are what matter: absolute times depend on the machine. Each section's wall time goes to stderr.
 
 Each ratio is measured side by side: the two functions are timed in alternating rounds and each
 keeps its best round, so a busy machine slows both alike.
@@ -304,6 +305,44 @@ def bench_adversarial(budget):
           ["input", "10 KB", "100 KB", "1 MB", "10 MB", "10 MB ÷ 10 KB"], rows)
 
 
+def many_calls_cases(size):
+    """[(label, fn, input, calls)]: beacon on every format's output of small calls, and json.loads
+    of mistral's array (the same calls as JSON), the cost of building as many Python objects."""
+    cases = []
+    for fmt in corpus.MANY_CALLS:
+        text, calls = corpus.many_calls(fmt, size)
+        cases.append((fmt, beacon.parse_tool_calls, text, calls))
+    text, calls = corpus.many_calls("mistral", size)
+    cases.append(("json.loads, the calls as a JSON array", json.loads, text.removeprefix("[TOOL_CALLS] ").removesuffix("</s>"), calls))
+    return cases
+
+
+def bench_many_calls(budget, sizes):
+    """Outputs of very many small calls per format (bench/corpus.py's MANY_CALLS), from 10 KB up:
+    µs per call at each size, and its growth from the smallest to the largest, with Python's
+    cyclic garbage collector on (what a caller gets) and paused around the call."""
+    import gc
+
+    us, us_gc_off, calls = {}, {}, {}
+    for size in sizes:
+        for label, fn, arg, n in many_calls_cases(size):
+            us.setdefault(label, []).append(per_call(fn, arg, budget / 2) / n * 1e6)
+            calls[label] = n
+            if size in (sizes[0], sizes[-1]):
+                gc.disable()
+                try:
+                    us_gc_off.setdefault(label, []).append(per_call(fn, arg, budget / 2) / n * 1e6)
+                finally:
+                    gc.enable()
+    rows = [[label, f"{calls[label]:,}"] + [f"{t:.3f}" for t in times]
+            + [f"{times[-1] / times[0]:.2f}", f"{us_gc_off[label][-1] / us_gc_off[label][0]:.2f}"]
+            for label, times in us.items()]
+    labels = [f"{size // 1000:,} KB" if size < 1_000_000 else f"{size // 1_000_000} MB" for size in sizes]
+    growth = f"{labels[-1]} ÷ {labels[0]}"
+    table("Many small calls: µs per call (linear time means the growth stays near 1)",
+          ["input", f"calls in {labels[-1]}"] + labels + [growth, f"{growth}, GC paused"], rows)
+
+
 def bench_wasm(native, budget):
     script = os.path.join(ROOT, "bench", "wasm.mjs")
     cases = [{"format": f, "size": l, "text": t} for f, l, t, _ in corpus.typical_and_large()]
@@ -356,6 +395,7 @@ def main():
     if not args.no_wasm:
         timed("wasm", bench_wasm, native, budget)
     timed("adversarial", bench_adversarial, budget)
+    timed("many calls", bench_many_calls, budget, [10_000, 100_000, 1_000_000, 10_000_000])
     if not args.no_memory:
         timed("memory", bench_memory)
 
