@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark command: sets up, builds the Python package and the WASM package, then prints
-# bench/run.py's and bench/batch.py's tables. Takes a few minutes on 2 cores; pass --quick for a smoke run.
+# bench/run.py's and bench/batch.py's tables. The two scripts take about 5 minutes on 2 cores (--quick,
+# a smoke run: under 1.5), plus the builds (wasm-opt alone about 30 s).
 #   bash bench/run.sh [--quick] [--no-wasm]
 set -euo pipefail
 cd "$(dirname "$0")/.."
