@@ -24,7 +24,7 @@ mod stream;
 
 use std::sync::Arc;
 
-use beacon_core::host::{self, ArgError, Host, Input, Located, Op, Query, ToolOptions};
+use beacon_core::host::{self, ArgError, Host, Input, Located, Op, Query, ToolOptions, Wire};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::import_exception;
 use pyo3::prelude::*;
@@ -95,6 +95,7 @@ fn formats(
 /// as `spec=` to every parse.
 #[pyclass(frozen, module = "beacon._core", name = "Spec")]
 struct PySpec {
+    spec: beacon_core::template::FormatSpec,
     set: beacon_core::FormatSet,
 }
 
@@ -105,9 +106,8 @@ impl PySpec {
     #[new]
     fn new(described: &Bound<'_, PyAny>) -> PyResult<Self> {
         let value = args::to_value("FormatSpec", described, &args::At::root("spec"), 0)?;
-        Ok(PySpec {
-            set: host::spec(&value).map_err(located_error)?,
-        })
+        let (spec, set) = host::spec(&value).map_err(located_error)?;
+        Ok(PySpec { spec, set })
     }
 }
 
@@ -381,29 +381,29 @@ fn format_results<'py>(
     call(py, Input::Text(""), Op::FormatResults { results, provider })
 }
 
-/// The assistant message that carries `calls`, in `provider`'s wire shape. See
-/// `beacon.format_calls`.
+/// The assistant message that carries `calls`, in `provider`'s wire shape, or with `spec` (the
+/// `template=` option, compiled) the text that format writes. See `beacon.format_calls`.
 #[pyfunction]
-#[pyo3(signature = (calls, provider, *, content = None))]
+#[pyo3(signature = (calls, provider, *, content = None, spec = None))]
 fn format_calls<'py>(
     py: Python<'py>,
     calls: &Bound<'py, PyAny>,
     provider: &Bound<'py, PyAny>,
     content: Option<&Bound<'py, PyAny>>,
+    spec: Option<&Bound<'py, PySpec>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "format_calls";
-    let provider = host::provider_id(FUNC, &provider_str(FUNC, provider)?).map_err(arg_error)?;
+    let wire = match spec {
+        Some(spec) => Wire::Spec(Box::new(spec.get().spec.clone())),
+        None => Wire::Provider(host::provider_id(FUNC, &provider_str(FUNC, provider)?).map_err(arg_error)?),
+    };
     let calls = host::read_calls(FUNC, args::list(FUNC, "calls", calls)?, HOST).map_err(arg_error)?;
     let content = match content {
         None => None,
         Some(c) if c.is_none() => None,
         Some(c) => Some(args::text(FUNC, c)?.to_owned()),
     };
-    let op = Op::FormatCalls {
-        calls,
-        provider,
-        content,
-    };
+    let op = Op::FormatCalls { calls, wire, content };
     call(py, Input::Text(""), op)
 }
 

@@ -668,6 +668,16 @@ export function formatCalls(
   provider: Provider,
   options?: { content?: string | null },
 ): ResultMessage | ResultMessage[];
+/**
+ * With `template` and no provider: the calls written as the template's format writes them
+ * (`content` first), white space as the template renders it.
+ * @throws {ToolCallError} `result.missing_field` when a call lacks an id the format writes.
+ */
+export function formatCalls(
+  calls: readonly CallToFormat[],
+  provider: null | undefined,
+  options: { template: FormatSpec | FormatSpecDict | string | TokenizerConfig; content?: string | null },
+): string;
 
 /** @internal Not part of the API: makes the module panic, for beacon's own tests. */
 export function _panicForTesting(): never;

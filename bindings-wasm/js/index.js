@@ -1147,10 +1147,18 @@ export function formatResults(results, provider) {
  * shape: one message object, or for `openai_responses` and `gemini_interactions` the list of
  * input items. Each call is `{id, name, arguments}` (the calls of `parseMessage` may be passed as
  * they are). A call without an id where the provider needs one is `result.missing_field`.
+ *
+ * With `{ template }` and no provider (`formatCalls(calls, null, { template })`: a FormatSpec,
+ * a described spec or a chat template, as the parse functions take it), the calls are written
+ * as that model writes them: a string, `content` first.
  */
 export function formatCalls(calls, provider, options) {
-  const { content } = optionsArg('formatCalls', options, ['content']);
-  const id = providerArg('formatCalls', provider);
+  const { content, template } = optionsArg('formatCalls', options, ['content', 'template']);
+  const withTemplate = template !== undefined && template !== null;
+  if (withTemplate && provider !== undefined && provider !== null) {
+    throw new TypeError('formatCalls(): takes a provider or a template, not both');
+  }
+  const id = withTemplate ? '' : providerArg('formatCalls', provider);
   if (!Array.isArray(calls)) {
     throw new TypeError(`formatCalls(): calls must be an array of objects, not ${describe(calls)}`);
   }
@@ -1158,7 +1166,8 @@ export function formatCalls(calls, provider, options) {
     throw new TypeError(`formatCalls(): content must be a string, not ${describe(content)}`);
   }
   const json = toJson('formatCalls', calls, 'calls', false);
-  return callModule(json.length, wasmFormatCalls, json, id, content == null ? undefined : unicodeText(content));
+  const spec = withTemplate ? templateArg(template)._json : undefined;
+  return callModule(json.length, wasmFormatCalls, json, id, content == null ? undefined : unicodeText(content), spec);
 }
 
 /**

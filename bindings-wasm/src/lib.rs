@@ -71,7 +71,7 @@ mod stream;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use beacon_core::host::{self, ArgError, Failure, Host, Input, Located, Op, Query, ToolOptions};
+use beacon_core::host::{self, ArgError, Failure, Host, Input, Located, Op, Query, ToolOptions, Wire};
 use beacon_core::{ErrorCode, Number, ParseError, Tools, Unit, Value};
 use sink::answer;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -299,21 +299,25 @@ pub fn format_results(results: &str, provider: &str) -> String {
 }
 
 /// `formatCalls`: `calls` is the JSON text of the caller's calls (`index.js` checked it is an
-/// array); `provider` a provider id; `content` the message's text, if any.
+/// array); `provider` a provider id, or with `spec` (the JSON text of a described format spec,
+/// the `template` option) unused; `content` the message's text, if any.
 #[wasm_bindgen]
 #[must_use]
-pub fn format_calls(calls: &str, provider: &str, content: Option<String>) -> String {
+pub fn format_calls(calls: &str, provider: &str, content: Option<String>, spec: Option<String>) -> String {
     const FUNC: &str = "formatCalls";
     answer(
         64 + calls.len(),
         (|| {
-            let provider = host::provider_id(FUNC, provider)?;
-            let calls = host::read_calls(FUNC, json_arg(calls)?, HOST)?;
-            let op = Op::FormatCalls {
-                calls,
-                provider,
-                content,
+            let wire = match spec {
+                Some(spec) => {
+                    let (spec, _) = host::spec(&json_arg(&spec)?)
+                        .map_err(|e| ArgError::Type(format!("{FUNC}(): template: {e}")))?;
+                    Wire::Spec(Box::new(spec))
+                }
+                None => Wire::Provider(host::provider_id(FUNC, provider)?),
             };
+            let calls = host::read_calls(FUNC, json_arg(calls)?, HOST)?;
+            let op = Op::FormatCalls { calls, wire, content };
             host::run(&Input::Text(""), op, HOST).map_err(Failure::Parse)
         })(),
     )
@@ -495,7 +499,7 @@ pub(crate) fn formats_arg(func: &str, formats: Option<&str>) -> Result<beacon_co
     match spec {
         None => Ok(set),
         Some(spec) => {
-            let spec = host::spec(spec).map_err(|e| ArgError::Type(format!("{func}(): template: {e}")))?;
+            let (_, spec) = host::spec(spec).map_err(|e| ArgError::Type(format!("{func}(): template: {e}")))?;
             Ok(set.union(spec))
         }
     }

@@ -95,7 +95,7 @@ impl Value {
 /// Serialises an object as compact JSON, as [`Value::to_json`] does.
 pub(crate) fn object_json(entries: &Object) -> String {
     let mut out = String::new();
-    write_object(entries, &mut out);
+    write_object(entries, JsonStyle::default(), &mut out);
     out
 }
 
@@ -104,7 +104,33 @@ pub fn get<'a>(object: &'a Object, key: &str) -> Option<&'a Value> {
     object.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
+/// How JSON is written: compact (`{"a":1,"b":[2,3]}`, what [`Value::to_json`] gives) or spaced
+/// (`{"a": 1, "b": [2, 3]}`, Python's `json.dumps`), keys in their order or sorted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct JsonStyle {
+    pub spaced: bool,
+    pub sorted: bool,
+}
+
+/// The entries of an object in their order, or sorted by key (as Python's `sort_keys` and
+/// jinja2's `dictsort` order them: by code point).
+pub(crate) fn entries_in_order(entries: &Object, sorted: bool) -> impl Iterator<Item = &(String, Value)> {
+    // Only a sorted order is collected: the plain order allocates nothing.
+    let mut order: Vec<&(String, Value)> = Vec::new();
+    if sorted {
+        order.extend(entries.iter());
+        order.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    let plain = (!sorted).then(|| entries.iter()).into_iter().flatten();
+    order.into_iter().chain(plain)
+}
+
 fn write_json(value: &Value, out: &mut String) {
+    write_json_styled(value, JsonStyle::default(), out);
+}
+
+/// Writes `value` as JSON laid out as `style` says.
+pub(crate) fn write_json_styled(value: &Value, style: JsonStyle, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -122,25 +148,26 @@ fn write_json(value: &Value, out: &mut String) {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.push_str(if style.spaced { ", " } else { "," });
                 }
-                write_json(item, out);
+                write_json_styled(item, style, out);
             }
             out.push(']');
         }
-        Value::Object(entries) => write_object(entries, out),
+        Value::Object(entries) => write_object(entries, style, out),
     }
 }
 
-fn write_object(entries: &Object, out: &mut String) {
+/// Writes an object as JSON laid out as `style` says.
+pub(crate) fn write_object(entries: &Object, style: JsonStyle, out: &mut String) {
     out.push('{');
-    for (i, (k, v)) in entries.iter().enumerate() {
+    for (i, (k, v)) in entries_in_order(entries, style.sorted).enumerate() {
         if i > 0 {
-            out.push(',');
+            out.push_str(if style.spaced { ", " } else { "," });
         }
         write_json_string(k, out);
-        out.push(':');
-        write_json(v, out);
+        out.push_str(if style.spaced { ": " } else { ":" });
+        write_json_styled(v, style, out);
     }
     out.push('}');
 }

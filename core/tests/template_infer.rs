@@ -31,7 +31,9 @@ fn template(name: &str) -> ChatTemplate {
 }
 
 fn spec(name: &str) -> FormatSpec {
-    infer(&template(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    infer(&template(name))
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .trimmed()
 }
 
 #[test]
@@ -108,7 +110,7 @@ fn lists_bare_objects_and_thinking_turns() {
 #[test]
 fn added_tokens_keep_a_diff_from_splitting_a_token() {
     let mut t = template("Cohere2MoE");
-    let without = infer(&t).unwrap();
+    let without = infer(&t).unwrap().trimmed();
     assert_eq!(
         (without.section_start.as_str(), without.section_end.as_str()),
         ("<|START_ACTION|>[", "]<|END_ACTION|>"),
@@ -123,7 +125,7 @@ fn added_tokens_keep_a_diff_from_splitting_a_token() {
     ]
     .map(String::from)
     .to_vec();
-    let spec = infer(&t).unwrap();
+    let spec = infer(&t).unwrap().trimmed();
     assert_eq!(
         (
             spec.section_start.as_str(),

@@ -954,7 +954,11 @@ def format_results(
 
 
 def format_calls(
-    calls: Union[List[Any], Tuple[Any, ...]], provider: Provider, *, content: Optional[str] = None
+    calls: Union[List[Any], Tuple[Any, ...]],
+    provider: Optional[Provider] = None,
+    *,
+    content: Optional[str] = None,
+    template: Optional[Union[FormatSpec, Template]] = None,
 ) -> Any:
     """The assistant message that carries ``calls`` (and ``content`` as its text) in
     ``provider``'s wire shape: one message object, or for ``openai_responses`` and
@@ -968,11 +972,31 @@ def format_calls(
     >>> format_calls([{"id": "call_1", "name": "f", "arguments": {"x": 1}}], "openai_chat")
     {'role': 'assistant', 'content': None, 'tool_calls': [{'id': 'call_1', 'type': 'function', 'function': {'name': 'f', 'arguments': '{"x":1}'}}]}
 
+    With ``template`` instead of a provider (a :class:`FormatSpec`, or a model's chat template,
+    inferred as the parse functions' ``template=`` is), the calls are written as that model
+    writes them: a ``str``, ``content`` first. A spec inferred from a template writes what the
+    template renders, its white space included (docs/templates.md, "Writing calls back"), so
+    ``parse_tool_calls(format_calls(calls, template=t), template=t, formats=[])`` gives the calls
+    back.
+
+    >>> spec = FormatSpec.from_dict({"call": "tag_json", "section": {"start": "", "end": ""},
+    ...     "call_markers": {"start": "<function=", "end": "</function>"}, "separator": "",
+    ...     "name_suffix": ">"})
+    >>> format_calls([{"name": "f", "arguments": {"x": 1}}], template=spec)
+    '<function=f>{"x": 1}</function>'
+
     Raises:
-        ToolCallError: ``result.missing_field`` when a call lacks an id the provider requires
-            (``parse_message(text, ids="generate")`` gives every call one): never invented.
+        ToolCallError: ``result.missing_field`` when a call lacks an id the provider (or the
+            template's format) requires (``parse_message(text, ids="generate")`` gives every
+            call one): never invented.
         TypeError: ``calls`` is not a list or tuple of dicts with ``name`` (str), ``arguments``
-            (dict) and optionally ``id`` (str or None), or ``content`` is not a ``str``.
+            (dict) and optionally ``id`` (str or None), ``content`` is not a ``str``, or
+            neither (or both of) ``provider`` and ``template`` is given.
         ValueError: ``provider`` is not one of :data:`PROVIDERS`.
     """
+    if (provider is None) == (template is None):
+        raise TypeError("format_calls() takes a provider or a template (one of them)")
+    if template is not None:
+        spec = spec_arg("format_calls", template)
+        return _core.format_calls(calls, "", content=content, spec=spec)
     return _core.format_calls(calls, provider, content=content)

@@ -23,21 +23,32 @@ def test_the_templates_are_there() -> None:
     assert len(list(TEMPLATES.glob("*.jinja"))) >= 40
 
 
+def reading(described):
+    """A described spec as it reads: every marker without the white space around it."""
+    if isinstance(described, dict):
+        return {k: reading(v) for k, v in described.items()}
+    return described.strip() if isinstance(described, str) else described
+
+
 @pytest.mark.parametrize("name", ["Qwen-Qwen2.5-7B-Instruct", "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use", "Qwen-Qwen3-0.6B"])
 def test_hermes_style_templates(name: str) -> None:
-    spec = FormatSpec.from_template(template(name)).describe()
+    spec = reading(FormatSpec.from_template(template(name)).describe())
     assert spec["call_markers"] == {"start": "<tool_call>", "end": "</tool_call>"}
     assert (spec["name_key"], spec["arguments_key"]) == ("name", "arguments")
 
 
 def test_a_tag_per_argument() -> None:
-    spec = FormatSpec.from_template(template("Qwen3-Coder")).describe()
+    described = FormatSpec.from_template(template("Qwen3-Coder")).describe()
+    spec = reading(described)
     assert spec["call"] == "tag_per_argument"
     assert spec["key"]["start"] == "<parameter=" and spec["value_close"] == "</parameter>"
+    # The markers as written keep the template's line breaks (format_calls writes them).
+    assert described["key"] == {"start": "\n<parameter=", "end": ">\n", "end_non_string": ""}
+    assert described["write"] == {"json": "spaced", "sorted_keys": False}
 
 
 def test_a_section_with_a_separator() -> None:
-    spec = FormatSpec.from_template(template("mistralai-Mistral-Nemo-Instruct-2407")).describe()
+    spec = reading(FormatSpec.from_template(template("mistralai-Mistral-Nemo-Instruct-2407")).describe())
     assert spec["section"]["start"].startswith("[TOOL_CALLS]") and spec["separator"] == ","
 
 
@@ -275,7 +286,7 @@ def test_an_empty_reasoning_block_before_the_calls_is_left_to_reasoning() -> Non
     # Command R7B's template writes `<|START_THINKING|><|END_THINKING|>` before its action: the
     # model fills it, so it is reasoning, not part of the call's marker.
     spec = FormatSpec.from_template(template("CohereForAI-c4ai-command-r7b-12-2024-tool_use"))
-    assert spec.describe()["section"] == {"start": "<|START_ACTION|>[", "end": "]<|END_ACTION|>"}
+    assert reading(spec.describe())["section"] == {"start": "<|START_ACTION|>[", "end": "]<|END_ACTION|>"}
     text = (
         "<|START_THINKING|>I will look it up.<|END_THINKING|><|START_ACTION|>[\n"
         '    {"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Paris"}}\n]<|END_ACTION|>'
@@ -288,7 +299,7 @@ def test_an_empty_reasoning_block_before_the_calls_is_left_to_reasoning() -> Non
 def test_markers_are_whole_tokens_and_a_dropped_stop_token_is_no_error() -> None:
     # Renders share `<` or `<|` with the content turns; the markers still start at the token.
     spec = FormatSpec.from_template(template("NVIDIA-Nemotron-Nano-v2"))
-    assert spec.describe()["section"] == {"start": "<TOOLCALL>[", "end": "]</TOOLCALL><SPECIAL_12>"}
+    assert reading(spec.describe())["section"] == {"start": "<TOOLCALL>[", "end": "]</TOOLCALL><SPECIAL_12>"}
     call = '<TOOLCALL>[{"name": "f", "arguments": {}}]</TOOLCALL>'
     for text in (call, call + "\n", call + "<SPECIAL_12>"):
         message = beacon.parse_message("Sure. " + text, formats=[], template=spec)

@@ -77,11 +77,11 @@ pub enum Op {
         results: Vec<ToolResult>,
         provider: Provider,
     },
-    /// `format_calls`: the calls already read ([`read_calls`]) and the message's text; the input
-    /// is unused.
+    /// `format_calls`: the calls already read ([`read_calls`]) and the message's text, in a
+    /// provider's wire shape or as a format spec writes them ([`Wire`]); the input is unused.
     FormatCalls {
         calls: Vec<ProviderCall>,
-        provider: Provider,
+        wire: Wire,
         content: Option<String>,
     },
     /// `FormatSpec.from_template`: the tool-call format a chat template writes
@@ -98,6 +98,15 @@ pub enum Op {
     /// Panics inside [`run`], so a binding's tests can check that a panic becomes `internal`.
     #[doc(hidden)]
     PanicForTesting,
+}
+
+/// What `format_calls` writes: a provider's assistant message, or (`template=`) the text a
+/// format spec writes, [`FormatSpec::write`](crate::template::FormatSpec::write), after the
+/// content when there is one.
+#[derive(Debug, Clone)]
+pub enum Wire {
+    Provider(Provider),
+    Spec(Box<crate::template::FormatSpec>),
 }
 
 /// The tools options of the parse operations: the caller's tools, compiled once ([`tools`]) and
@@ -289,6 +298,17 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     format!("beacon panicked ({detail}); this is a bug in beacon, please report it with the input")
 }
 
+/// `format_calls`: the provider's message, or the text the spec writes after the content.
+fn format_calls(calls: &[ProviderCall], wire: Wire, content: Option<String>) -> Result<Value, ParseError> {
+    match wire {
+        Wire::Provider(provider) => crate::providers::format_calls(calls, provider, content.as_deref()),
+        Wire::Spec(spec) => {
+            let written = spec.write(calls.iter().map(|c| (c.name.as_str(), &c.arguments, c.id.as_deref())))?;
+            Ok(Value::String(content.unwrap_or_default() + &written))
+        }
+    }
+}
+
 fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Output<'a>, ParseError> {
     match op {
         Op::ToolCall { formats, tools } => {
@@ -350,15 +370,7 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Out
         Op::FormatResults { results, provider } => {
             Ok(Output::Value(crate::providers::format_results(&results, provider)?))
         }
-        Op::FormatCalls {
-            calls,
-            provider,
-            content,
-        } => Ok(Output::Value(crate::providers::format_calls(
-            &calls,
-            provider,
-            content.as_deref(),
-        )?)),
+        Op::FormatCalls { calls, wire, content } => format_calls(&calls, wire, content).map(Output::Value),
         #[cfg(feature = "templates")]
         Op::InferFormat {
             bos_token,

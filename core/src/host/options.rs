@@ -46,13 +46,17 @@ pub fn formats<'a>(func: &str, ids: Option<impl IntoIterator<Item = &'a str>>) -
     }
 }
 
-/// The `template=` option of the parse operations, from a format spec as
-/// [`FormatSpec::describe`](crate::template::FormatSpec::describe) gives it: the set of its format
-/// alone (join it to the `formats` set with [`FormatSet::union`]). A spec that is not one is
-/// `result.missing_field` or `result.unsupported`, as is one that cannot be read from a text.
-pub fn spec(described: &Value) -> Result<FormatSet, Located> {
+/// The `template=` option, from a format spec as
+/// [`FormatSpec::describe`](crate::template::FormatSpec::describe) gives it: the spec (what
+/// `format_calls` writes with) and the set of its format alone (join it to the `formats` set
+/// of a parse with [`FormatSet::union`]). A spec that is not one is `result.missing_field` or
+/// `result.unsupported`, as is one that cannot be read from a text.
+pub fn spec(described: &Value) -> Result<(crate::template::FormatSpec, FormatSet), Located> {
     crate::template::FormatSpec::from_value(described)
-        .and_then(|spec| FormatSet::EMPTY.with_spec(&spec))
+        .and_then(|spec| {
+            let set = FormatSet::EMPTY.with_spec(&spec)?;
+            Ok((spec, set))
+        })
         .map_err(|e| Located::new(&e, "", Unit::Bytes))
 }
 

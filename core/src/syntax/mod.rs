@@ -6,4 +6,5 @@ pub(crate) mod json;
 pub(crate) mod object_literal;
 pub(crate) mod origin;
 pub(crate) mod path;
+pub(crate) mod pyliteral;
 pub(crate) mod shape;

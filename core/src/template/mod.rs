@@ -7,6 +7,8 @@ mod probe;
 mod py;
 pub mod render;
 
-pub use crate::formats::spec::{ArgumentsEncoding, CallKind, FormatSpec, IdPosition, ValueStyle};
+pub use crate::formats::spec::{
+    ArgumentsEncoding, CallKind, CallToWrite, FormatSpec, IdPosition, JsonLayout, ValueStyle,
+};
 pub use probe::infer;
 pub use render::{render, ChatTemplate, Renderer};

@@ -34,7 +34,7 @@
 
 use super::render::{ChatTemplate, Renderer};
 use crate::error::{ErrorCode, ParseError};
-use crate::formats::spec::{ArgumentsEncoding, CallKind, FormatSpec, IdPosition, ValueStyle};
+use crate::formats::spec::{ArgumentsEncoding, CallKind, CallToWrite, FormatSpec, IdPosition, JsonLayout, ValueStyle};
 use crate::syntax::json::{parse_json, parse_value_at};
 use crate::value::{Number, Object, Value};
 
@@ -746,17 +746,22 @@ fn probe_id(index: usize) -> String {
     format!("call{index}{ID_TAIL}")
 }
 
-/// A marker that holds the first call's probe id, split around it (each part trimmed).
+/// A marker that holds the first call's probe id, split around it.
 fn split_id(marker: &str) -> Option<(String, String)> {
     let (before, after) = marker.split_once(&probe_id(0))?;
-    Some((before.trim().to_owned(), after.trim().to_owned()))
+    Some((before.to_owned(), after.to_owned()))
+}
+
+/// Whether `marker` is no marker: empty, or white space only.
+fn blank(marker: &str) -> bool {
+    marker.trim().is_empty()
 }
 
 /// The text between a call's name and its arguments: the name's suffix, or the suffix, the
 /// call's id and the id's suffix.
 fn set_name_suffix(spec: &mut FormatSpec, text: &str) -> Result<(), ParseError> {
     match split_id(text) {
-        Some((_, suffix)) if suffix.is_empty() || spec.id != IdPosition::None => Err(ambiguous(&format!(
+        Some((_, suffix)) if blank(&suffix) || spec.id != IdPosition::None => Err(ambiguous(&format!(
             "the template writes each call's id after its name ({text:?}) with nothing after it to end it"
         ))),
         Some((name_suffix, suffix)) => {
@@ -769,7 +774,7 @@ fn set_name_suffix(spec: &mut FormatSpec, text: &str) -> Result<(), ParseError> 
             "the template writes each call's id after its name ({text:?}): markers that change from call to call are not one format"
         ))),
         None => {
-            text.trim().clone_into(&mut spec.name_suffix);
+            text.clone_into(&mut spec.name_suffix);
             Ok(())
         }
     }
@@ -806,12 +811,12 @@ fn fill(spec: &mut FormatSpec, shape: Shape, renders: &Renders) -> Result<(), Pa
             let (scalars, containers) = value_styles(&m, typed)?;
             spec.kind = CallKind::TagPerArgument;
             set_name_suffix(spec, &m.name_suffix)?;
-            m.key_open.trim().clone_into(&mut spec.key_open);
-            m.key_close.trim().clone_into(&mut spec.key_close);
+            spec.key_open = m.key_open;
             if m.key_close_non_string != m.key_close {
-                m.key_close_non_string.trim().clone_into(&mut spec.key_close_non_string);
+                spec.key_close_non_string = m.key_close_non_string;
             }
-            m.value_close.trim().clone_into(&mut spec.value_close);
+            spec.key_close = m.key_close;
+            spec.value_close = m.value_close;
             spec.scalars = scalars;
             spec.containers = containers;
         }
@@ -823,7 +828,7 @@ fn fill(spec: &mut FormatSpec, shape: Shape, renders: &Renders) -> Result<(), Pa
 /// then the rest of that marker come before the name; anywhere else, an id is text that changes
 /// from call to call.
 fn place_id(spec: &mut FormatSpec) -> Result<(), ParseError> {
-    let opening = if spec.section_start.is_empty() {
+    let opening = if blank(&spec.section_start) {
         &mut spec.call_start
     } else {
         &mut spec.section_start
@@ -951,11 +956,11 @@ pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
         }
     }
     let mut spec = FormatSpec {
-        section_start: section_start.trim().to_owned(),
-        section_end: section_end.trim().to_owned(),
-        call_start: call_start.trim().to_owned(),
-        call_end: call_end.trim().to_owned(),
-        separator: separator.trim().to_owned(),
+        section_start: section_start.to_owned(),
+        section_end: section_end.to_owned(),
+        call_start: call_start.to_owned(),
+        call_end: call_end.to_owned(),
+        separator: separator.to_owned(),
         ..FormatSpec::default()
     };
     place_id(&mut spec)?;
@@ -972,7 +977,85 @@ pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
             spec.call_start
         )));
     }
+    choose_layout(&mut spec, &renders, numbered);
     Ok(spec)
+}
+
+/// The layout of what the spec writes ([`FormatSpec::write`]): the first of spaced or compact
+/// JSON, keys in order or sorted (and, for call syntax, the value styles) with which the spec
+/// writes each probe turn as the template rendered it. Where none does, the spec keeps the
+/// default (spaced, in order): reading does not depend on it.
+fn choose_layout(spec: &mut FormatSpec, renders: &Renders, numbered: bool) {
+    let [a, b] = calls();
+    let typed = typed_call();
+    let id = |i: usize| if numbered { i.to_string() } else { probe_id(i) };
+    let (id0, id1) = (id(0), id(1));
+    let args = |c: &Call| match &c.arguments {
+        Value::Object(entries) => entries.clone(),
+        _ => Object::new(),
+    };
+    let (args_a, args_b, args_typed) = (args(&a), args(&b), args(&typed));
+    let mut turns: Vec<(String, Vec<CallToWrite<'_>>)> = vec![
+        (
+            renders.call_text(&renders.one).to_owned(),
+            vec![(a.name, &args_a, Some(&id0))],
+        ),
+        (
+            renders.call_text(&renders.other).to_owned(),
+            vec![(b.name, &args_b, Some(&id0))],
+        ),
+    ];
+    if let Some(typed_text) = &renders.typed {
+        turns.push((
+            renders.call_text(typed_text).to_owned(),
+            vec![(typed.name, &args_typed, Some(&id0))],
+        ));
+    }
+    if let Some(two) = renders
+        .two
+        .as_deref()
+        .map(|t| renders.call_text(t))
+        .filter(|t| t.contains(b.name))
+    {
+        let both = vec![
+            (a.name, &args_a, Some(id0.as_str())),
+            (b.name, &args_b, Some(id1.as_str())),
+        ];
+        turns.push((two.to_owned(), both));
+    }
+    let styles: &[(ValueStyle, ValueStyle)] = if spec.kind == CallKind::CallSyntax {
+        &[
+            (ValueStyle::Python, ValueStyle::Json),
+            (ValueStyle::Python, ValueStyle::Python),
+            (ValueStyle::Json, ValueStyle::Json),
+            (ValueStyle::Json, ValueStyle::Python),
+        ]
+    } else {
+        &[(spec.scalars, spec.containers)]
+    };
+    let mut candidate = spec.clone();
+    for &(scalars, containers) in styles {
+        for json in [JsonLayout::Spaced, JsonLayout::Compact] {
+            for sorted_keys in [false, true] {
+                candidate.scalars = scalars;
+                candidate.containers = containers;
+                candidate.json = json;
+                candidate.sorted_keys = sorted_keys;
+                let writes_all = turns.iter().all(|(text, calls)| {
+                    candidate
+                        .write(calls.iter().copied())
+                        .is_ok_and(|written| text.contains(&written))
+                });
+                if writes_all {
+                    *spec = candidate;
+                    return;
+                }
+            }
+        }
+    }
+    if spec.kind == CallKind::CallSyntax {
+        spec.scalars = ValueStyle::Python;
+    }
 }
 
 #[cfg(test)]

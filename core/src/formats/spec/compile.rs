@@ -1,6 +1,7 @@
 //! A format spec compiled into a tier-1 family: its opening marker (the section's start, or the
 //! call's) is the family's marker, every other marker one of its tokens, and the region's last
-//! marker its closer; the scanner's marks hold it before the built-in families. A spec is compiled
+//! marker its closer; the scanner's marks hold it before the built-in families. The family reads
+//! the spec's markers without the white space around them ([`FormatSpec::trimmed`]). A spec is compiled
 //! once per process and kept, like the built-in families, for the life of the process: the same
 //! spec again (however it was made) is a lookup, so memory grows only with the number of
 //! distinct specs a process uses.
@@ -51,7 +52,7 @@ impl FormatSet {
         Ok(self.with_spec_id(compile(spec)?))
     }
 
-    /// The spec whose format the set holds, if any.
+    /// The spec whose format the set holds, if any, as it reads (markers trimmed).
     pub fn spec(self) -> Option<&'static FormatSpec> {
         match family(self.spec_id()?).parse {
             Parse::Spec(spec) => Some(spec),
@@ -66,8 +67,9 @@ fn compile(spec: &FormatSpec) -> Result<SpecId, ParseError> {
     if let Some(&id) = table.ids.get(spec) {
         return Ok(id);
     }
-    check(spec)?;
-    let spec_ref: &'static FormatSpec = Box::leak(Box::new(spec.clone()));
+    let reading = spec.trimmed();
+    check(&reading)?;
+    let spec_ref: &'static FormatSpec = Box::leak(Box::new(reading));
     let id = SpecId(u32::try_from(table.families.len()).unwrap_or(u32::MAX));
     table.families.push(Box::leak(Box::new(family_of(spec_ref))));
     table.ids.insert(spec.clone(), id);

@@ -20,11 +20,16 @@
 //!   schema. A diff cannot tell where a key's closing ends and a value's opening begins (they
 //!   always stand together), so `key_close` is all the text between a key and its value.
 //!
-//! Markers are stored without the white space around them (white space between markers is
-//! free); an empty marker is no marker.
+//! Markers are stored as the format writes them, white space included. Reading ignores the
+//! white space around a marker (white space between markers is free, and a marker of white space
+//! only is no marker); writing ([`FormatSpec::write`]) puts every marker down as it is, with the
+//! JSON layout `json` and `sorted_keys` say, so that calls come out as the template renders them.
 
 mod compile;
 mod read;
+mod write;
+
+pub use write::CallToWrite;
 
 pub(crate) use compile::family;
 pub(crate) use read::read;
@@ -123,6 +128,32 @@ impl ValueStyle {
     }
 }
 
+/// How a format lays out the JSON it writes (arguments, values): with `", "` between items and
+/// `": "` after a key, as Python's `json.dumps` and so most templates' `tojson` do, or with
+/// neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum JsonLayout {
+    #[default]
+    Spaced,
+    Compact,
+}
+
+impl JsonLayout {
+    /// The layout's id in [`FormatSpec::describe`].
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            JsonLayout::Spaced => "spaced",
+            JsonLayout::Compact => "compact",
+        }
+    }
+
+    fn parse(id: &str) -> Option<Self> {
+        [JsonLayout::Spaced, JsonLayout::Compact]
+            .into_iter()
+            .find(|l| l.as_str() == id)
+    }
+}
+
 /// Where a tag format writes each call's id (Solar-Open's `<|tool_call:begin|>ID<|tool_call:name|>`,
 /// Mistral's `NAME[CALL_ID]ID[ARGS]`): nowhere, right after `call_start` (before the name), or
 /// right after `name_suffix`; the id then runs to `id_suffix`.
@@ -180,9 +211,9 @@ pub struct FormatSpec {
     pub key_close_non_string: String,
     /// `tag_per_argument`: after each value.
     pub value_close: String,
-    /// `tag_per_argument`: how booleans, numbers and null are written.
+    /// `tag_per_argument`, `call_syntax`: how booleans, numbers and null are written.
     pub scalars: ValueStyle,
-    /// `tag_per_argument`: how lists and objects are written.
+    /// `tag_per_argument`, `call_syntax`: how lists and objects are written.
     pub containers: ValueStyle,
     /// `tag_json`, `tag_per_argument`: where each call's id is written.
     pub id: IdPosition,
@@ -190,6 +221,11 @@ pub struct FormatSpec {
     pub id_suffix: String,
     /// `object_literal`: what stands before and after a string (Gemma 4's `<|"|>`).
     pub string_delimiter: String,
+    /// Writing: how the JSON (and object literals) of the calls are laid out.
+    pub json: JsonLayout,
+    /// Writing: whether the keys of arguments are written sorted (Gemma 4's template sorts
+    /// them) rather than in their order.
+    pub sorted_keys: bool,
 }
 
 fn s(text: &str) -> Value {
@@ -201,13 +237,38 @@ fn pair(start: &str, end: &str) -> Value {
 }
 
 impl FormatSpec {
+    /// The spec as it reads: every marker without the white space around it.
+    #[must_use]
+    pub fn trimmed(&self) -> FormatSpec {
+        let mut spec = self.clone();
+        for marker in [
+            &mut spec.section_start,
+            &mut spec.section_end,
+            &mut spec.call_start,
+            &mut spec.call_end,
+            &mut spec.separator,
+            &mut spec.name_suffix,
+            &mut spec.key_open,
+            &mut spec.key_close,
+            &mut spec.key_close_non_string,
+            &mut spec.value_close,
+            &mut spec.id_suffix,
+            &mut spec.string_delimiter,
+        ] {
+            if marker.trim().len() != marker.len() {
+                *marker = marker.trim().to_owned();
+            }
+        }
+        spec
+    }
+
     /// Whether the spec writes bare JSON call objects, with no marker, that the `json` format
     /// (tier 2) reads as they are.
     pub(crate) fn reads_as_json(&self) -> bool {
         self.kind == CallKind::JsonObject
             && [&self.section_start, &self.section_end, &self.call_start, &self.call_end]
                 .iter()
-                .all(|m| m.is_empty())
+                .all(|m| m.trim().is_empty())
             && self.name_key == "name"
             && ["arguments", "parameters"].contains(&self.arguments_key.as_str())
     }
@@ -217,8 +278,9 @@ impl FormatSpec {
     /// `json_object`: `"name_key", "arguments_key", "arguments": "json_object" | "json_string"`;
     /// `tag_json`: `"name_suffix"`; `tag_per_argument`: `"name_suffix", "key": {"start", "end",
     /// "end_non_string"}, "value_close", "values": {"scalars", "containers"}` ("json" |
-    /// "python"). A tag format that writes ids also has `"id": {"position": "before_name" |
-    /// "after_name", "suffix"}`.
+    /// "python"; `call_syntax` has `"values"` too). A tag format that writes ids also has `"id":
+    /// {"position": "before_name" | "after_name", "suffix"}`. Every spec has `"write": {"json":
+    /// "spaced" | "compact", "sorted_keys"}`, how its calls are written.
     pub fn describe(&self) -> Value {
         let mut out = vec![
             ("call".to_owned(), s(self.kind.as_str())),
@@ -232,7 +294,8 @@ impl FormatSpec {
                 out.push(("arguments_key".into(), s(&self.arguments_key)));
                 out.push(("arguments".into(), s(self.arguments.as_str())));
             }
-            CallKind::NameKeyedObject | CallKind::CallSyntax => {}
+            CallKind::NameKeyedObject => {}
+            CallKind::CallSyntax => out.push(("values".into(), self.values())),
             CallKind::ObjectLiteral => out.push(("string_delimiter".into(), s(&self.string_delimiter))),
             CallKind::TagJson => out.push(("name_suffix".into(), s(&self.name_suffix))),
             CallKind::TagPerArgument => {
@@ -246,13 +309,7 @@ impl FormatSpec {
                     ]),
                 ));
                 out.push(("value_close".into(), s(&self.value_close)));
-                out.push((
-                    "values".into(),
-                    Value::Object(vec![
-                        ("scalars".into(), s(self.scalars.as_str())),
-                        ("containers".into(), s(self.containers.as_str())),
-                    ]),
-                ));
+                out.push(("values".into(), self.values()));
             }
         }
         if self.id != IdPosition::None {
@@ -264,12 +321,28 @@ impl FormatSpec {
                 ]),
             ));
         }
+        out.push((
+            "write".into(),
+            Value::Object(vec![
+                ("json".into(), s(self.json.as_str())),
+                ("sorted_keys".into(), Value::Bool(self.sorted_keys)),
+            ]),
+        ));
         Value::Object(out)
+    }
+
+    fn values(&self) -> Value {
+        Value::Object(vec![
+            ("scalars".into(), s(self.scalars.as_str())),
+            ("containers".into(), s(self.containers.as_str())),
+        ])
     }
 
     /// The spec that [`FormatSpec::describe`] wrote: `from_value(&spec.describe()) == spec`. A
     /// missing or mistyped field is `result.missing_field`, an unknown kind or style
-    /// `result.unsupported`.
+    /// `result.unsupported`. `write` may be left out (a spec written by hand): JSON is then
+    /// spaced and keys keep their order; so may `values` of `call_syntax` (scalars in Python,
+    /// containers in JSON).
     pub fn from_value(value: &Value) -> Result<FormatSpec, ParseError> {
         let missing = |path: &str| {
             ParseError::new(
@@ -292,6 +365,13 @@ impl FormatSpec {
                 format!("a format spec's {what} is not {id:?}"),
             )
         };
+        let read_values = |spec: &mut FormatSpec, values: &Value| -> Result<(), ParseError> {
+            for (key, slot) in [("scalars", &mut spec.scalars), ("containers", &mut spec.containers)] {
+                let id = text(values, "values.", key)?;
+                *slot = ValueStyle::parse(&id).ok_or_else(|| unsupported(key, &id))?;
+            }
+            Ok(())
+        };
         let kind_id = text(value, "", "call")?;
         let kind = CallKind::parse(&kind_id).ok_or_else(|| unsupported("call", &kind_id))?;
         let (section, markers) = (part("section")?, part("call_markers")?);
@@ -311,7 +391,11 @@ impl FormatSpec {
                 let id = text(value, "", "arguments")?;
                 spec.arguments = ArgumentsEncoding::parse(&id).ok_or_else(|| unsupported("arguments", &id))?;
             }
-            CallKind::NameKeyedObject | CallKind::CallSyntax => {}
+            CallKind::NameKeyedObject => {}
+            CallKind::CallSyntax => match value.get("values") {
+                Some(values) => read_values(&mut spec, values)?,
+                None => spec.scalars = ValueStyle::Python,
+            },
             CallKind::ObjectLiteral => spec.string_delimiter = text(value, "", "string_delimiter")?,
             CallKind::TagJson => spec.name_suffix = text(value, "", "name_suffix")?,
             CallKind::TagPerArgument => {
@@ -321,17 +405,27 @@ impl FormatSpec {
                 spec.key_close = text(key, "key.", "end")?;
                 spec.key_close_non_string = text(key, "key.", "end_non_string")?;
                 spec.value_close = text(value, "", "value_close")?;
-                let values = part("values")?;
-                for (key, slot) in [("scalars", &mut spec.scalars), ("containers", &mut spec.containers)] {
-                    let id = text(values, "values.", key)?;
-                    *slot = ValueStyle::parse(&id).ok_or_else(|| unsupported(key, &id))?;
-                }
+                read_values(&mut spec, part("values")?)?;
             }
         }
         if let Some(id) = value.get("id") {
             let position = text(id, "id.", "position")?;
             spec.id = IdPosition::parse(&position).ok_or_else(|| unsupported("id position", &position))?;
             spec.id_suffix = text(id, "id.", "suffix")?;
+        }
+        if let Some(write) = value.get("write") {
+            let json = text(write, "write.", "json")?;
+            spec.json = JsonLayout::parse(&json).ok_or_else(|| unsupported("JSON layout", &json))?;
+            spec.sorted_keys = match write.get("sorted_keys") {
+                Some(Value::Bool(sorted)) => *sorted,
+                _ => {
+                    return Err(ParseError::new(
+                        ErrorCode::ResultMissingField,
+                        0,
+                        "a format spec needs the boolean `write.sorted_keys`",
+                    ))
+                }
+            };
         }
         Ok(spec)
     }
@@ -352,7 +446,7 @@ mod tests {
         };
         assert_eq!(
             spec.describe().to_json(),
-            r#"{"call":"json_object","section":{"start":"","end":""},"call_markers":{"start":"<c>","end":"</c>"},"separator":"","name_key":"name","arguments_key":"arguments","arguments":"json_object"}"#
+            r#"{"call":"json_object","section":{"start":"","end":""},"call_markers":{"start":"<c>","end":"</c>"},"separator":"","name_key":"name","arguments_key":"arguments","arguments":"json_object","write":{"json":"spaced","sorted_keys":false}}"#
         );
         assert_eq!(FormatSpec::from_value(&spec.describe()).unwrap(), spec);
     }
