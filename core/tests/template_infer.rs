@@ -455,3 +455,57 @@ fn python_calls_and_object_literals() {
         assert_eq!(FormatSpec::from_value(&gemma.describe()).unwrap(), gemma);
     }
 }
+
+/// `tests/fixtures/template/errors.json`: every template from which no format can be inferred
+/// fails with its case's `template.*` code, position and message, whether it is given as its
+/// text, as a tokenizer config or as the config's JSON text.
+#[test]
+fn template_error_fixtures() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/template/errors.json");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("errors.json")).expect("errors.json is JSON");
+    let cases = doc["cases"].as_array().expect("cases");
+    let mut codes = Vec::new();
+    for case in cases {
+        let id = case["id"].as_str().expect("id");
+        let (text, outcome) = match &case["template"] {
+            serde_json::Value::String(source) => (source.clone(), ChatTemplate::read(source)),
+            config if case["config_text"].as_bool() == Some(true) => {
+                let text = config.to_string();
+                let outcome = ChatTemplate::read(&text);
+                (text, outcome)
+            }
+            config => {
+                let text = config.to_string();
+                let value = beacon_core::parse_json(&text).expect("a config is JSON");
+                (text, ChatTemplate::from_config(&value))
+            }
+        };
+        let e = outcome.and_then(|t| infer(&t)).expect_err(id);
+        let want = &case["error"];
+        assert_eq!(e.code.as_str(), want["code"].as_str().unwrap(), "{id}: {e}");
+        let at = beacon_core::locate(&text, e.offset, beacon_core::Unit::Bytes);
+        assert_eq!(
+            (at.offset, at.line, at.column),
+            (
+                want["position"].as_u64().unwrap() as usize,
+                want["line"].as_u64().unwrap() as usize,
+                want["column"].as_u64().unwrap() as usize
+            ),
+            "{id}"
+        );
+        let part = want["message"].as_str().unwrap();
+        assert!(e.message.contains(part), "{id}: {:?} lacks {part:?}", e.message);
+        if !codes.contains(&e.code) {
+            codes.push(e.code);
+        }
+    }
+    let template_codes: Vec<ErrorCode> = ErrorCode::ALL
+        .into_iter()
+        .filter(|c| c.as_str().starts_with("template."))
+        .collect();
+    assert!(
+        template_codes.iter().all(|c| codes.contains(c)),
+        "every template.* code has a case: {codes:?}"
+    );
+}

@@ -116,23 +116,22 @@ test('the template option takes a chat template or a tokenizer config, inferred 
   assert.deepEqual(ends.map((e) => e.arguments), want.map((c) => c.arguments));
 });
 
-test('a template that cannot be read is a coded ToolCallError with its line', () => {
-  const cases = [
-    ['{{ raise_exception("no tools here") }}', 'template.render', /raised: no tools here/],
-    ['line one\n{% for %}', 'template.render', /line 2 of the template/],
-    ['{% for m in messages %}{{ m.content }}{% endfor %}', 'template.no_tool_calls', /./],
-    ['{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}', 'template.limit', /./],
-    ['{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}', 'template.limit', /./],
-  ];
-  for (const [template, code, message] of cases) {
+// tests/fixtures/template/errors.json: the coded error of each template no format is inferred
+// from, given as its text, a tokenizer config, or the config's JSON text.
+test('a template that cannot be read is a coded ToolCallError (errors.json)', () => {
+  const { cases } = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/template/errors.json'), 'utf8'));
+  const codes = new Set();
+  for (const c of cases) {
+    const template = c.config_text ? JSON.stringify(c.template) : c.template;
     assert.throws(() => FormatSpec.fromTemplate(template), (e) => {
-      assert.ok(e instanceof beacon.ToolCallError, template);
-      assert.equal(e.code, code, template);
-      assert.match(e.message, message);
-      assert.ok(Number.isInteger(e.line) && Number.isInteger(e.column));
+      assert.ok(e instanceof beacon.ToolCallError, c.id);
+      assert.deepEqual([e.code, e.position, e.line, e.column], [c.error.code, c.error.position, c.error.line, c.error.column], c.id);
+      assert.ok(e.message.includes(c.error.message), `${c.id}: ${e.message}`);
       return true;
     });
+    codes.add(c.error.code);
   }
+  assert.deepEqual([...codes].sort(), ['template.ambiguous', 'template.limit', 'template.no_tool_calls', 'template.render']);
 });
 
 test('fromTemplate checks its arguments', () => {

@@ -72,19 +72,33 @@ def test_describe_is_a_copy() -> None:
     assert "FormatSpec(" in repr(spec) and hash(spec) == hash(FormatSpec.from_template(template("Qwen-Qwen2.5-7B-Instruct")))
 
 
-def test_errors_are_coded() -> None:
+ERROR_CASES = json.loads(
+    (Path(__file__).resolve().parents[1] / "fixtures" / "template" / "errors.json").read_text("utf-8")
+)["cases"]
+
+
+@pytest.mark.parametrize("case", ERROR_CASES, ids=[c["id"] for c in ERROR_CASES])
+def test_error_fixtures(case) -> None:
+    """tests/fixtures/template/errors.json: the coded error of each template no format is
+    inferred from, given as its text, a tokenizer config, or the config's JSON text."""
+    template = case["template"]
+    if case.get("config_text"):
+        template = json.dumps(template)
     with pytest.raises(ToolCallError) as err:
-        FormatSpec.from_template("line one\n{% if %}")
-    assert err.value.code == "template.render" and "line 2" in err.value.message
-    with pytest.raises(ToolCallError) as err:
-        FormatSpec.from_template("{% for m in messages %}{{ m.content }}{% endfor %}")
-    assert err.value.code == "template.no_tool_calls"
-    with pytest.raises(ToolCallError) as err:
-        FormatSpec.from_template("{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}")
-    assert err.value.code == "template.limit"
+        FormatSpec.from_template(template)
+    want = case["error"]
+    assert (err.value.code, err.value.position, err.value.line, err.value.column) == (
+        want["code"], want["position"], want["line"], want["column"],
+    )
+    assert want["message"] in err.value.message
+
+
+def test_every_template_code_has_a_fixture() -> None:
+    codes = {c for c in beacon.ERROR_CODES if c.startswith("template.")}
+    assert codes == {"template.render", "template.no_tool_calls", "template.ambiguous", "template.limit"}
+    assert {c["error"]["code"] for c in ERROR_CASES} == codes
     with pytest.raises(TypeError):
         FormatSpec.from_template(3)  # type: ignore[arg-type]
-    assert {"template.render", "template.no_tool_calls", "template.ambiguous", "template.limit"} <= set(beacon.ERROR_CODES)
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
