@@ -4,9 +4,9 @@ template (jinja2, tests/fixtures/_render.py), then parsed twice: with the spec a
 (`formats=[]`, `template=spec`) and with the built-in formats (no template). Both must read the
 same calls, or raise the same code.
 
-The few renders where they differ are listed in DISAGREE with what differs: those are known gaps
-of the spec reader, and the test fails when one of them starts to agree (take it off) or when any
-other render differs."""
+Every render agrees today. A known gap of the spec reader would be listed in DISAGREE with what
+differs; the test fails when a listed render starts to agree (take it off) or when any other
+render differs."""
 
 from __future__ import annotations
 
@@ -41,14 +41,7 @@ FAMILY = {
 }
 
 #: (template, fixture id) -> what differs. Known gaps of the spec reader.
-DISAGREE = {
-    # The spec trims one line break at a value's end, as templates that add one around a value
-    # do; GLM's writes none, so a value's own last line break is lost.
-    ("GLM-4.6", "glm45/value-multiline-raw"): "value's last line break trimmed",
-    # A value holding `</tool_call>`: GLM's family reads on to `</arg_value>`; the spec ends the
-    # call at the marker (tool_call.unclosed).
-    ("GLM-4.6", "glm45/value-contains-tool-call-tags"): "call end marker inside a value",
-}
+DISAGREE: Dict[Tuple[str, str], str] = {}
 
 
 def family_fixtures() -> Dict[str, List[Tuple[str, list]]]:

@@ -276,13 +276,26 @@ impl Params {
 /// `raw` less one line break (`\n` or `\r\n`) at its start and one at its end: the template's,
 /// around a value it writes on lines of its own.
 pub(crate) fn trim_line_breaks(raw: &str) -> &str {
-    let raw = raw
-        .strip_prefix("\r\n")
-        .or_else(|| raw.strip_prefix('\n'))
-        .unwrap_or(raw);
-    raw.strip_suffix("\r\n")
-        .or_else(|| raw.strip_suffix('\n'))
-        .unwrap_or(raw)
+    trim_line_breaks_at(raw, true, true)
+}
+
+/// `raw` less one line break (`\n` or `\r\n`) at its start when `start`, and one at its end
+/// when `end`.
+pub(crate) fn trim_line_breaks_at(raw: &str, start: bool, end: bool) -> &str {
+    let raw = if start {
+        raw.strip_prefix("\r\n")
+            .or_else(|| raw.strip_prefix('\n'))
+            .unwrap_or(raw)
+    } else {
+        raw
+    };
+    if end {
+        raw.strip_suffix("\r\n")
+            .or_else(|| raw.strip_suffix('\n'))
+            .unwrap_or(raw)
+    } else {
+        raw
+    }
 }
 
 /// A call's parameters from `p` up to its closing tag `close`: after whitespace, either `close`,

@@ -22,7 +22,9 @@
 //!
 //! Markers are stored as the format writes them, white space included. Reading ignores the
 //! white space around a marker (white space between markers is free, and a marker of white space
-//! only is no marker); writing ([`FormatSpec::write`]) puts every marker down as it is, with the
+//! only is no marker), except at a tagged value: a line break the template writes between the
+//! key's close and the value, or between the value and its close, is the template's and is left
+//! out of the value; any other white space there is the value's own. Writing ([`FormatSpec::write`]) puts every marker down as it is, with the
 //! JSON layout `json` and `sorted_keys` say, so that calls come out as the template renders them.
 
 mod compile;
@@ -226,6 +228,18 @@ pub struct FormatSpec {
     /// Writing: whether the keys of arguments are written sorted (Gemma 4's template sorts
     /// them) rather than in their order.
     pub sorted_keys: bool,
+    /// Reading (set by [`FormatSpec::trimmed`]): the line breaks around a tagged value that the
+    /// markers, as the format writes them, put there.
+    pub(crate) value_breaks: ValueBreaks,
+}
+
+/// The line breaks a `tag_per_argument` format writes around a value: after `key_close`, after
+/// `key_close_non_string`, and before `value_close`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub(crate) struct ValueBreaks {
+    pub after_key: bool,
+    pub after_non_string_key: bool,
+    pub before_close: bool,
 }
 
 fn s(text: &str) -> Value {
@@ -241,6 +255,15 @@ impl FormatSpec {
     #[must_use]
     pub fn trimmed(&self) -> FormatSpec {
         let mut spec = self.clone();
+        let ends_in_break = |m: &str| m.trim_end_matches([' ', '\t']).ends_with('\n');
+        spec.value_breaks = ValueBreaks {
+            after_key: ends_in_break(&self.key_close),
+            after_non_string_key: ends_in_break(&self.key_close_non_string),
+            before_close: self
+                .value_close
+                .trim_start_matches([' ', '\t'])
+                .starts_with(['\n', '\r']),
+        };
         for marker in [
             &mut spec.section_start,
             &mut spec.section_end,

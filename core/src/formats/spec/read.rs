@@ -11,8 +11,11 @@
 //!   (without one: up to white space, the arguments or the call's end; with the id after the name:
 //!   up to the last `name_suffix` before `id_suffix`), trimmed: non-empty and without white space,
 //!   else `tool_call.invalid_name`.
-//! - A tagged value runs to the first `value_close` after it; one line break at each end of it
-//!   is the template's and is left out. Without `key_close_non_string`, its text is typed as the
+//! - A tagged value runs to the first `value_close` after it; a line break at its start is the
+//!   template's (left out) when the key's close, as the format writes it, ends with one, and one
+//!   at its end when `value_close` begins with one. Inside a value, the next key's tag counts
+//!   as markup only whole: where the key's close holds the value's opening tag
+//!   (`</arg_key><arg_value>`), a lone `<arg_key>` is text. Without `key_close_non_string`, its text is typed as the
 //!   text of the built-in tagged families is (strict JSON first, else a string; a tool's schema
 //!   types it instead); with one, the marker says which: a string is its text, anything else
 //!   strict JSON.
@@ -476,7 +479,13 @@ fn parameters(spec: &FormatSpec, text: &str, p: usize) -> Result<(Object, Vec<Pa
         params.check_key(key, key_at, p)?;
         let len = tagged::read(text, p, value_at, &value_tags(spec, &open))?.len;
         let value_end = value_at + len;
-        let raw = tagged::trim_line_breaks(&text[value_at..value_end]);
+        let breaks = spec.value_breaks;
+        let lead = if typed == Some(false) {
+            breaks.after_non_string_key
+        } else {
+            breaks.after_key
+        };
+        let raw = tagged::trim_line_breaks_at(&text[value_at..value_end], lead, breaks.before_close);
         let raw_at = crate::syntax::origin::offset_of(text, raw);
         let raw_end = raw_at + raw.len();
         let (value, how) = match typed {
@@ -505,11 +514,22 @@ fn value_tags<'a>(spec: &'a FormatSpec, open: &'a str) -> tagged::ValueTags<'a> 
     tagged::ValueTags {
         open,
         close: &spec.value_close,
-        sibling: opener(&spec.key_open),
+        sibling: tagged::Opener {
+            pair: key_pair(&spec.key_close),
+            ..opener(&spec.key_open)
+        },
         call: opener(&spec.call_start),
         call_close: &spec.call_end,
         place: tagged::Place::Anywhere,
     }
+}
+
+/// A key's close that holds the value's opening tag too (`</arg_key>` `<arg_value>`, white
+/// space between them or not): the two tags.
+fn key_pair(key_close: &str) -> Option<(&str, &str)> {
+    let at = key_close.rfind('<').filter(|&i| i > 0)?;
+    let close = key_close[..at].trim_end();
+    close.starts_with('<').then_some((close, &key_close[at..]))
 }
 
 /// A marker as an opening tag: its text less its last character, then that character.
