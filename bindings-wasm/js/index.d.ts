@@ -469,6 +469,13 @@ export class ToolCallStream<A extends ToolArgs = { [name: string]: Arguments }> 
    */
   feed(delta: string): StreamEvent<A>[];
   /**
+   * Adds several deltas at once, in one crossing into the module: the events `feed` would give
+   * for them one by one, with neighbouring texts of one kind joined.
+   * @throws {ToolCallError} as `feed`, positioned in all the text fed.
+   * @throws {TypeError} when `deltas` is not an array of strings.
+   */
+  feedMany(deltas: readonly string[]): StreamEvent<A>[];
+  /**
    * The text has ended: the rest of the events.
    * @throws {ToolCallError} as `feed`, for the whole text.
    */

@@ -841,6 +841,23 @@ export class ToolCallStream {
     return feedText('ToolCallStream.feed', this, this.#state, delta);
   }
 
+  /**
+   * Adds several deltas (an array of strings) at once, with one crossing into the module: the
+   * events `feed` would give for them one by one, with neighbouring texts of one kind joined.
+   */
+  feedMany(deltas) {
+    const fn = 'ToolCallStream.feedMany';
+    if (!Array.isArray(deltas)) {
+      throw new TypeError(`${fn}(): deltas must be an array of strings, not ${describe(deltas)}`);
+    }
+    for (let i = 0; i < deltas.length; i++) {
+      if (typeof deltas[i] !== 'string') {
+        throw new TypeError(`${fn}(): deltas[${i}] must be a string, not ${describe(deltas[i])}`);
+      }
+    }
+    return feedText(fn, this, this.#state, deltas.join(''));
+  }
+
   /** The text has ended: the rest of the events, or the error of the whole text. */
   finish() {
     return finishStream('ToolCallStream.finish', this, this.#state);

@@ -22,7 +22,7 @@ holding the GIL, so threads can parse in parallel.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Literal, Optional, Tuple, TypedDict, Union, overload
+from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, TypedDict, Union, overload
 
 from . import _core
 from ._errors import NoToolCallFoundError, ToolCallError
@@ -526,6 +526,29 @@ class ToolCallStream:
     def feed(self, delta: str) -> List[StreamEvent]:
         """Add the next piece of the text; returns the events it decided (often none)."""
         return self._stream.feed(delta)
+
+    def feed_many(self, deltas: Sequence[str]) -> List[StreamEvent]:
+        """Add several pieces at once, in one call into the core: the events :meth:`feed` would
+        give for them one by one, with neighbouring texts of one kind joined.
+
+        >>> stream = ToolCallStream(start="content")
+        >>> stream.feed_many(["Sure. ", "<tool_call>", '{"name": "f", "arguments": {}}', "</tool_call>"])[1:]
+        [{'type': 'call_start', 'index': 0, 'id': None, 'name': 'f', 'format': 'hermes'}, {'type': 'arguments', 'index': 0, 'delta': '{}'}, {'type': 'call_end', 'index': 0, 'arguments': {}}]
+
+        Raises:
+            TypeError: ``deltas`` is not a list or tuple of ``str``.
+            ToolCallError: as :meth:`feed`, positioned in all the text fed.
+        """
+        if not isinstance(deltas, (list, tuple)):
+            raise TypeError(
+                f"ToolCallStream.feed_many() argument 'deltas' must be a list or tuple of str, not {type(deltas).__name__}"
+            )
+        try:
+            text = "".join(deltas)
+        except TypeError:
+            i, delta = next((i, d) for i, d in enumerate(deltas) if not isinstance(d, str))
+            raise TypeError(f"ToolCallStream.feed_many(): deltas[{i}] must be str, not {type(delta).__name__}") from None
+        return self._stream.feed(text)
 
     def finish(self) -> List[StreamEvent]:
         """The text has ended: the remaining events, or the whole text's error."""

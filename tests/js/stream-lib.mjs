@@ -105,6 +105,24 @@ export function streamPieces(beacon, pieces, options) {
   return assembler.result();
 }
 
+/** `streamPieces` with the pieces given to `feedMany` in groups of one to eight (`random`). */
+export function streamPiecesMany(beacon, pieces, options, random) {
+  const stream = new beacon.ToolCallStream(options);
+  const assembler = new Assembler();
+  try {
+    for (let at = 0; at < pieces.length;) {
+      const n = 1 + random(8);
+      assembler.take(stream.feedMany(pieces.slice(at, at + n)));
+      at += n;
+    }
+    assembler.take(stream.finish());
+  } catch (error) {
+    if (error instanceof beacon.ToolCallError) return { error };
+    throw error;
+  }
+  return assembler.result();
+}
+
 const errorFields = (e) => ({ code: e.code, position: e.position, line: e.line, column: e.column, path: e.path });
 
 /** A difference between two outcomes (results or `{error}`), or ''. */

@@ -24,7 +24,7 @@ import { PROVIDER_FIXTURES_DIR, ROOT, loadBeacon, loadFixtureFiles, thrown } fro
 import { caseOptions, diffExact, show } from './fixture-lib.mjs';
 import { toJsonExact } from './provider-fixture-lib.mjs';
 import {
-  Assembler, codePoints, expectedMessage, outcomeDiff, randomPieces, seeded, streamPieces,
+  Assembler, codePoints, expectedMessage, outcomeDiff, randomPieces, seeded, streamPieces, streamPiecesMany,
 } from './stream-lib.mjs';
 
 const beacon = await loadBeacon();
@@ -64,6 +64,10 @@ for (const { file, c } of cases) {
     const random = seeded(c.input.length * 2654435761 + c.id.length);
     for (let i = 0; i < 20 && !problems.length; i++) check('random', randomPieces(c.input, random, 12));
     if (!problems.length) check('code points', codePoints(c.input));
+    if (!problems.length) {
+      const d = outcomeDiff(streamPiecesMany(beacon, codePoints(c.input), options, random), want);
+      if (d) problems.push(`feedMany of code points: ${d}`);
+    }
     if (!problems.length) {
       const seededIds = { ...options, idSeed: c.id };
       check('code points with seeded ids', codePoints(c.input), seededIds, expectedMessage(beacon, c.input, seededIds));
@@ -158,6 +162,24 @@ test('ResponseStream checks its tools options as parseResponse does', () => {
 
 // ------------------------------------------------------------------------------------------
 // The API
+
+test('feedMany is the pieces fed one by one, with one crossing', () => {
+  const text = 'Sure. <tool_call>{"name": "f", "arguments": {"x": "é😀"}}</tool_call> done';
+  const pieces = [];
+  for (let i = 0; i < text.length; i += 3) pieces.push(text.slice(i, i + 3));
+  const one = new ToolCallStream({ start: 'content' });
+  const events = [...pieces.flatMap((p) => one.feed(p)), ...one.finish()];
+  const many = new ToolCallStream({ start: 'content' });
+  const batched = [...many.feedMany(pieces.slice(0, 5)), ...many.feedMany(pieces.slice(5)), ...many.feedMany([]), ...many.finish()];
+  const assemble = (list) => { const a = new Assembler(); a.take(list); return a.result(); };
+  assert.deepEqual(assemble(batched), assemble(events));
+  assert.equal(new ToolCallStream({ start: 'content' }).feedMany(pieces).filter((e) => e.type === 'arguments').length, 1);
+  const broken = new ToolCallStream({ start: 'content' });
+  assert.throws(() => { broken.feedMany(['Hi ', '<tool_call>', '{"name": "f", "arguments": {"x": }}']); broken.finish(); },
+    (e) => e instanceof ToolCallError && e.code === 'json.unexpected_token' && e.position === 'Hi <tool_call>{"name": "f", "arguments": {"x": '.length);
+  assert.throws(() => new ToolCallStream().feedMany(['a', 1]), /deltas\[1\] must be a string/);
+  assert.throws(() => new ToolCallStream().feedMany('abc'), /must be an array of strings/);
+});
 
 test('events are plain objects, in text order, with the call filling in', () => {
   const stream = new ToolCallStream({ start: 'content' });

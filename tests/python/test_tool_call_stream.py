@@ -97,6 +97,22 @@ def streamed(pieces: Sequence[str], opts: Dict[str, Any]) -> Outcome:
     return assembler.result()
 
 
+def streamed_many(pieces: Sequence[str], opts: Dict[str, Any], rng: random.Random) -> Outcome:
+    """`streamed`, the pieces given to `feed_many` in groups of one to eight."""
+    stream = ToolCallStream(**opts)
+    assembler = Assembler()
+    try:
+        at = 0
+        while at < len(pieces):
+            n = rng.randint(1, 8)
+            assembler.take(stream.feed_many(pieces[at : at + n]))
+            at += n
+        assembler.take(stream.finish())
+    except ToolCallError as err:
+        return ("err", error_fields(err) | {"path": err.path})
+    return assembler.result()
+
+
 def splits(text: str, points: Sequence[int]) -> List[str]:
     bounds = [0, *points, len(text)]
     return [text[a:b] for a, b in zip(bounds, bounds[1:])]
@@ -120,6 +136,7 @@ def test_split_invariance(case: Dict[str, Any]) -> None:
         points = sorted(rng.sample(range(1, len(text)), min(len(text) - 1, rng.randint(1, 12)))) if len(text) > 1 else []
         assert streamed(splits(text, points), opts) == want, f"{label}: split at {points}"
     assert streamed(list(text), opts) == want, f"{label}: one code point at a time"
+    assert streamed_many(list(text), opts, rng) == want, f"{label}: feed_many of code points"
     seeded = dict(opts, id_seed=label)
     assert streamed(list(text), seeded) == one_shot(text, seeded), f"{label}: id_seed"
 
@@ -196,6 +213,37 @@ def test_a_lone_surrogate_is_positioned_in_everything_fed_and_ends_the_stream(ma
         stream.feed(" world")
     with pytest.raises(ValueError, match="finished"):
         stream.finish()
+
+
+def test_feed_many_is_the_pieces_fed_one_by_one() -> None:
+    text = 'Sure. <tool_call>{"name": "f", "arguments": {"x": "é😀"}}</tool_call> done'
+    pieces = [text[i : i + 3] for i in range(0, len(text), 3)]
+    one = ToolCallStream(start="content")
+    events = [e for p in pieces for e in one.feed(p)] + one.finish()
+    many = ToolCallStream(start="content")
+    batched = many.feed_many(pieces[:5]) + many.feed_many(tuple(pieces[5:])) + many.feed_many([]) + many.finish()
+    assert assembled(batched) == assembled(events)
+    # One event per kind and call in a batch: the argument fragments of one call are joined.
+    assert [e["type"] for e in ToolCallStream(start="content").feed_many(pieces)].count("arguments") == 1
+    stream = ToolCallStream(start="content")
+    with pytest.raises(ToolCallError) as err:
+        stream.feed_many(["Hi ", "<tool_call>", '{"name": "f", "arguments": {"x": }}'])
+        stream.finish()
+    assert (err.value.code, err.value.position) == ("json.unexpected_token", len('Hi <tool_call>{"name": "f", "arguments": {"x": '))
+    stream = ToolCallStream(start="content")
+    with pytest.raises(ToolCallError) as err:
+        stream.feed_many(["ab", "c\ud800"])
+    assert (err.value.code, err.value.position) == ("json.invalid_unicode", 3)
+    with pytest.raises(TypeError, match=r"deltas\[1\] must be str, not int"):
+        ToolCallStream().feed_many(["a", 1])
+    with pytest.raises(TypeError, match="list or tuple of str, not str"):
+        ToolCallStream().feed_many("abc")  # type: ignore[arg-type]
+
+
+def assembled(events: List[Dict[str, Any]]) -> Outcome:
+    assembler = Assembler()
+    assembler.take(events)
+    return assembler.result()
 
 
 def test_tools_option_accepts_definitions_and_raises_unknown_tool() -> None:
