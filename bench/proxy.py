@@ -4,10 +4,12 @@ concurrent streaming requests with no error.
 
     .venv/bin/python bench/proxy.py [--quick]
 
-The upstream is a small Starlette app on uvicorn in this process (its own thread) that answers
-with a hermes tool call, whole or as a stream of 3-code-point deltas; the proxy
-(`beacon.proxy.create_app`) runs in another thread. Both are stopped at the end. Bounded: a fixed
-number of requests, each with a timeout.
+Three processes, as deployed: the upstream, a small Starlette app on uvicorn that answers with a
+hermes tool call, whole or as a stream of 3-code-point deltas (this script with
+`--serve-upstream PORT`); the proxy, started as users start it (`python -m beacon proxy
+--upstream … --listen …`, uvicorn with uvloop and httptools, which the `proxy` extra pins); and
+this process, the client. Both servers are stopped at the end. Bounded: a fixed number of
+requests, each with a timeout.
 """
 
 import argparse
@@ -17,8 +19,8 @@ import json
 import os
 import socket
 import statistics
+import subprocess
 import sys
-import threading
 import time
 
 import httpx
@@ -28,8 +30,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
-from beacon.proxy import create_app  # noqa: E402
+PYTHON = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python")
 
 TEXT = 'Let me check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}\n</tool_call>'
 BODY = {"model": "m", "messages": [{"role": "user", "content": "weather?"}]}
@@ -59,29 +60,42 @@ async def chat(request: Request):
     return StreamingResponse(chunks(), media_type="text/event-stream")
 
 
-class Server:
-    """uvicorn serving `app` on a free loopback port in a thread, until `stop()`."""
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
-    def __init__(self, app):
-        # IPPROTO_TCP, as uvicorn's own listening socket has: asyncio sets TCP_NODELAY only on
-        # connections accepted from such a socket (without it, replies wait out delayed ACKs).
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        self.sock.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        config = uvicorn.Config(app, log_level="critical", lifespan="on", backlog=1024)
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 15
-        while not self.server.started:
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.01)
+
+class Server:
+    """A server process listening on `port`, until `stop()`."""
+
+    def __init__(self, argv, port):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [PYTHON, os.environ.get("PYTHONPATH")])))
+        self.url = f"http://127.0.0.1:{port}"
+        self.proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                return
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"{argv[1:4]} did not start") from None
+                time.sleep(0.05)
 
     def stop(self):
-        self.server.should_exit = True
-        self.thread.join(timeout=15)
-        self.sock.close()
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def serve_upstream(port):
+    app = Starlette(routes=[Route("/v1/chat/completions", chat, methods=["POST"])])
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="critical", access_log=False, backlog=1024)
 
 
 def latencies(url, n):
@@ -125,10 +139,22 @@ async def streams(url, n):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--serve-upstream", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.serve_upstream:
+        return serve_upstream(args.serve_upstream)
     n = 100 if args.quick else 400
-    upstream = Server(Starlette(routes=[Route("/v1/chat/completions", chat, methods=["POST"])]))
-    proxy = Server(create_app(f"{upstream.url}/v1"))
+    up = free_port()
+    upstream = Server([sys.executable, os.path.abspath(__file__), "--serve-upstream", str(up)], up)
+    listen = free_port()
+    try:
+        proxy = Server(
+            [sys.executable, "-m", "beacon", "proxy", "--upstream", f"{upstream.url}/v1", "--listen", f"127.0.0.1:{listen}"],
+            listen,
+        )
+    except BaseException:
+        upstream.stop()
+        raise
     try:
         latencies(proxy.url, 20)  # warm both
         direct, through = [], []

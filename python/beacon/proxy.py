@@ -5,7 +5,8 @@ For servers that return the model's text as it is (llama.cpp without ``--jinja``
 the calls written in ``content`` come back as ``message.tool_calls`` (with ids),
 ``reasoning_content`` is split off, and ``finish_reason`` is ``"tool_calls"``. Run it with
 ``beacon proxy --upstream URL`` or serve :func:`create_app` with any ASGI server. Needs the
-``proxy`` extra (``pip install "beacon-toolcall[proxy]"``: Starlette, uvicorn, httpx).
+``proxy`` extra (``pip install "beacon-toolcall[proxy]"``: Starlette and uvicorn with uvloop and
+httptools to serve, aiohttp to call the upstream).
 
 The rules (docs/proxy.md has the examples):
 
@@ -34,15 +35,18 @@ The rules (docs/proxy.md has the examples):
 
 from __future__ import annotations
 
+import asyncio
+import codecs
 import json
 import logging
+import re
 import time
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Dict, Literal, Optional, get_args
+from typing import Any, AsyncIterator, Dict, List, Literal, Optional, get_args
 
 try:
+    import aiohttp
     import anyio
-    import httpx
     from starlette.applications import Starlette
     from starlette.background import BackgroundTask
     from starlette.requests import Request
@@ -70,7 +74,7 @@ OnError = Literal["error", "content"]
 
 log = logging.getLogger("beacon.proxy")
 
-# Not forwarded either way: per-connection headers, and those httpx or Starlette set anew.
+# Not forwarded either way: per-connection headers, and those aiohttp or Starlette set anew.
 _HOP = frozenset(
     "host connection keep-alive proxy-connection proxy-authorization te trailer transfer-encoding "
     "upgrade content-length content-encoding accept-encoding".split()
@@ -116,9 +120,40 @@ def _response_headers(headers: Any) -> Dict[str, str]:
     return {k: v for k, v in _forward_headers(headers).items() if k.lower() not in _OWN}
 
 
-def _passthrough(resp: "httpx.Response", body: bytes) -> Response:
+def _passthrough(resp: "aiohttp.ClientResponse", body: bytes) -> Response:
     """The upstream's answer as it came (status, body, headers less the hop-by-hop ones)."""
-    return Response(body, status_code=resp.status_code, headers=_response_headers(resp.headers))
+    return Response(body, status_code=resp.status, headers=_response_headers(resp.headers))
+
+
+#: A line's end in an event stream: ``\r\n``, ``\n`` or ``\r`` (never U+2028 and the other
+#: separators ``str.splitlines`` knows, which JSON holds as text).
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+async def _lines(resp: "aiohttp.ClientResponse") -> AsyncIterator[str]:
+    """The upstream's body as text lines (without their ends) as its bytes arrive, of any
+    length; a last line without an end too. Each piece is searched for line ends once."""
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    pending: List[str] = []
+    async for data in resp.content.iter_any():
+        text = decoder.decode(data)
+        pending.append(text)
+        if "\n" not in text and "\r" not in text:
+            continue
+        joined = "".join(pending)
+        # A `\r` at the end may be the first half of `\r\n`: it waits for the next piece.
+        cr = joined.endswith("\r")
+        parts = _LINE_END.split(joined[:-1] if cr else joined)
+        last = parts.pop()
+        for line in parts:
+            yield line
+        pending = [last + "\r" if cr else last]
+    pending.append(decoder.decode(b"", final=True))
+    parts = _LINE_END.split("".join(pending))
+    for line in parts[:-1]:
+        yield line
+    if parts[-1]:
+        yield parts[-1]
 
 
 def create_app(
@@ -154,21 +189,25 @@ def create_app(
         raise ValueError("timeout and max_body must be positive")
     base = upstream.rstrip("/")
 
+    # aiohttp's client, not httpx's: on loopback a request through it took 0.43 ms at the median
+    # against httpx's 0.97 ms (300 requests to bench/proxy.py's upstream, one connection), the
+    # larger part of what the proxy adds to a request.
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with httpx.AsyncClient(timeout=httpx.Timeout(timeout)) as client:
+        limits = aiohttp.ClientTimeout(total=None, connect=timeout, sock_read=timeout)
+        async with aiohttp.ClientSession(timeout=limits, auto_decompress=True) as client:
             app.state.client = client
             yield
 
     async def models(request: Request) -> Response:
-        client: httpx.AsyncClient = request.app.state.client
+        client: aiohttp.ClientSession = request.app.state.client
         try:
-            resp = await client.get(f"{base}/models", headers=_forward_headers(request.headers))
-        except httpx.TimeoutException:
+            async with client.get(f"{base}/models", headers=_forward_headers(request.headers)) as resp:
+                return _passthrough(resp, await resp.read())
+        except asyncio.TimeoutError:
             return _ProxyError(504, "upstream.timeout", f"the upstream did not answer within {timeout:g} s").response()
-        except httpx.TransportError as e:
+        except aiohttp.ClientError as e:
             return _ProxyError(502, "upstream.unreachable", f"cannot reach the upstream: {e}").response()
-        return _passthrough(resp, resp.content)
 
     async def chat(request: Request) -> Response:
         t0 = time.perf_counter()
@@ -188,30 +227,27 @@ def create_app(
         record["model"] = payload.get("model")
         record["stream"] = bool(payload.get("stream"))
         tools = _tools(payload.get("tools"))
-        client: httpx.AsyncClient = request.app.state.client
-        upstream_request = client.build_request(
-            "POST", f"{base}/chat/completions", content=body, headers=_forward_headers(request.headers)
-        )
+        client: aiohttp.ClientSession = request.app.state.client
         try:
-            resp = await client.send(upstream_request, stream=True)
-        except httpx.TimeoutException:
+            resp = await client.post(f"{base}/chat/completions", data=body, headers=_forward_headers(request.headers))
+        except asyncio.TimeoutError:
             raise _ProxyError(504, "upstream.timeout", f"the upstream did not answer within {timeout:g} s") from None
-        except httpx.TransportError as e:
+        except aiohttp.ClientError as e:
             raise _ProxyError(502, "upstream.unreachable", f"cannot reach the upstream: {e}") from None
-        if not 200 <= resp.status_code < 300 or not record["stream"]:
+        if not 200 <= resp.status < 300 or not record["stream"]:
             try:
-                data = await resp.aread()
-            except httpx.TimeoutException:
+                data = await resp.read()
+            except asyncio.TimeoutError:
                 raise _ProxyError(504, "upstream.timeout", f"the upstream did not answer within {timeout:g} s") from None
-            except httpx.TransportError as e:
+            except aiohttp.ClientError as e:
                 raise _ProxyError(502, "upstream.invalid_response", f"the upstream's answer broke off: {e}") from None
             finally:
-                await resp.aclose()
-            if not 200 <= resp.status_code < 300:
+                resp.release()
+            if not 200 <= resp.status < 300:
                 return _passthrough(resp, data)
             return _whole(resp, data, tools, record)
         if "text/event-stream" not in resp.headers.get("content-type", ""):
-            await resp.aclose()
+            resp.release()
             raise _ProxyError(
                 502, "upstream.invalid_response", "a stream was asked for, but the upstream did not answer with one"
             )
@@ -220,13 +256,13 @@ def create_app(
         t0 = time.perf_counter()
         return StreamingResponse(
             _stream(resp, tools, record, t0),
-            status_code=resp.status_code,
+            status_code=resp.status,
             headers=headers,
             media_type="text/event-stream",
-            background=BackgroundTask(resp.aclose),
+            background=BackgroundTask(_release, resp),
         )
 
-    def _whole(resp: "httpx.Response", data: bytes, tools: Optional[Tools], record: Dict[str, Any]) -> Response:
+    def _whole(resp: "aiohttp.ClientResponse", data: bytes, tools: Optional[Tools], record: Dict[str, Any]) -> Response:
         completion = _json_object(data, 502, "upstream.invalid_response", "the upstream's answer")
         t = time.perf_counter()
         try:
@@ -241,17 +277,17 @@ def create_app(
         if err is not None:
             record["error"] = err.code
             headers["x-beacon-error"] = f"{err.code} at {err.position}"
-        return JSONResponse(completion, status_code=resp.status_code, headers=headers)
+        return JSONResponse(completion, status_code=resp.status, headers=headers)
 
     async def _stream(
-        resp: "httpx.Response", tools: Optional[Tools], record: Dict[str, Any], t0: float
+        resp: "aiohttp.ClientResponse", tools: Optional[Tools], record: Dict[str, Any], t0: float
     ) -> AsyncIterator[bytes]:
         translator = ChunkTranslator(tools, on_error=on_error, start=start, template=template)
-        status = resp.status_code
+        status = resp.status
         try:
             try:
-                async for line in resp.aiter_lines():
-                    for piece in sse(translator.line(line.rstrip("\r\n"))):
+                async for line in _lines(resp):
+                    for piece in sse(translator.line(line)):
                         yield piece
                     if translator.done:
                         break
@@ -260,10 +296,10 @@ def create_app(
             except ToolCallError as e:
                 record["error"] = e.code
                 yield next(sse([error_event(error_fields(e))]))
-            except httpx.TimeoutException:
+            except asyncio.TimeoutError:
                 record["error"] = "upstream.timeout"
                 yield next(sse([error_event(_ProxyError(504, "upstream.timeout", f"the upstream sent nothing for {timeout:g} s").fields())]))
-            except (httpx.TransportError, UpstreamClosed) as e:
+            except (aiohttp.ClientError, UpstreamClosed) as e:
                 record["error"] = "upstream.closed"
                 message = f"the upstream's stream broke off before it finished: {e}"
                 yield next(sse([error_event(_ProxyError(502, "upstream.closed", message).fields())]))
@@ -274,7 +310,7 @@ def create_app(
                 record["error"] = translator.errors[0].code
             _log(record, status, t0)
             with anyio.CancelScope(shield=True):  # also when the client went away (cancelled)
-                await resp.aclose()
+                await _release(resp)
 
     async def not_found(request: Request) -> Response:
         return JSONResponse(
@@ -291,6 +327,11 @@ def create_app(
         lifespan=lifespan,
     )
     return app
+
+
+async def _release(resp: "aiohttp.ClientResponse") -> None:
+    """Gives the upstream connection back (closed when the answer was not read to its end)."""
+    resp.release()
 
 
 async def _read_body(request: Request, max_body: int) -> bytes:

@@ -643,3 +643,28 @@ def test_a_template_reads_the_models_own_format(upstream: Upstream) -> None:
         )
         assert [(c["name"], json.loads(c["arguments"])) for c in streamed["calls"]] == [("get_weather", {"city": "Paris"})]
         assert streamed["finish"] == "tool_calls"
+
+
+class _Body:
+    """An upstream body arriving in the given pieces (what `_lines` reads of aiohttp's response)."""
+
+    def __init__(self, pieces: List[bytes]) -> None:
+        self.content = self
+        self.pieces = pieces
+
+    async def iter_any(self) -> typing.AsyncIterator[bytes]:
+        for piece in self.pieces:
+            yield piece
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 7, 1000])
+def test_event_stream_lines_split_only_at_line_ends(size: int) -> None:
+    from beacon.proxy import _lines
+
+    text = 'data: {"a": "x\u2028y é"}\r\n\r\ndata: b\rdata: c\n\ndata: last'.encode()
+    pieces = [text[i : i + size] for i in range(0, len(text), size)]
+
+    async def read() -> List[str]:
+        return [line async for line in _lines(_Body(pieces))]  # type: ignore[arg-type]
+
+    assert asyncio.run(read()) == ['data: {"a": "x\u2028y é"}', "", "data: b", "data: c", "", "data: last"]
