@@ -42,6 +42,11 @@ const HOST: Host = Host::Python;
 /// other thread do meaningful work (measured with bench/run.py).
 const DETACH_FROM: usize = 4096;
 
+/// Answers of at least this many calls are built with the cyclic garbage collector paused, as
+/// `parse_many` builds its chunks (`batch::GcPause`): each call makes two containers or more, and
+/// a collection every 700 new containers would traverse the growing answer again and again.
+const GC_PAUSE_FROM: usize = 256;
+
 /// The exception for a located core error.
 fn located_error(err: Located) -> PyErr {
     let args = (
@@ -75,7 +80,13 @@ fn call<'py>(py: Python<'py>, input: Input<'_>, op: Op) -> PyResult<Bound<'py, P
         py.detach(|| host::run(&input, op, HOST))
     };
     drop(input);
-    host::emit(&mut sink::PySink { py }, output.map_err(located_error)?)
+    let output = output.map_err(located_error)?;
+    let _pause = if output.calls() >= GC_PAUSE_FROM {
+        Some(batch::GcPause::new(py)?)
+    } else {
+        None
+    };
+    host::emit(&mut sink::PySink { py }, output)
 }
 
 /// The `formats` option, with the format of `spec` (the `template=` option, compiled).

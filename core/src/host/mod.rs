@@ -400,17 +400,30 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Out
 }
 
 impl Output<'_> {
-    /// How many of the output's calls have their arguments still in the text, for tests of
-    /// [`emit`]'s reading of them.
-    #[doc(hidden)]
-    pub fn deferred_calls(&self) -> usize {
-        let calls: &[ToolCall] = match self {
+    /// The tool calls of the output (of a text: none for other outputs).
+    fn text_calls(&self) -> &[ToolCall] {
+        match self {
             Output::Call { call, .. } => std::slice::from_ref(call),
             Output::Calls { calls, .. } => calls,
             Output::Message { message, .. } => &message.tool_calls,
             _ => &[],
-        };
-        calls.iter().filter(|c| c.deferred.is_some()).count()
+        }
+    }
+
+    /// How many calls the answer holds (of a text or of a provider's response): a host that
+    /// pauses its garbage collector while it builds a large answer asks this first.
+    pub fn calls(&self) -> usize {
+        match self {
+            Output::ProviderCalls { calls, .. } => calls.len(),
+            _ => self.text_calls().len(),
+        }
+    }
+
+    /// How many of the output's calls have their arguments still in the text, for tests of
+    /// [`emit`]'s reading of them.
+    #[doc(hidden)]
+    pub fn deferred_calls(&self) -> usize {
+        self.text_calls().iter().filter(|c| c.deferred.is_some()).count()
     }
 }
 
