@@ -6,7 +6,11 @@ build/template-report.md and printed) counts the renders read back exactly.
 
 Every template is either read back whole, or listed in MISSES with what it fails on: a template
 that starts to read back fails the test until its entry goes, and so does a listed one that
-fails otherwise than it says."""
+fails otherwise than it says.
+
+The same runs over tests/fixtures/template/unseen: templates written here in the styles of models
+whose own template is not among the shared ones (their formats from the format reference), a
+stand-in for models released after the inference was written. They must all read back whole."""
 
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ sys.path.insert(0, str(ROOT / "tests" / "fixtures" / "template"))
 import _spec_cases  # noqa: E402
 
 TEMPLATES = ROOT.parent / "shared" / "chat-templates"
+UNSEEN = ROOT / "tests" / "fixtures" / "template" / "unseen"
 
 #: Templates that do not read back, and the coded error that says why (inference, or the spec's
 #: use). Every other template must read back every render.
@@ -49,12 +54,16 @@ def names() -> List[str]:
     return sorted(p.stem for p in TEMPLATES.glob("*.jinja"))
 
 
+def unseen_names() -> List[str]:
+    return sorted(p.stem for p in UNSEEN.glob("*.jinja"))
+
+
 def read_back(name: str) -> Tuple[Optional[str], int, int, List[str]]:
     """The template's error code (None when its spec read), renders read back, renders, and what
     went wrong with the others."""
     try:
-        spec = FormatSpec.from_template((TEMPLATES / f"{name}.jinja").read_text("utf-8"), bos_token="<s>",
-                                        eos_token="</s>")
+        source = Path(_spec_cases._render.template_path(name)).read_text("utf-8")
+        spec = FormatSpec.from_template(source, bos_token="<s>", eos_token="</s>")
     except ToolCallError as e:
         return e.code, 0, 0, []
     good, total, wrong, code = 0, 0, [], None
@@ -103,8 +112,10 @@ good_strict: Dict[str, int] = {}
 @pytest.fixture(scope="module")
 def report() -> Dict[str, Tuple[Optional[str], int, int, List[str]]]:
     rows = {name: read_back(name) for name in names()}
+    unseen = {name: read_back(name) for name in unseen_names()}
     lines = ["| template | read back | note |", "| --- | --- | --- |"]
-    for name, (code, good, total, wrong) in rows.items():
+    for name, (code, good, total, wrong) in [*rows.items(), *unseen.items()]:
+        name = f"{name} (written here)" if name in unseen else name
         share = f"{good}/{total}" if total else "—"
         note = code or ("; ".join(wrong[:3]) if wrong else "")
         lines.append(f"| {name} | {share} | {note} |")
@@ -116,12 +127,15 @@ def report() -> Dict[str, Tuple[Optional[str], int, int, List[str]]]:
     lines.append(f"{good} of {total} renders read back ({100 * good / total:.1f}%; {mended} of them the template "
                  f"writes invalidly, read with repair), over {len(counted)} templates that write calls (a template "
                  f"whose format is not inferred counts every case as a miss).")
+    lines.append(f"Written here in the styles of models without a shared template: "
+                 f"{sum(r[1] for r in unseen.values())} of {sum(r[2] for r in unseen.values())} renders read back, "
+                 f"over {len(unseen)} templates.")
     text = "\n".join(lines) + "\n"
     out = ROOT / "build" / "template-report.md"
     out.parent.mkdir(exist_ok=True)
     out.write_text(text, "utf-8")
     print("\n" + text)
-    return rows
+    return {**rows, **unseen}
 
 
 def test_every_template_is_reported(report) -> None:
@@ -139,6 +153,17 @@ def test_the_inferred_format_reads_the_templates_renders_back(report, name: str)
     else:
         assert code is None and total >= 8 and good == total, (name, code, wrong)
         assert name not in good_strict or name in NEEDS_REPAIR, (name, wrong)
+
+
+@pytest.mark.parametrize("name", unseen_names())
+def test_templates_in_styles_not_shared_read_back(report, name: str) -> None:
+    code, good, total, wrong = report[name]
+    assert code is None and total == len(_spec_cases.CASES) and good == total, (name, code, wrong)
+    assert name not in good_strict, (name, wrong)
+
+
+def test_there_are_unseen_templates() -> None:
+    assert len(unseen_names()) >= 12
 
 
 #: Templates that write some calls their own format cannot read strictly (see read_back).

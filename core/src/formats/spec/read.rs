@@ -4,7 +4,8 @@
 //! the end (so that a growing text waits for more).
 //!
 //! - With a section, its calls follow its start, separated by `separator` when the spec has
-//!   one, up to `section_end`; a section without an end runs while calls follow. A section with
+//!   one, up to `section_end` (JSON call objects without markers of their own may follow each
+//!   other with only white space between); a section without an end runs while calls follow. A section with
 //!   no call is `tool_call.unrecognized`.
 //! - Without one, a region is one call; the next call is found by its own marker.
 //! - A name written as text (`tag_json`, `tag_per_argument`) runs up to `name_suffix` on its line
@@ -66,6 +67,14 @@ pub(crate) fn read(
                 continue;
             }
         } else if !spec.call_start.is_empty() && at(bytes, p, &spec.call_start) {
+            continue;
+        } else if spec.call_start.is_empty()
+            && !spec.section_end.is_empty()
+            && matches!(spec.kind, CallKind::JsonObject | CallKind::NameKeyedObject)
+            && bytes.get(p) == Some(&b'{')
+        {
+            // JSON objects one after another, with only white space between (MiniMax-M1's
+            // one object a line): the section's end says where they stop.
             continue;
         }
         if spec.section_end.is_empty() {
