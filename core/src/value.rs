@@ -105,11 +105,13 @@ pub fn get<'a>(object: &'a Object, key: &str) -> Option<&'a Value> {
 }
 
 /// How JSON is written: compact (`{"a":1,"b":[2,3]}`, what [`Value::to_json`] gives) or spaced
-/// (`{"a": 1, "b": [2, 3]}`, Python's `json.dumps`), keys in their order or sorted.
+/// (`{"a": 1, "b": [2, 3]}`, Python's `json.dumps`), keys in their order or sorted, text beyond
+/// ASCII as it is or escaped (`\u00e9`, Python's `ensure_ascii`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct JsonStyle {
     pub spaced: bool,
     pub sorted: bool,
+    pub ascii: bool,
 }
 
 /// The entries of an object in their order, or sorted by key (as Python's `sort_keys` and
@@ -143,7 +145,7 @@ pub(crate) fn write_json_styled(value: &Value, style: JsonStyle, out: &mut Strin
                 let _ = write!(out, "{f:?}");
             }
         }
-        Value::String(s) => write_json_string(s, out),
+        Value::String(s) => write_string(s, style.ascii, out),
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
@@ -165,7 +167,7 @@ pub(crate) fn write_object(entries: &Object, style: JsonStyle, out: &mut String)
         if i > 0 {
             out.push_str(if style.spaced { ", " } else { "," });
         }
-        write_json_string(k, out);
+        write_string(k, style.ascii, out);
         out.push_str(if style.spaced { ": " } else { ":" });
         write_json_styled(v, style, out);
     }
@@ -174,6 +176,12 @@ pub(crate) fn write_object(entries: &Object, style: JsonStyle, out: &mut String)
 
 /// Writes `s` as a JSON string literal.
 pub fn write_json_string(s: &str, out: &mut String) {
+    write_string(s, false, out);
+}
+
+/// Writes `s` as a JSON string literal; with `ascii`, every character beyond ASCII as a `\u`
+/// escape in lowercase hex (a surrogate pair beyond the BMP), as Python's `json.dumps` does.
+fn write_string(s: &str, ascii: bool, out: &mut String) {
     out.push('"');
     for c in s.chars() {
         match c {
@@ -184,6 +192,12 @@ pub fn write_json_string(s: &str, out: &mut String) {
             '\t' => out.push_str("\\t"),
             c if (c as u32) < 0x20 => {
                 let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c if ascii && !c.is_ascii() => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    let _ = write!(out, "\\u{unit:04x}");
+                }
             }
             c => out.push(c),
         }

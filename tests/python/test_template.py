@@ -44,7 +44,7 @@ def test_a_tag_per_argument() -> None:
     assert spec["key"]["start"] == "<parameter=" and spec["value_close"] == "</parameter>"
     # The markers as written keep the template's line breaks (format_calls writes them).
     assert described["key"] == {"start": "\n<parameter=", "end": ">\n", "end_non_string": ""}
-    assert described["write"] == {"json": "spaced", "sorted_keys": False}
+    assert described["write"] == {"json": "spaced", "sorted_keys": False, "ascii": False}
 
 
 def test_a_section_with_a_separator() -> None:

@@ -115,13 +115,13 @@ fn tools() -> Value {
 }
 
 /// The probe call whose values are not strings: how a format that writes each argument as text
-/// writes a boolean and a list.
+/// writes a boolean and a list (whose `é` shows whether JSON is written ASCII only).
 fn typed_call() -> Call {
     Call {
         name: "set_flag",
         arguments: obj(vec![
             ("on", Value::Bool(true)),
-            ("tags", Value::Array(vec![s("a"), Value::Number(Number::Int(1))])),
+            ("tags", Value::Array(vec![s("é"), Value::Number(Number::Int(1))])),
         ]),
     }
 }
@@ -1036,11 +1036,12 @@ fn choose_layout(spec: &mut FormatSpec, renders: &Renders, numbered: bool) {
     let mut candidate = spec.clone();
     for &(scalars, containers) in styles {
         for json in [JsonLayout::Spaced, JsonLayout::Compact] {
-            for sorted_keys in [false, true] {
+            for (sorted_keys, ascii) in [(false, false), (true, false), (false, true), (true, true)] {
                 candidate.scalars = scalars;
                 candidate.containers = containers;
                 candidate.json = json;
                 candidate.sorted_keys = sorted_keys;
+                candidate.ascii = ascii;
                 let writes_all = turns.iter().all(|(text, calls)| {
                     candidate
                         .write(calls.iter().copied())

@@ -228,6 +228,9 @@ pub struct FormatSpec {
     /// Writing: whether the keys of arguments are written sorted (Gemma 4's template sorts
     /// them) rather than in their order.
     pub sorted_keys: bool,
+    /// Writing: whether JSON escapes every character beyond ASCII (`\u00e9`), as a template that
+    /// calls `tojson(ensure_ascii=True)` writes it (Reka's).
+    pub ascii: bool,
     /// Reading (set by [`FormatSpec::trimmed`]): the line breaks around a tagged value that the
     /// markers, as the format writes them, put there.
     pub(crate) value_breaks: ValueBreaks,
@@ -303,7 +306,7 @@ impl FormatSpec {
     /// "end_non_string"}, "value_close", "values": {"scalars", "containers"}` ("json" |
     /// "python"; `call_syntax` has `"values"` too). A tag format that writes ids also has `"id":
     /// {"position": "before_name" | "after_name", "suffix"}`. Every spec has `"write": {"json":
-    /// "spaced" | "compact", "sorted_keys"}`, how its calls are written.
+    /// "spaced" | "compact", "sorted_keys", "ascii"}`, how its calls are written.
     pub fn describe(&self) -> Value {
         let mut out = vec![
             ("call".to_owned(), s(self.kind.as_str())),
@@ -349,6 +352,7 @@ impl FormatSpec {
             Value::Object(vec![
                 ("json".into(), s(self.json.as_str())),
                 ("sorted_keys".into(), Value::Bool(self.sorted_keys)),
+                ("ascii".into(), Value::Bool(self.ascii)),
             ]),
         ));
         Value::Object(out)
@@ -449,6 +453,17 @@ impl FormatSpec {
                     ))
                 }
             };
+            spec.ascii = match write.get("ascii") {
+                None => false,
+                Some(Value::Bool(ascii)) => *ascii,
+                Some(_) => {
+                    return Err(ParseError::new(
+                        ErrorCode::ResultMissingField,
+                        0,
+                        "`write.ascii` of a format spec is a boolean",
+                    ))
+                }
+            };
         }
         Ok(spec)
     }
@@ -469,7 +484,7 @@ mod tests {
         };
         assert_eq!(
             spec.describe().to_json(),
-            r#"{"call":"json_object","section":{"start":"","end":""},"call_markers":{"start":"<c>","end":"</c>"},"separator":"","name_key":"name","arguments_key":"arguments","arguments":"json_object","write":{"json":"spaced","sorted_keys":false}}"#
+            r#"{"call":"json_object","section":{"start":"","end":""},"call_markers":{"start":"<c>","end":"</c>"},"separator":"","name_key":"name","arguments_key":"arguments","arguments":"json_object","write":{"json":"spaced","sorted_keys":false,"ascii":false}}"#
         );
         assert_eq!(FormatSpec::from_value(&spec.describe()).unwrap(), spec);
     }

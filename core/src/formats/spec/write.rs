@@ -61,6 +61,7 @@ impl FormatSpec {
         JsonStyle {
             spaced: self.json == JsonLayout::Spaced,
             sorted: self.sorted_keys,
+            ascii: self.ascii,
         }
     }
 
