@@ -1020,6 +1020,15 @@ impl Nesting {
     }
 
     /// Reads one byte; whether it closed a bracket and brought the depth back to zero.
+    /// Whether reading `bytes` would leave this state as it is: no escape pending and none of
+    /// them a quote, a backslash or a bracket (so they neither close nor open anything).
+    pub(crate) fn unchanged_by(&self, bytes: &[u8]) -> bool {
+        !self.escape
+            && !bytes
+                .iter()
+                .any(|b| matches!(b, b'"' | b'\\' | b'{' | b'}' | b'[' | b']'))
+    }
+
     pub(crate) fn byte(&mut self, b: u8) -> bool {
         if self.string {
             match b {

@@ -111,6 +111,21 @@ impl Walk {
         matches!(self.phase, Phase::Done)
     }
 
+    /// Takes the text `delta`, fed at `at`, as more of the open call's arguments when the walk
+    /// has read everything before it and `delta` cannot close them (nor open or end a string):
+    /// then it is reported as it is, and no scan can settle anything with it. False otherwise,
+    /// and the walk is as it was.
+    pub(super) fn take_plain(&mut self, at: usize, delta: &[u8]) -> bool {
+        let Phase::Args { pos, nesting, .. } = &mut self.phase else {
+            return false;
+        };
+        if *pos != at || delta.is_empty() || !nesting.unchanged_by(delta) {
+            return false;
+        }
+        *pos += delta.len();
+        true
+    }
+
     /// Reads the text that came since the last call; `may_start`: whether a new call may start
     /// now (every call before it has ended); `defer`: arguments of [`DEFER_FROM`] bytes or more
     /// are checked, not built.

@@ -322,6 +322,22 @@ impl ToolCallStream {
                 return Ok(());
             }
         }
+        // Arguments that stream, fed text that cannot close them (no quote, backslash or
+        // bracket): their text as it comes, without a scan (the next one reads it; a scan could
+        // settle nothing here, as the region cannot end before its arguments do).
+        if let Some(walk) = self.walk.as_mut() {
+            if walk.take_plain(before, delta.as_bytes()) {
+                let piece = &self.text[before..];
+                match events.0.last_mut() {
+                    Some(Event::Arguments { index, delta }) if *index == self.index => delta.push_str(piece),
+                    _ => events.0.push(Event::Arguments {
+                        index: self.index,
+                        delta: piece.to_owned(),
+                    }),
+                }
+                return Ok(());
+            }
+        }
         self.pump(None, &mut events);
         Ok(())
     }
