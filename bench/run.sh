@@ -9,5 +9,6 @@ run() { printf '+ %s\n' "$*"; "$@"; }
 run bash scripts/setup.sh >/dev/null
 run env VIRTUAL_ENV=.venv .venv/bin/maturin develop --release -q
 run bash scripts/build-wasm.sh >/dev/null
+run .venv/bin/python bench/wasm_size.py   # where the main .wasm's bytes go, by feature
 run .venv/bin/python bench/run.py "$@"
 run .venv/bin/python bench/batch.py "$@"   # dataset scale: parse_many, parse_arrow, beacon batch
