@@ -5,6 +5,7 @@
 
 mod probe;
 mod py;
+mod reasoning;
 pub mod render;
 
 pub use crate::formats::spec::{

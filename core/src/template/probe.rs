@@ -47,11 +47,11 @@ struct Call {
     arguments: Value,
 }
 
-fn s(text: &str) -> Value {
+pub(super) fn s(text: &str) -> Value {
     Value::String(text.to_owned())
 }
 
-fn obj(entries: Vec<(&str, Value)>) -> Value {
+pub(super) fn obj(entries: Vec<(&str, Value)>) -> Value {
     Value::Object(entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
 }
 
@@ -73,7 +73,7 @@ fn calls() -> [Call; 2] {
 const ID_TAIL: &str = "Xyz9";
 
 /// The tools the probe calls use, as an OpenAI tool list.
-fn tools() -> Value {
+pub(super) fn tools() -> Value {
     let function = |name: &str, description: &str, properties: Vec<(&str, &str)>| {
         let props: Object = properties
             .iter()
@@ -171,7 +171,7 @@ fn conversation(calls: Option<&[&Call]>, content: &str, as_text: bool) -> Value 
 const CONTENTS: [&str; 2] = ["Okay.", "Yes!"];
 
 /// The renders of the probe conversations.
-struct Renders {
+pub(super) struct Renders {
     /// What bounds a call's text: the conversation with an assistant turn without calls, for
     /// each of [`CONTENTS`] that renders; or, when none does, the conversation up to the
     /// generation prompt (for the start) and with an empty assistant turn (for the end).
@@ -254,7 +254,7 @@ impl Renders {
     /// `at`, or, when it falls inside an added token written in `text` (or, where no added
     /// token is known there, inside text shaped like one: [`tag_around`]), that token's start
     /// (`after` false) or end.
-    fn outside_tokens(&self, text: &str, at: usize, after: bool) -> usize {
+    pub(super) fn outside_tokens(&self, text: &str, at: usize, after: bool) -> usize {
         for token in self.tokens.iter().filter(|t| !t.is_empty()) {
             let from = floor(text, at.saturating_sub(token.len() - 1));
             for (i, _) in text[from..at].char_indices() {
@@ -326,11 +326,11 @@ fn best_split(text: &str, lo: usize, hi: usize, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-fn common_prefix(a: &str, b: &str) -> usize {
+pub(super) fn common_prefix(a: &str, b: &str) -> usize {
     a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
 }
 
-fn common_suffix(a: &str, b: &str) -> usize {
+pub(super) fn common_suffix(a: &str, b: &str) -> usize {
     a.bytes().rev().zip(b.bytes().rev()).take_while(|(x, y)| x == y).count()
 }
 
@@ -877,7 +877,8 @@ fn renumber(shape: &Shape, core_b: &str, name: &str, two: Option<&mut String>) -
 
 /// The spec of the template's tool calls (see the module's documentation).
 pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
-    let renders = Renders::new(&template.compile()?, &template.special_tokens)?;
+    let renderer = template.compile()?;
+    let renders = Renders::new(&renderer, &template.special_tokens)?;
     let [a, b] = calls();
     let one = renders.call_text(&renders.one);
     if one.is_empty() || !one.contains(a.name) {
@@ -978,6 +979,7 @@ pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
         )));
     }
     choose_layout(&mut spec, &renders, numbered);
+    super::reasoning::infer(&renderer, &renders, &mut spec);
     Ok(spec)
 }
 

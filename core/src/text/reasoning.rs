@@ -116,14 +116,42 @@ pub(crate) const BLOCKS: &[Block] = &[
     },
 ];
 
+/// The most kinds of reasoning block one scan knows: the built-in ones ([`BLOCKS`]) and the one
+/// of a format spec (inferred from a model's chat template).
+pub(crate) const MAX_BLOCKS: usize = BLOCKS.len() + 1;
+
+/// The kinds of block one scan knows: [`BLOCKS`], and after them a format spec's own kind when
+/// its tags are not one of those (`crate::text::scanner::Marks::blocks`).
+pub(crate) fn with_spec_block(open: &'static str, close: &'static str, prompt_may_open: bool) -> &'static [Block] {
+    if open.is_empty() || close.is_empty() || BLOCKS.iter().any(|b| b.open == open && b.close == close) {
+        return BLOCKS;
+    }
+    let mut blocks: Vec<Block> = BLOCKS
+        .iter()
+        .map(|b| Block {
+            open: b.open,
+            close: b.close,
+            prompt_may_open: b.prompt_may_open,
+            leading: b.leading,
+        })
+        .collect();
+    blocks.push(Block {
+        open,
+        close,
+        prompt_may_open,
+        leading: false,
+    });
+    Box::leak(blocks.into_boxed_slice())
+}
+
 /// Whether the prompt opened a reasoning block ([`crate::Start::Detect`]): the earliest close tag of a
 /// kind the prompt may open that comes before every open tag of its kind (the open tags of every
 /// block with that close tag), found incrementally.
 #[derive(Default)]
 pub(crate) struct PromptScan {
     scanned: usize,
-    open: [Option<usize>; BLOCKS.len()],
-    close: [Option<usize>; BLOCKS.len()],
+    open: [Option<usize>; MAX_BLOCKS],
+    close: [Option<usize>; MAX_BLOCKS],
 }
 
 impl PromptScan {
@@ -133,9 +161,14 @@ impl PromptScan {
         clippy::option_option,
         reason = "three answers: not this, this with nothing, this with a value"
     )]
-    pub(crate) fn decide(&mut self, text: &str, more: bool) -> Option<Option<(&'static Block, usize)>> {
+    pub(crate) fn decide(
+        &mut self,
+        text: &str,
+        more: bool,
+        blocks: &'static [Block],
+    ) -> Option<Option<(&'static Block, usize)>> {
         let bytes = text.as_bytes();
-        let kinds = BLOCKS.iter().enumerate().filter(|(_, b)| b.prompt_may_open);
+        let kinds = blocks.iter().enumerate().filter(|(_, b)| b.prompt_may_open);
         let longest = kinds
             .clone()
             .map(|(_, b)| b.open.len().max(b.close.len()))
@@ -157,13 +190,22 @@ impl PromptScan {
                 }
             }
         }
+        // A format spec's own kind (after the built-in ones) holds no known word: its tags are
+        // looked for as they are.
+        for (i, b) in kinds.clone().filter(|&(i, _)| i >= BLOCKS.len()) {
+            for (slot, tag) in [(&mut self.open[i], b.open), (&mut self.close[i], b.close)] {
+                if slot.is_none() {
+                    *slot = memmem::find(&bytes[from..], tag.as_bytes()).map(|at| from + at);
+                }
+            }
+        }
         self.scanned = bytes.len();
         // Blocks with one close tag are one kind (Gemma 4's channel with and without its label):
         // the first open tag of any of them counts.
         let first_open = |i: usize| {
             kinds
                 .clone()
-                .filter(|(_, b)| b.close == BLOCKS[i].close)
+                .filter(|(_, b)| b.close == blocks[i].close)
                 .filter_map(|(j, _)| self.open[j])
                 .min()
         };

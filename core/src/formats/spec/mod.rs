@@ -20,6 +20,10 @@
 //!   schema. A diff cannot tell where a key's closing ends and a value's opening begins (they
 //!   always stand together), so `key_close` is all the text between a key and its value.
 //!
+//! A spec may also hold the tags around the model's reasoning (`reasoning_start`,
+//! `reasoning_end`, and whether the generation prompt opens the block): they are read as one more
+//! kind of reasoning block (`crate::text::reasoning`).
+//!
 //! Markers are stored as the format writes them, white space included. Reading ignores the
 //! white space around a marker (white space between markers is free, and a marker of white space
 //! only is no marker), except at a tagged value: a line break the template writes between the
@@ -231,6 +235,13 @@ pub struct FormatSpec {
     /// Writing: whether JSON escapes every character beyond ASCII (`\u00e9`), as a template that
     /// calls `tojson(ensure_ascii=True)` writes it (Reka's).
     pub ascii: bool,
+    /// The tags around the model's reasoning, as the template writes them (empty when it writes
+    /// none): read as a reasoning block besides the built-in kinds.
+    pub reasoning_start: String,
+    pub reasoning_end: String,
+    /// Whether the generation prompt opens the reasoning block (the model writes its reasoning,
+    /// then only the close tag).
+    pub reasoning_prompt_opened: bool,
     /// Reading (set by [`FormatSpec::trimmed`]): the line breaks around a tagged value that the
     /// markers, as the format writes them, put there.
     pub(crate) value_breaks: ValueBreaks,
@@ -280,6 +291,8 @@ impl FormatSpec {
             &mut spec.value_close,
             &mut spec.id_suffix,
             &mut spec.string_delimiter,
+            &mut spec.reasoning_start,
+            &mut spec.reasoning_end,
         ] {
             if marker.trim().len() != marker.len() {
                 *marker = marker.trim().to_owned();
@@ -305,8 +318,9 @@ impl FormatSpec {
     /// `tag_json`: `"name_suffix"`; `tag_per_argument`: `"name_suffix", "key": {"start", "end",
     /// "end_non_string"}, "value_close", "values": {"scalars", "containers"}` ("json" |
     /// "python"; `call_syntax` has `"values"` too). A tag format that writes ids also has `"id":
-    /// {"position": "before_name" | "after_name", "suffix"}`. Every spec has `"write": {"json":
-    /// "spaced" | "compact", "sorted_keys", "ascii"}`, how its calls are written.
+    /// {"position": "before_name" | "after_name", "suffix"}`. A template that writes the model's
+    /// reasoning gives `"reasoning": {"start", "end", "prompt_opened"}`. Every spec has `"write":
+    /// {"json": "spaced" | "compact", "sorted_keys", "ascii"}`, how its calls are written.
     pub fn describe(&self) -> Value {
         let mut out = vec![
             ("call".to_owned(), s(self.kind.as_str())),
@@ -344,6 +358,16 @@ impl FormatSpec {
                 Value::Object(vec![
                     ("position".into(), s(self.id.as_str())),
                     ("suffix".into(), s(&self.id_suffix)),
+                ]),
+            ));
+        }
+        if !self.reasoning_start.is_empty() {
+            out.push((
+                "reasoning".into(),
+                Value::Object(vec![
+                    ("start".into(), s(&self.reasoning_start)),
+                    ("end".into(), s(&self.reasoning_end)),
+                    ("prompt_opened".into(), Value::Bool(self.reasoning_prompt_opened)),
                 ]),
             ));
         }
@@ -440,32 +464,39 @@ impl FormatSpec {
             spec.id = IdPosition::parse(&position).ok_or_else(|| unsupported("id position", &position))?;
             spec.id_suffix = text(id, "id.", "suffix")?;
         }
+        if let Some(reasoning) = value.get("reasoning") {
+            spec.reasoning_start = text(reasoning, "reasoning.", "start")?;
+            spec.reasoning_end = text(reasoning, "reasoning.", "end")?;
+            spec.reasoning_prompt_opened = flag(reasoning, "reasoning.", "prompt_opened", Some(false))?;
+            if spec.reasoning_start.trim().is_empty() != spec.reasoning_end.trim().is_empty() {
+                return Err(ParseError::new(
+                    ErrorCode::ResultMissingField,
+                    0,
+                    "a format spec's `reasoning` needs both `start` and `end`",
+                ));
+            }
+        }
         if let Some(write) = value.get("write") {
             let json = text(write, "write.", "json")?;
             spec.json = JsonLayout::parse(&json).ok_or_else(|| unsupported("JSON layout", &json))?;
-            spec.sorted_keys = match write.get("sorted_keys") {
-                Some(Value::Bool(sorted)) => *sorted,
-                _ => {
-                    return Err(ParseError::new(
-                        ErrorCode::ResultMissingField,
-                        0,
-                        "a format spec needs the boolean `write.sorted_keys`",
-                    ))
-                }
-            };
-            spec.ascii = match write.get("ascii") {
-                None => false,
-                Some(Value::Bool(ascii)) => *ascii,
-                Some(_) => {
-                    return Err(ParseError::new(
-                        ErrorCode::ResultMissingField,
-                        0,
-                        "`write.ascii` of a format spec is a boolean",
-                    ))
-                }
-            };
+            spec.sorted_keys = flag(write, "write.", "sorted_keys", None)?;
+            spec.ascii = flag(write, "write.", "ascii", Some(false))?;
         }
         Ok(spec)
+    }
+}
+
+/// The boolean `key` of `v` (`path` names `v` in messages); `default` when it is missing, or,
+/// without one, `result.missing_field`.
+fn flag(v: &Value, path: &str, key: &str, default: Option<bool>) -> Result<bool, ParseError> {
+    match (v.get(key), default) {
+        (Some(Value::Bool(b)), _) => Ok(*b),
+        (None, Some(b)) => Ok(b),
+        _ => Err(ParseError::new(
+            ErrorCode::ResultMissingField,
+            0,
+            format!("a format spec needs the boolean `{path}{key}`"),
+        )),
     }
 }
 

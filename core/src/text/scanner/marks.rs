@@ -35,17 +35,19 @@ pub(crate) struct Marks {
     tokens: Tags,
     /// The tags, and the close tags of reasoning blocks.
     starts: Tags,
+    /// The kinds of reasoning block: [`BLOCKS`], and a format spec's own after them.
+    blocks: &'static [Block],
 }
 
 impl Marks {
     /// The marks of `families` (the first of two families with one marker wins it) and of the
-    /// reasoning blocks, end-of-turn tokens and wrappers.
-    pub(crate) fn new(families: &[&'static Family]) -> Marks {
+    /// reasoning `blocks`, end-of-turn tokens and wrappers.
+    pub(crate) fn new(families: &[&'static Family], blocks: &'static [Block]) -> Marks {
         let calls = families
             .iter()
             .flat_map(|&f| f.markers.iter().map(move |&m| (m, Kind::Call(f))));
         // A leading block's open tag is looked for where the text starts, not here.
-        let opens = BLOCKS
+        let opens = blocks
             .iter()
             .filter(|b| !b.leading)
             .map(|b| (b.open, Kind::Reasoning(b)));
@@ -53,7 +55,7 @@ impl Marks {
             families
                 .iter()
                 .flat_map(|f| f.markers.iter().copied())
-                .chain(BLOCKS.iter().filter(|b| !b.leading).map(|b| b.open))
+                .chain(blocks.iter().filter(|b| !b.leading).map(|b| b.open))
                 .chain(END_TOKENS.iter().copied())
                 .chain(CONTENT_HEADERS.iter().copied())
                 .chain(WRAPPERS.iter().copied())
@@ -69,20 +71,26 @@ impl Marks {
                 .filter(|t| !t.is_empty())
                 .collect(),
         );
-        let closes = BLOCKS.iter().filter(|b| !b.leading).map(|b| b.close.as_bytes());
+        let closes = blocks.iter().filter(|b| !b.leading).map(|b| b.close.as_bytes());
         let starts = Tags::new(tags.sorted.iter().copied().chain(closes).collect());
         Marks {
             index: MarkerIndex::new(calls.chain(opens)),
             tags,
             tokens,
             starts,
+            blocks,
         }
+    }
+
+    /// The kinds of reasoning block the scan knows.
+    pub(crate) fn blocks(&self) -> &'static [Block] {
+        self.blocks
     }
 
     /// The marks of the built-in families ([`FAMILIES`]).
     pub(crate) fn builtin() -> &'static Marks {
         static MARKS: OnceLock<Marks> = OnceLock::new();
-        MARKS.get_or_init(|| Marks::new(&FAMILIES.iter().collect::<Vec<_>>()))
+        MARKS.get_or_init(|| Marks::new(&FAMILIES.iter().collect::<Vec<_>>(), BLOCKS))
     }
 
     /// The first marker (and, unless `calls_only`, reasoning open tag) that starts at or after
@@ -195,8 +203,17 @@ fn spec_marks(id: SpecId) -> &'static Marks {
         .lock()
         .unwrap_or_else(PoisonError::into_inner);
     marks.entry(id).or_insert_with(|| {
-        let families: Vec<&'static Family> = std::iter::once(spec::family(id)).chain(FAMILIES).collect();
-        Box::leak(Box::new(Marks::new(&families)))
+        let family = spec::family(id);
+        let families: Vec<&'static Family> = std::iter::once(family).chain(FAMILIES).collect();
+        let blocks = match family.parse {
+            crate::formats::Parse::Spec(spec) => crate::text::reasoning::with_spec_block(
+                &spec.reasoning_start,
+                &spec.reasoning_end,
+                spec.reasoning_prompt_opened,
+            ),
+            crate::formats::Parse::Fn(_) => BLOCKS,
+        };
+        Box::leak(Box::new(Marks::new(&families, blocks)))
     })
 }
 

@@ -31,7 +31,7 @@ use crate::formats::Calls;
 use crate::formats::{Family, LeadHold, LeadScan, FAMILIES};
 use crate::syntax::shape::Defer;
 use crate::text::lead::{lead_at, Lead};
-use crate::text::reasoning::{self, Block, PromptScan, Start, BLOCKS};
+use crate::text::reasoning::{self, Block, PromptScan, Start};
 use crate::text::scanner::marks::{close_hold, keep_allowed, may_open_string, Cover, Kind, Marks, Shield};
 use crate::tools::Tools;
 
@@ -345,7 +345,11 @@ impl Scanner {
         let start = inner_start(text, open);
         let safe = match self.close {
             Some((c, _)) if c >= self.pos => c,
-            _ => close_hold(text.as_bytes(), start.max(self.pos), closes_of(open)),
+            _ => close_hold(
+                text.as_bytes(),
+                start.max(self.pos),
+                closes_of(open, self.marks.blocks()),
+            ),
         };
         Some((start, safe.max(start)))
     }
@@ -356,7 +360,8 @@ impl Scanner {
         if self.reasoning {
             let q = crate::lex::skip_ws(text.as_bytes(), 0);
             let rest = &text[q..];
-            let leading = || BLOCKS.iter().filter(|b| b.leading);
+            let blocks = self.marks.blocks();
+            let leading = || blocks.iter().filter(|b| b.leading);
             if let Some(b) = leading().find(|b| rest.starts_with(b.open)) {
                 self.open_block(Some(b), q, q + b.open.len());
                 self.begun = true;
@@ -368,7 +373,7 @@ impl Scanner {
         }
         match self.start {
             Start::Content => {}
-            Start::Detect => match self.prompt.decide(text, more) {
+            Start::Detect => match self.prompt.decide(text, more, self.marks.blocks()) {
                 None => return false,
                 Some(None) => {}
                 Some(Some((b, close))) => {
@@ -381,7 +386,8 @@ impl Scanner {
                 }
             },
             Start::Reasoning => {
-                let prompt_kinds = || BLOCKS.iter().filter(|b| b.prompt_may_open);
+                let blocks = self.marks.blocks();
+                let prompt_kinds = || blocks.iter().filter(|b| b.prompt_may_open);
                 if more && prompt_kinds().any(|b| b.open.len() > text.len() && b.open.starts_with(text)) {
                     return false;
                 }
@@ -615,10 +621,11 @@ impl Scanner {
                 None if more => {
                     // No marker or close tag can start before either hold.
                     let open = self.open();
-                    self.pos = self
-                        .marks
-                        .tail_hold(bytes, self.pos)
-                        .min(close_hold(bytes, self.pos, closes_of(open)));
+                    self.pos = self.marks.tail_hold(bytes, self.pos).min(close_hold(
+                        bytes,
+                        self.pos,
+                        closes_of(open, self.marks.blocks()),
+                    ));
                     Ok(Flow::Stop)
                 }
                 None => {
@@ -659,7 +666,10 @@ impl Scanner {
         let waits = match &result {
             Ok(end) => !region_final(text, at, *end, family, self.marks),
             // Where scanning resumes depends on the close tag, which may still be arriving.
-            Err(e) => cut_short(text, e, self.marks) || (!closed && e.offset + longest_close() > bytes.len()),
+            Err(e) => {
+                cut_short(text, e, self.marks)
+                    || (!closed && e.offset + longest_close(self.marks.blocks()) > bytes.len())
+            }
         };
         if more && waits {
             self.found.inside.truncate(first);
@@ -703,8 +713,10 @@ impl Scanner {
             None => {}
         }
         let open = self.open();
-        let from = self.pos.max(self.close_scanned.saturating_sub(longest_close()));
-        self.close = closes(open)
+        let from = self
+            .pos
+            .max(self.close_scanned.saturating_sub(longest_close(self.marks.blocks())));
+        self.close = closes(open, self.marks.blocks())
             .filter_map(|b| reasoning::find_close(b, &bytes[from..]).map(|i| (from + i, b)))
             .min_by_key(|&(c, _)| c);
         self.close_scanned = bytes.len();
@@ -745,20 +757,20 @@ fn keep_known(calls: &mut Vec<ToolCall>, first: usize, known: Option<&Tools>) {
     }
 }
 
-/// The kinds of block whose close tag may close `open`.
-fn closes(open: Open) -> impl Iterator<Item = &'static Block> + Clone {
-    BLOCKS.iter().filter(move |b| match open.block {
+/// The kinds of block (of `blocks`) whose close tag may close `open`.
+fn closes(open: Open, blocks: &'static [Block]) -> impl Iterator<Item = &'static Block> + Clone {
+    blocks.iter().filter(move |b| match open.block {
         Some(k) => b.open == k.open,
         None => b.prompt_may_open,
     })
 }
 
-fn closes_of(open: Open) -> impl Iterator<Item = &'static str> + Clone {
-    closes(open).map(|b| b.close)
+fn closes_of(open: Open, blocks: &'static [Block]) -> impl Iterator<Item = &'static str> + Clone {
+    closes(open, blocks).map(|b| b.close)
 }
 
-fn longest_close() -> usize {
-    BLOCKS.iter().map(|b| b.close.len()).max().unwrap_or(0)
+fn longest_close(blocks: &[Block]) -> usize {
+    blocks.iter().map(|b| b.close.len()).max().unwrap_or(0)
 }
 
 /// Where the reasoning text of `open` starts: after its open tag, or at the start of the text

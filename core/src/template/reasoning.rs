@@ -1,0 +1,162 @@
+//! The reasoning tags of a chat template: an assistant turn rendered with the probe's reasoning
+//! and without it; what the first render adds around the reasoning text is the block's open and
+//! close tag. Where the template writes the tags in both renders (an empty block when there is no
+//! reasoning), the tags are the bracketed words that stand right around the reasoning. The
+//! generation prompt, rendered with thinking on, tells whether the prompt opens the block.
+
+use super::probe::{common_prefix, common_suffix, obj, s, tools, Renders};
+use super::render::Renderer;
+use crate::formats::spec::FormatSpec;
+use crate::value::Value;
+
+/// The probe's reasoning: text no template writes of its own.
+const REASONING: &str = "Probe reasoning: the user asks about the weather in Paris.";
+
+/// The probe's content after the reasoning.
+const CONTENT: &str = "Okay.";
+
+/// The message keys templates read the reasoning from, in the order tried.
+const FIELDS: [&str; 3] = ["reasoning_content", "thinking", "reasoning"];
+
+/// A conversation whose assistant turn holds `CONTENT` and, under `field`, the probe's
+/// reasoning; thinking on (`enable_thinking`), and with the generation prompt when `prompt`
+/// (the assistant turn left out).
+fn conversation(field: Option<&str>, prompt: bool) -> Value {
+    let user = obj(vec![
+        ("role", s("user")),
+        ("content", s("What is the weather in Paris?")),
+    ]);
+    let mut messages = vec![user];
+    if !prompt {
+        let mut turn = vec![("role", s("assistant")), ("content", s(CONTENT))];
+        if let Some(field) = field {
+            turn.push((field, s(REASONING)));
+        }
+        messages.push(obj(turn));
+    }
+    obj(vec![
+        ("messages", Value::Array(messages)),
+        ("tools", tools()),
+        ("add_generation_prompt", Value::Bool(prompt)),
+        ("enable_thinking", Value::Bool(true)),
+    ])
+}
+
+/// Sets `spec`'s reasoning tags from the template's renders; leaves them empty when the template
+/// writes no reasoning (or writes it in a way that gives no tags).
+pub(super) fn infer(renderer: &Renderer, renders: &Renders, spec: &mut FormatSpec) {
+    let Ok(without) = renderer.render(&conversation(None, false)) else {
+        return;
+    };
+    for field in FIELDS {
+        let Ok(with) = renderer.render(&conversation(Some(field), false)) else {
+            continue;
+        };
+        let Some((start, end)) = tags(renders, &with, &without) else {
+            continue;
+        };
+        spec.reasoning_prompt_opened = renderer
+            .render(&conversation(None, true))
+            .ok()
+            .zip(renderer.render(&conversation(None, false)).ok())
+            .is_some_and(|(prompt, before)| {
+                let added = &prompt[common_prefix(&prompt, &before).min(prompt.len())..];
+                added.trim_end().ends_with(start.trim())
+            });
+        spec.reasoning_start = start;
+        spec.reasoning_end = end;
+        return;
+    }
+}
+
+/// The open and close tag around the probe's reasoning in `with`, as the template writes them
+/// (white space kept), from what `with` adds to `without`.
+fn tags(renders: &Renders, with: &str, without: &str) -> Option<(String, String)> {
+    let at = with.find(REASONING)?;
+    let after = at + REASONING.len();
+    let from = renders.outside_tokens(with, common_prefix(with, without).min(at), false);
+    let to = with.len() - common_suffix(&with[after..], without);
+    let to = renders.outside_tokens(with, to, true).max(after);
+    let (mut start, mut end) = (&with[from..at], &with[after..to]);
+    // The template writes the tags without reasoning too (an empty block): they are the
+    // bracketed words right around the reasoning.
+    if start.trim().is_empty() {
+        start = &with[tag_before(with, at)?..at];
+    }
+    if end.trim().is_empty() {
+        end = &with[after..tag_after(with, after)?];
+    }
+    let (open, close) = (start.trim(), end.trim());
+    let tag_like = |t: &str| !t.is_empty() && !t.contains(CONTENT) && t.len() <= 64;
+    (tag_like(open) && tag_like(close) && open != close).then(|| (start.to_owned(), end.to_owned()))
+}
+
+/// Where the bracketed word that ends `text[..at]` (after white space) starts.
+fn tag_before(text: &str, at: usize) -> Option<usize> {
+    let head = text[..at].trim_end();
+    let close = head.chars().next_back()?;
+    let open = match close {
+        '>' => '<',
+        ']' => '[',
+        _ => return None,
+    };
+    let start = head.rfind(open)?;
+    (!head[start..].contains(char::is_whitespace)).then_some(start)
+}
+
+/// Where the bracketed word that starts `text[at..]` (after white space) ends.
+fn tag_after(text: &str, at: usize) -> Option<usize> {
+    let tail = &text[at..];
+    let lead = tail.len() - tail.trim_start().len();
+    let rest = &tail[lead..];
+    let close = match rest.chars().next()? {
+        '<' => '>',
+        '[' => ']',
+        _ => return None,
+    };
+    let end = rest.find(close)? + 1;
+    (!rest[..end].contains(char::is_whitespace)).then_some(at + lead + end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::probe::infer;
+    use super::super::render::ChatTemplate;
+
+    /// A template with reasoning tags of its own, written only where the turn has reasoning,
+    /// and a generation prompt that opens the block.
+    const TAGGED: &str = "{% for m in messages %}<|{{ m.role }}|>{% if m.reasoning_content %}<|reason|>{{ m.reasoning_content }}<|/reason|>{% endif %}{% if m.tool_calls %}{% for c in m.tool_calls %}<call>{{ {'name': c.function.name, 'arguments': c.function.arguments} | tojson }}</call>{% endfor %}{% else %}{{ m.content }}{% endif %}<|end|>{% endfor %}{% if add_generation_prompt %}<|assistant|><|reason|>{% endif %}";
+
+    /// The same, but the template writes an empty block when the turn has no reasoning, and the
+    /// prompt does not open it.
+    const ALWAYS: &str = "{% for m in messages %}<|{{ m.role }}|>{% if m.role == 'assistant' %}[THOUGHT]\n{{ m.thinking or '' }}\n[/THOUGHT]\n{% endif %}{% if m.tool_calls %}{% for c in m.tool_calls %}<call>{{ {'name': c.function.name, 'arguments': c.function.arguments} | tojson }}</call>{% endfor %}{% else %}{{ m.content }}{% endif %}<|end|>{% endfor %}{% if add_generation_prompt %}<|assistant|>{% endif %}";
+
+    #[test]
+    fn reasoning_tags_come_from_the_renders() {
+        let spec = infer(&ChatTemplate::new(TAGGED)).unwrap();
+        assert_eq!(
+            (
+                spec.reasoning_start.as_str(),
+                spec.reasoning_end.as_str(),
+                spec.reasoning_prompt_opened
+            ),
+            ("<|reason|>", "<|/reason|>", true)
+        );
+        let spec = infer(&ChatTemplate::new(ALWAYS)).unwrap();
+        assert_eq!(
+            (
+                spec.reasoning_start.trim(),
+                spec.reasoning_end.trim(),
+                spec.reasoning_prompt_opened
+            ),
+            ("[THOUGHT]", "[/THOUGHT]", false)
+        );
+    }
+
+    #[test]
+    fn a_template_without_reasoning_gives_no_tags() {
+        let t = "{% for m in messages %}{% if m.tool_calls %}{% for c in m.tool_calls %}<call>{{ {'name': c.function.name, 'arguments': c.function.arguments} | tojson }}</call>{% endfor %}{% else %}{{ m.content }}{% endif %}{% endfor %}";
+        let spec = infer(&ChatTemplate::new(t)).unwrap();
+        assert_eq!((spec.reasoning_start.as_str(), spec.reasoning_end.as_str()), ("", ""));
+    }
+}
