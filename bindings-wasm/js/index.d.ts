@@ -52,6 +52,10 @@ export interface FormatSpecDict {
   section: { start: string; end: string };
   call_markers: { start: string; end: string };
   separator: string;
+  /** The tags around the model's reasoning, where the template writes it. */
+  reasoning?: { start: string; end: string; prompt_opened: boolean };
+  /** How calls are written back (`formatCalls` with `{ template }`). */
+  write?: { json: 'spaced' | 'compact'; sorted_keys: boolean; ascii?: boolean };
   [field: string]: unknown;
 }
 
