@@ -54,6 +54,8 @@ export interface FormatSpecDict {
   separator: string;
   /** The tags around the model's reasoning, where the template writes it. */
   reasoning?: { start: string; end: string; prompt_opened: boolean };
+  /** The token that ends the model's turn, where the template writes one. */
+  end_of_turn?: string;
   /** How calls are written back (`formatCalls` with `{ template }`). */
   write?: { json: 'spaced' | 'compact'; sorted_keys: boolean; ascii?: boolean };
   [field: string]: unknown;

@@ -23,7 +23,7 @@ SHARED = ROOT.parent / "shared" / "chat-templates"
 UNSEEN = ROOT / "tests" / "fixtures" / "template" / "unseen"
 REASONING = "The user wants the weather. I will ask the tool for Paris."
 CALLS = [("get_weather", {"city": "Paris"})]
-TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "The weather.", "parameters": {
     "type": "object", "properties": {"city": {"type": "string"}}}}}]
 
 #: Templates whose inferred reasoning tags are not the model's reasoning block, and why.
@@ -115,3 +115,27 @@ def test_a_spec_written_by_hand_reads_its_reasoning() -> None:
     with pytest.raises(beacon.ToolCallError) as err:
         beacon.FormatSpec.from_dict({**spec.describe(), "reasoning": {"start": "<muse>", "end": ""}})._compiled()
     assert err.value.code == "result.missing_field"
+
+
+WITH_END = [n for n in names() if (s := spec_of(n)) is not None and "end_of_turn" in s.describe()]
+
+
+def test_templates_give_their_end_of_turn() -> None:
+    assert "novel-reasoning-style" in WITH_END and len(WITH_END) >= 35, WITH_END
+
+
+@pytest.mark.parametrize("name", WITH_END)
+def test_the_end_of_turn_is_not_content(name: str) -> None:
+    """A turn of content only, as the model writes it, reads as that content: the template's
+    end-of-turn token (`describe()["end_of_turn"]`) is left out, as the built-in ones are."""
+    spec = spec_of(name)
+    user = [{"role": "user", "content": "What is the weather in Paris?"}]
+    full = _render.render(name, user + [{"role": "assistant", "content": "All done here."}], tools=TOOLS)
+    prompt = _render.render(name, user, tools=TOOLS, add_generation_prompt=True)
+    # What the model writes: the turn after the generation prompt (or, where the prompt differs
+    # from the turn's start, from the token where they part).
+    same = next((i for i, (a, b) in enumerate(zip(full, prompt)) if a != b), min(len(full), len(prompt)))
+    text = full[len(prompt):] if full.startswith(prompt) else full[_render._token_start(full, same):]
+    assert spec.describe()["end_of_turn"].strip() in text, text
+    message = beacon.parse_message(text, formats=[], template=spec)
+    assert message["content"].strip() == "All done here.", (text, message)

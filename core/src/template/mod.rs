@@ -5,8 +5,8 @@
 
 mod probe;
 mod py;
-mod reasoning;
 pub mod render;
+mod turn;
 
 pub use crate::formats::spec::{
     ArgumentsEncoding, CallKind, CallToWrite, FormatSpec, IdPosition, JsonLayout, ValueStyle,

@@ -179,7 +179,7 @@ pub(super) struct Renders {
     ends: Vec<String>,
     /// The tokenizer's added tokens: a call's text never starts or ends inside one.
     tokens: Vec<String>,
-    one: String,
+    pub(super) one: String,
     other: String,
     two: Option<String>,
     /// A call of [`typed_call`], where the template renders it.
@@ -232,7 +232,7 @@ impl Renders {
     /// every bounding render to where it last differs from every one. Of the places a diff could
     /// split, this takes the ones that leave the most text to the call; a diff that would split
     /// an added token moves to the token's start (or end).
-    fn call_text<'a>(&self, full: &'a str) -> &'a str {
+    pub(super) fn call_text<'a>(&self, full: &'a str) -> &'a str {
         let start = self
             .starts
             .iter()
@@ -979,7 +979,7 @@ pub fn infer(template: &ChatTemplate) -> Result<FormatSpec, ParseError> {
         )));
     }
     choose_layout(&mut spec, &renders, numbered);
-    super::reasoning::infer(&renderer, &renders, &mut spec);
+    super::turn::infer(&renderer, &renders, &mut spec);
     Ok(spec)
 }
 

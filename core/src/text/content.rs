@@ -39,6 +39,8 @@ pub(crate) struct Content {
     cut_since: bool,
     /// Where the answer wrapper stands ([`ANSWER_OPEN`]).
     answer: Answer,
+    /// The end-of-turn tokens, which are cuts; `None`: [`END_TOKENS`].
+    end_tokens: Option<&'static [&'static str]>,
 }
 
 /// The answer wrapper, seen in order.
@@ -54,6 +56,14 @@ enum Answer {
 }
 
 impl Content {
+    /// The rule for a text whose end-of-turn tokens are `end_tokens` (`None`: [`END_TOKENS`]).
+    pub(crate) fn ending_with(end_tokens: Option<&'static [&'static str]>) -> Content {
+        Content {
+            end_tokens,
+            ..Content::default()
+        }
+    }
+
     /// Kept text.
     pub(crate) fn kept(&mut self, piece: &str, out: &mut impl Out) {
         // The common case: text after text, with no whitespace at its edges.
@@ -148,7 +158,9 @@ pub(crate) fn prose(
         }
         // The longest token that starts here (GigaChat's assistant header begins with its
         // `<|message_sep|>` end token).
-        let token = END_TOKENS
+        let token = rule
+            .end_tokens
+            .unwrap_or(END_TOKENS)
             .iter()
             .chain(CONTENT_HEADERS)
             .filter(|t| rest.starts_with(t.as_bytes()))

@@ -242,6 +242,9 @@ pub struct FormatSpec {
     /// Whether the generation prompt opens the reasoning block (the model writes its reasoning,
     /// then only the close tag).
     pub reasoning_prompt_opened: bool,
+    /// The token that ends the model's turn, as the template writes it (empty when it writes
+    /// none): content leaves it out, as it does the built-in end-of-turn tokens.
+    pub end_of_turn: String,
     /// Reading (set by [`FormatSpec::trimmed`]): the line breaks around a tagged value that the
     /// markers, as the format writes them, put there.
     pub(crate) value_breaks: ValueBreaks,
@@ -293,6 +296,7 @@ impl FormatSpec {
             &mut spec.string_delimiter,
             &mut spec.reasoning_start,
             &mut spec.reasoning_end,
+            &mut spec.end_of_turn,
         ] {
             if marker.trim().len() != marker.len() {
                 *marker = marker.trim().to_owned();
@@ -319,7 +323,8 @@ impl FormatSpec {
     /// "end_non_string"}, "value_close", "values": {"scalars", "containers"}` ("json" |
     /// "python"; `call_syntax` has `"values"` too). A tag format that writes ids also has `"id":
     /// {"position": "before_name" | "after_name", "suffix"}`. A template that writes the model's
-    /// reasoning gives `"reasoning": {"start", "end", "prompt_opened"}`. Every spec has `"write":
+    /// reasoning gives `"reasoning": {"start", "end", "prompt_opened"}`, one that ends the turn
+    /// with a token `"end_of_turn"`. Every spec has `"write":
     /// {"json": "spaced" | "compact", "sorted_keys", "ascii"}`, how its calls are written.
     pub fn describe(&self) -> Value {
         let mut out = vec![
@@ -370,6 +375,9 @@ impl FormatSpec {
                     ("prompt_opened".into(), Value::Bool(self.reasoning_prompt_opened)),
                 ]),
             ));
+        }
+        if !self.end_of_turn.is_empty() {
+            out.push(("end_of_turn".into(), s(&self.end_of_turn)));
         }
         out.push((
             "write".into(),
@@ -475,6 +483,9 @@ impl FormatSpec {
                     "a format spec's `reasoning` needs both `start` and `end`",
                 ));
             }
+        }
+        if value.get("end_of_turn").is_some() {
+            spec.end_of_turn = text(value, "", "end_of_turn")?;
         }
         if let Some(write) = value.get("write") {
             let json = text(write, "write.", "json")?;

@@ -37,12 +37,18 @@ pub(crate) struct Marks {
     starts: Tags,
     /// The kinds of reasoning block: [`BLOCKS`], and a format spec's own after them.
     blocks: &'static [Block],
+    /// The end-of-turn tokens: [`END_TOKENS`], and a format spec's own after them.
+    end_tokens: &'static [&'static str],
 }
 
 impl Marks {
     /// The marks of `families` (the first of two families with one marker wins it) and of the
     /// reasoning `blocks`, end-of-turn tokens and wrappers.
-    pub(crate) fn new(families: &[&'static Family], blocks: &'static [Block]) -> Marks {
+    pub(crate) fn new(
+        families: &[&'static Family],
+        blocks: &'static [Block],
+        end_tokens: &'static [&'static str],
+    ) -> Marks {
         let calls = families
             .iter()
             .flat_map(|&f| f.markers.iter().map(move |&m| (m, Kind::Call(f))));
@@ -56,7 +62,7 @@ impl Marks {
                 .iter()
                 .flat_map(|f| f.markers.iter().copied())
                 .chain(blocks.iter().filter(|b| !b.leading).map(|b| b.open))
-                .chain(END_TOKENS.iter().copied())
+                .chain(end_tokens.iter().copied())
                 .chain(CONTENT_HEADERS.iter().copied())
                 .chain(WRAPPERS.iter().copied())
                 .chain([ANSWER_OPEN, ANSWER_CLOSE])
@@ -79,7 +85,13 @@ impl Marks {
             tokens,
             starts,
             blocks,
+            end_tokens,
         }
+    }
+
+    /// The end-of-turn tokens the scan knows.
+    pub(crate) fn end_tokens(&self) -> &'static [&'static str] {
+        self.end_tokens
     }
 
     /// The kinds of reasoning block the scan knows.
@@ -90,7 +102,7 @@ impl Marks {
     /// The marks of the built-in families ([`FAMILIES`]).
     pub(crate) fn builtin() -> &'static Marks {
         static MARKS: OnceLock<Marks> = OnceLock::new();
-        MARKS.get_or_init(|| Marks::new(&FAMILIES.iter().collect::<Vec<_>>(), BLOCKS))
+        MARKS.get_or_init(|| Marks::new(&FAMILIES.iter().collect::<Vec<_>>(), BLOCKS, END_TOKENS))
     }
 
     /// The first marker (and, unless `calls_only`, reasoning open tag) that starts at or after
@@ -205,16 +217,34 @@ fn spec_marks(id: SpecId) -> &'static Marks {
     marks.entry(id).or_insert_with(|| {
         let family = spec::family(id);
         let families: Vec<&'static Family> = std::iter::once(family).chain(FAMILIES).collect();
-        let blocks = match family.parse {
-            crate::formats::Parse::Spec(spec) => crate::text::reasoning::with_spec_block(
-                &spec.reasoning_start,
-                &spec.reasoning_end,
-                spec.reasoning_prompt_opened,
+        let (blocks, end_tokens) = match family.parse {
+            crate::formats::Parse::Spec(spec) => (
+                crate::text::reasoning::with_spec_block(
+                    &spec.reasoning_start,
+                    &spec.reasoning_end,
+                    spec.reasoning_prompt_opened,
+                ),
+                with_end_token(&spec.end_of_turn),
             ),
-            crate::formats::Parse::Fn(_) => BLOCKS,
+            crate::formats::Parse::Fn(_) => (BLOCKS, END_TOKENS),
         };
-        Box::leak(Box::new(Marks::new(&families, blocks)))
+        Box::leak(Box::new(Marks::new(&families, blocks, end_tokens)))
     })
+}
+
+/// [`END_TOKENS`], and `token` (a format spec's own) after them when it is not one of them.
+fn with_end_token(token: &'static str) -> &'static [&'static str] {
+    if token.is_empty() || END_TOKENS.contains(&token) {
+        return END_TOKENS;
+    }
+    Box::leak(
+        END_TOKENS
+            .iter()
+            .copied()
+            .chain([token])
+            .collect::<Vec<_>>()
+            .into_boxed_slice(),
+    )
 }
 
 /// Tags, sorted, with the bytes they may start with.

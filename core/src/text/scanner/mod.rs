@@ -55,6 +55,9 @@ pub(crate) struct Tagged {
     /// each call-syntax call), in text order: set once the whole text is read, when those tiers
     /// give the message's calls. Like the regions, they are not content.
     pub scanned: Vec<Range<usize>>,
+    /// The end-of-turn tokens of the scan's formats ([`Marks::end_tokens`]), which content
+    /// leaves out; `None`: the built-in ones.
+    pub end_tokens: Option<&'static [&'static str]>,
 }
 
 /// A stretch of text the scanner took out of the prose.
@@ -158,7 +161,10 @@ impl Scanner {
             formats,
             marks: formats.marks(),
             start,
-            found: Tagged::default(),
+            found: Tagged {
+                end_tokens: Some(formats.marks().end_tokens()),
+                ..Tagged::default()
+            },
             pos: 0,
             gap: 0,
             lead: LeadState::Start,

@@ -4,7 +4,6 @@
 
 use crate::call::ToolCall;
 use crate::error::ParseError;
-use crate::formats::tokens::END_TOKENS;
 use crate::formats::Family;
 use crate::syntax::json::Nesting;
 use crate::text::lead::incomplete;
@@ -158,6 +157,6 @@ pub(crate) fn region_final(text: &str, at: usize, end: usize, family: &Family, m
     let q = crate::lex::skip_ws(bytes, end);
     match marks.entry_at(bytes, q) {
         Some((len, _)) => !marks.may_change(bytes, q, q, len, false),
-        None => END_TOKENS.iter().any(|t| bytes[q..].starts_with(t.as_bytes())),
+        None => marks.end_tokens().iter().any(|t| bytes[q..].starts_with(t.as_bytes())),
     }
 }

@@ -1,8 +1,12 @@
-//! The reasoning tags of a chat template: an assistant turn rendered with the probe's reasoning
-//! and without it; what the first render adds around the reasoning text is the block's open and
-//! close tag. Where the template writes the tags in both renders (an empty block when there is no
-//! reasoning), the tags are the bracketed words that stand right around the reasoning. The
-//! generation prompt, rendered with thinking on, tells whether the prompt opens the block.
+//! What a chat template writes around the calls of an assistant turn besides them: the tags of
+//! the model's reasoning, and the token that ends the turn.
+//!
+//! - Reasoning: the turn rendered with the probe's reasoning and without it; what the first adds
+//!   around the reasoning text is the block's open and close tag. Where the template writes the
+//!   tags in both renders (an empty block when there is no reasoning), the tags are the
+//!   bracketed words that stand right around the reasoning. The generation prompt, rendered with
+//!   thinking on, tells whether the prompt opens the block.
+//! - End of turn: the bracketed word that follows both a turn's content and a turn's calls.
 
 use super::probe::{common_prefix, common_suffix, obj, s, tools, Renders};
 use super::render::Renderer;
@@ -42,12 +46,13 @@ fn conversation(field: Option<&str>, prompt: bool) -> Value {
     ])
 }
 
-/// Sets `spec`'s reasoning tags from the template's renders; leaves them empty when the template
-/// writes no reasoning (or writes it in a way that gives no tags).
+/// Sets `spec`'s reasoning tags and end-of-turn token from the template's renders; leaves each
+/// empty where the template writes none.
 pub(super) fn infer(renderer: &Renderer, renders: &Renders, spec: &mut FormatSpec) {
     let Ok(without) = renderer.render(&conversation(None, false)) else {
         return;
     };
+    spec.end_of_turn = end_of_turn(renders, &without).unwrap_or_default();
     for field in FIELDS {
         let Ok(with) = renderer.render(&conversation(Some(field), false)) else {
             continue;
@@ -67,6 +72,18 @@ pub(super) fn infer(renderer: &Renderer, renders: &Renders, spec: &mut FormatSpe
         spec.reasoning_end = end;
         return;
     }
+}
+
+/// The bracketed word that follows the content of the turn rendered as `content_turn` and the
+/// call of the probe turn with one call (white space before it kept).
+fn end_of_turn(renders: &Renders, content_turn: &str) -> Option<String> {
+    let after_content = content_turn.rfind(CONTENT)? + CONTENT.len();
+    let token = &content_turn[after_content..tag_after(content_turn, after_content)?];
+    let one = renders.one.as_str();
+    let call = renders.call_text(one);
+    let after_call = call.as_ptr() as usize - one.as_ptr() as usize + call.len();
+    let after = &one[after_call..tag_after(one, after_call)?];
+    (token.trim() == after.trim()).then(|| token.to_owned())
 }
 
 /// The open and close tag around the probe's reasoning in `with`, as the template writes them
@@ -154,9 +171,16 @@ mod tests {
     }
 
     #[test]
+    fn the_end_of_turn_follows_content_and_calls() {
+        let spec = infer(&ChatTemplate::new(TAGGED)).unwrap();
+        assert_eq!(spec.end_of_turn, "<|end|>");
+    }
+
+    #[test]
     fn a_template_without_reasoning_gives_no_tags() {
         let t = "{% for m in messages %}{% if m.tool_calls %}{% for c in m.tool_calls %}<call>{{ {'name': c.function.name, 'arguments': c.function.arguments} | tojson }}</call>{% endfor %}{% else %}{{ m.content }}{% endif %}{% endfor %}";
         let spec = infer(&ChatTemplate::new(t)).unwrap();
         assert_eq!((spec.reasoning_start.as_str(), spec.reasoning_end.as_str()), ("", ""));
+        assert_eq!(spec.end_of_turn, "");
     }
 }
