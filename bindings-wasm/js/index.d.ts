@@ -56,6 +56,8 @@ export interface FormatSpecDict {
   reasoning?: { start: string; end: string; prompt_opened: boolean };
   /** The token that ends the model's turn, where the template writes one. */
   end_of_turn?: string;
+  /** The tags the model writes around a turn's content, where the template writes them. */
+  content?: { start: string; end: string };
   /** How calls are written back (`formatCalls` with `{ template }`). */
   write?: { json: 'spaced' | 'compact'; sorted_keys: boolean; ascii?: boolean };
   [field: string]: unknown;

@@ -118,16 +118,22 @@ def test_a_spec_written_by_hand_reads_its_reasoning() -> None:
 
 
 WITH_END = [n for n in names() if (s := spec_of(n)) is not None and "end_of_turn" in s.describe()]
+WITH_WRAPPER = [n for n in names() if (s := spec_of(n)) is not None and "content" in s.describe()]
 
 
 def test_templates_give_their_end_of_turn() -> None:
     assert "novel-reasoning-style" in WITH_END and len(WITH_END) >= 35, WITH_END
 
 
-@pytest.mark.parametrize("name", WITH_END)
+def test_templates_give_their_content_wrapper() -> None:
+    assert {"Cohere2MoE", "CohereForAI-c4ai-command-r7b-12-2024-tool_use"} <= set(WITH_WRAPPER), WITH_WRAPPER
+
+
+@pytest.mark.parametrize("name", sorted(set(WITH_END) | set(WITH_WRAPPER)))
 def test_the_end_of_turn_is_not_content(name: str) -> None:
     """A turn of content only, as the model writes it, reads as that content: the template's
-    end-of-turn token (`describe()["end_of_turn"]`) is left out, as the built-in ones are."""
+    end-of-turn token (`describe()["end_of_turn"]`) and content wrapper (`"content"`) are left
+    out, as the built-in ones are."""
     spec = spec_of(name)
     user = [{"role": "user", "content": "What is the weather in Paris?"}]
     full = _render.render(name, user + [{"role": "assistant", "content": "All done here."}], tools=TOOLS)
@@ -136,6 +142,13 @@ def test_the_end_of_turn_is_not_content(name: str) -> None:
     # from the turn's start, from the token where they part).
     same = next((i for i, (a, b) in enumerate(zip(full, prompt)) if a != b), min(len(full), len(prompt)))
     text = full[len(prompt):] if full.startswith(prompt) else full[_render._token_start(full, same):]
-    assert spec.describe()["end_of_turn"].strip() in text, text
+    described = spec.describe()
+    for tag in [described.get("end_of_turn", ""), *described.get("content", {}).values()]:
+        assert tag.strip() in text, (tag, text)
+    # The model stops at its end-of-turn token (Command R7B's template writes the next turn's
+    # header after it).
+    end = described.get("end_of_turn", "").strip()
+    if end:
+        text = text[: text.index(end) + len(end)]
     message = beacon.parse_message(text, formats=[], template=spec)
     assert message["content"].strip() == "All done here.", (text, message)

@@ -6,7 +6,10 @@
 //!   tags in both renders (an empty block when there is no reasoning), the tags are the
 //!   bracketed words that stand right around the reasoning. The generation prompt, rendered with
 //!   thinking on, tells whether the prompt opens the block.
-//! - End of turn: the bracketed word that follows both a turn's content and a turn's calls.
+//! - End of turn: the bracketed word that follows a turn's calls and ends a turn of content.
+//! - Content wrapper: the bracketed words the model writes before a turn's content (after the
+//!   generation prompt, and after an empty reasoning block of the spec's tags) but not before its
+//!   calls, and those between the content and the end of the turn.
 
 use super::probe::{common_prefix, common_suffix, obj, s, tools, Renders};
 use super::render::Renderer;
@@ -53,6 +56,7 @@ pub(super) fn infer(renderer: &Renderer, renders: &Renders, spec: &mut FormatSpe
         return;
     };
     spec.end_of_turn = end_of_turn(renders, &without).unwrap_or_default();
+    let wrapper = content_wrapper(renderer, renders, &without);
     for field in FIELDS {
         let Ok(with) = renderer.render(&conversation(Some(field), false)) else {
             continue;
@@ -70,20 +74,69 @@ pub(super) fn infer(renderer: &Renderer, renders: &Renders, spec: &mut FormatSpe
             });
         spec.reasoning_start = start;
         spec.reasoning_end = end;
-        return;
+        break;
+    }
+    if let Some((start, end)) = wrapper.and_then(|(pre, post)| wrapper_tags(spec, &pre, &post)) {
+        spec.content_start = start;
+        spec.content_end = end;
     }
 }
 
-/// The bracketed word that follows the content of the turn rendered as `content_turn` and the
-/// call of the probe turn with one call (white space before it kept).
+/// What the model writes before and after `CONTENT` in the turn rendered as `content_turn` (the
+/// generation prompt taken off), when the turn with one call does not begin as it does.
+fn content_wrapper(renderer: &Renderer, renders: &Renders, content_turn: &str) -> Option<(String, String)> {
+    let prompt = renderer.render(&conversation(None, true)).ok()?;
+    let written = |full: &str| {
+        let at = common_prefix(full, &prompt).min(full.len());
+        renders.outside_tokens(full, at, false)
+    };
+    let turn = &content_turn[written(content_turn)..];
+    let at = turn.find(CONTENT)?;
+    let (pre, post) = (&turn[..at], &turn[at + CONTENT.len()..]);
+    let call_turn = &renders.one[written(&renders.one)..];
+    let pre_tags = pre.trim();
+    (!pre_tags.is_empty() && !call_turn.trim_start().starts_with(pre_tags)).then(|| (pre.to_owned(), post.to_owned()))
+}
+
+/// The content wrapper's tags from the text before and after the content: before it, less an
+/// empty reasoning block of the spec's tags; after it, up to the end of the turn. Both bracketed
+/// words (the close tag may be empty).
+fn wrapper_tags(spec: &FormatSpec, pre: &str, post: &str) -> Option<(String, String)> {
+    let mut open = pre.trim();
+    let (r_open, r_close) = (spec.reasoning_start.trim(), spec.reasoning_end.trim());
+    if !r_close.is_empty() {
+        if let Some(rest) = open.strip_prefix(r_open).filter(|_| !r_open.is_empty()) {
+            open = rest.trim_start().strip_prefix(r_close).unwrap_or(open).trim_start();
+        } else if let Some(rest) = open.strip_prefix(r_close) {
+            open = rest.trim_start();
+        }
+    }
+    let post = post.trim_start();
+    let end = spec.end_of_turn.trim();
+    let close = if end.is_empty() { post } else { &post[..post.find(end)?] }.trim();
+    (bracketed(open) && (close.is_empty() || bracketed(close))).then(|| (open.to_owned(), close.to_owned()))
+}
+
+/// A bracketed word (or words) without white space: `<|end|>`, `[/REPLY]`,
+/// `<|channel|>final<|message|>`.
+fn bracketed(t: &str) -> bool {
+    t.len() <= 64
+        && !t.contains(char::is_whitespace)
+        && (t.starts_with('<') || t.starts_with('['))
+        && (t.ends_with('>') || t.ends_with(']'))
+}
+
+/// The bracketed word that follows the call of the probe turn with one call (white space before
+/// it kept), when it also ends the turn rendered as `content_turn`: after the content, past at
+/// most bracketed words of the content's own (its wrapper's close).
 fn end_of_turn(renders: &Renders, content_turn: &str) -> Option<String> {
-    let after_content = content_turn.rfind(CONTENT)? + CONTENT.len();
-    let token = &content_turn[after_content..tag_after(content_turn, after_content)?];
     let one = renders.one.as_str();
     let call = renders.call_text(one);
     let after_call = call.as_ptr() as usize - one.as_ptr() as usize + call.len();
-    let after = &one[after_call..tag_after(one, after_call)?];
-    (token.trim() == after.trim()).then(|| token.to_owned())
+    let token = &one[after_call..tag_after(one, after_call)?];
+    let post = &content_turn[content_turn.rfind(CONTENT)? + CONTENT.len()..];
+    let between = post[..post.find(token.trim())?].trim();
+    (between.is_empty() || bracketed(between)).then(|| token.to_owned())
 }
 
 /// The open and close tag around the probe's reasoning in `with`, as the template writes them
@@ -173,6 +226,18 @@ mod tests {
     #[test]
     fn the_end_of_turn_follows_content_and_calls() {
         let spec = infer(&ChatTemplate::new(TAGGED)).unwrap();
+        assert_eq!(spec.end_of_turn, "<|end|>");
+        assert_eq!((spec.content_start.as_str(), spec.content_end.as_str()), ("", ""));
+    }
+
+    #[test]
+    fn a_content_wrapper_is_written_around_content_only() {
+        let t = "{% for m in messages %}<|{{ m.role }}|>{% if m.tool_calls %}{% for c in m.tool_calls %}<call>{{ {'name': c.function.name, 'arguments': c.function.arguments} | tojson }}</call>{% endfor %}{% elif m.role == 'assistant' %}<reply>{{ m.content }}</reply>{% else %}{{ m.content }}{% endif %}<|end|>{% endfor %}{% if add_generation_prompt %}<|assistant|>{% endif %}";
+        let spec = infer(&ChatTemplate::new(t)).unwrap();
+        assert_eq!(
+            (spec.content_start.as_str(), spec.content_end.as_str()),
+            ("<reply>", "</reply>")
+        );
         assert_eq!(spec.end_of_turn, "<|end|>");
     }
 

@@ -26,6 +26,24 @@ impl Out for String {
     }
 }
 
+/// The tags content leaves out besides the built-in wrappers: the end-of-turn tokens (the
+/// built-in ones, and a format spec's own), and a format spec's content wrapper (its open tag,
+/// where the content starts, and its close tag), which counts as the answer wrapper does.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ProseTags {
+    pub end_tokens: &'static [&'static str],
+    pub wrapper: (&'static str, &'static str),
+}
+
+impl Default for ProseTags {
+    fn default() -> Self {
+        ProseTags {
+            end_tokens: END_TOKENS,
+            wrapper: ("", ""),
+        }
+    }
+}
+
 /// The whitespace rule, fed kept text and cuts in order; what it decides goes to `out`.
 #[derive(Debug, Default)]
 pub(crate) struct Content {
@@ -39,8 +57,8 @@ pub(crate) struct Content {
     cut_since: bool,
     /// Where the answer wrapper stands ([`ANSWER_OPEN`]).
     answer: Answer,
-    /// The end-of-turn tokens, which are cuts; `None`: [`END_TOKENS`].
-    end_tokens: Option<&'static [&'static str]>,
+    /// The end-of-turn tokens and the spec's content wrapper.
+    tags: ProseTags,
 }
 
 /// The answer wrapper, seen in order.
@@ -56,10 +74,10 @@ enum Answer {
 }
 
 impl Content {
-    /// The rule for a text whose end-of-turn tokens are `end_tokens` (`None`: [`END_TOKENS`]).
-    pub(crate) fn ending_with(end_tokens: Option<&'static [&'static str]>) -> Content {
+    /// The rule for a text whose formats have `tags`.
+    pub(crate) fn with_tags(tags: ProseTags) -> Content {
         Content {
-            end_tokens,
+            tags,
             ..Content::default()
         }
     }
@@ -159,8 +177,8 @@ pub(crate) fn prose(
         // The longest token that starts here (GigaChat's assistant header begins with its
         // `<|message_sep|>` end token).
         let token = rule
+            .tags
             .end_tokens
-            .unwrap_or(END_TOKENS)
             .iter()
             .chain(CONTENT_HEADERS)
             .filter(|t| rest.starts_with(t.as_bytes()))
@@ -172,9 +190,10 @@ pub(crate) fn prose(
                 .find(|t| rest.starts_with(t.as_bytes()))
                 .map(|t| (t.len(), false))
         });
-        let answer = [ANSWER_OPEN, ANSWER_CLOSE]
+        let (open_tag, close_tag) = rule.tags.wrapper;
+        let answer = [ANSWER_OPEN, ANSWER_CLOSE, open_tag, close_tag]
             .into_iter()
-            .find(|t| rest.starts_with(t.as_bytes()));
+            .find(|t| !t.is_empty() && rest.starts_with(t.as_bytes()));
         if let (None, Some(tag)) = (token, answer) {
             if at + tag.len() > range.end {
                 rule.kept(&text[from..at], out);
@@ -183,7 +202,7 @@ pub(crate) fn prose(
             // Whether it counts depends on the text kept before it.
             rule.kept(&text[from..at], out);
             from = at;
-            if rule.answer_tag(tag == ANSWER_OPEN) {
+            if rule.answer_tag(tag == ANSWER_OPEN || tag == open_tag) {
                 rule.cut();
                 from = at + tag.len();
                 i = from;

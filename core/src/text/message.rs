@@ -331,7 +331,7 @@ pub(crate) fn region_start(found: Found, tagged: &Tagged, index: usize, call: &T
 /// and (when there are calls) the wrapper tags, joined by the module's whitespace rule.
 fn content(text: &str, tagged: &Tagged, has_calls: bool) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut rule = Content::ending_with(tagged.end_tokens);
+    let mut rule = Content::with_tags(tagged.prose);
     let mut from = 0;
     for range in removed(tagged) {
         prose(text, from..range.start, Some(has_calls), false, &mut rule, &mut out);

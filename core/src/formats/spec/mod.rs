@@ -245,6 +245,10 @@ pub struct FormatSpec {
     /// The token that ends the model's turn, as the template writes it (empty when it writes
     /// none): content leaves it out, as it does the built-in end-of-turn tokens.
     pub end_of_turn: String,
+    /// The tags the template writes around a turn's content (empty when none; the close tag may
+    /// be empty alone): content leaves them out where they wrap it.
+    pub content_start: String,
+    pub content_end: String,
     /// Reading (set by [`FormatSpec::trimmed`]): the line breaks around a tagged value that the
     /// markers, as the format writes them, put there.
     pub(crate) value_breaks: ValueBreaks,
@@ -297,6 +301,8 @@ impl FormatSpec {
             &mut spec.reasoning_start,
             &mut spec.reasoning_end,
             &mut spec.end_of_turn,
+            &mut spec.content_start,
+            &mut spec.content_end,
         ] {
             if marker.trim().len() != marker.len() {
                 *marker = marker.trim().to_owned();
@@ -324,7 +330,8 @@ impl FormatSpec {
     /// "python"; `call_syntax` has `"values"` too). A tag format that writes ids also has `"id":
     /// {"position": "before_name" | "after_name", "suffix"}`. A template that writes the model's
     /// reasoning gives `"reasoning": {"start", "end", "prompt_opened"}`, one that ends the turn
-    /// with a token `"end_of_turn"`. Every spec has `"write":
+    /// with a token `"end_of_turn"`, one that wraps content `"content": {"start", "end"}`. Every
+    /// spec has `"write":
     /// {"json": "spaced" | "compact", "sorted_keys", "ascii"}`, how its calls are written.
     pub fn describe(&self) -> Value {
         let mut out = vec![
@@ -379,6 +386,9 @@ impl FormatSpec {
         if !self.end_of_turn.is_empty() {
             out.push(("end_of_turn".into(), s(&self.end_of_turn)));
         }
+        if !self.content_start.is_empty() {
+            out.push(("content".into(), pair(&self.content_start, &self.content_end)));
+        }
         out.push((
             "write".into(),
             Value::Object(vec![
@@ -397,6 +407,37 @@ impl FormatSpec {
         ])
     }
 
+    /// The fields of `value` about the rest of the turn (`reasoning`, `end_of_turn`, `content`).
+    fn read_turn(&mut self, value: &Value) -> Result<(), ParseError> {
+        if let Some(reasoning) = value.get("reasoning") {
+            self.reasoning_start = field_text(reasoning, "reasoning.", "start")?;
+            self.reasoning_end = field_text(reasoning, "reasoning.", "end")?;
+            self.reasoning_prompt_opened = flag(reasoning, "reasoning.", "prompt_opened", Some(false))?;
+            if self.reasoning_start.trim().is_empty() != self.reasoning_end.trim().is_empty() {
+                return Err(ParseError::new(
+                    ErrorCode::ResultMissingField,
+                    0,
+                    "a format spec's `reasoning` needs both `start` and `end`",
+                ));
+            }
+        }
+        if value.get("end_of_turn").is_some() {
+            self.end_of_turn = field_text(value, "", "end_of_turn")?;
+        }
+        if let Some(content) = value.get("content") {
+            self.content_start = field_text(content, "content.", "start")?;
+            self.content_end = field_text(content, "content.", "end")?;
+            if self.content_start.trim().is_empty() && !self.content_end.trim().is_empty() {
+                return Err(ParseError::new(
+                    ErrorCode::ResultMissingField,
+                    0,
+                    "a format spec's `content` wrapper needs its `start`",
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The spec that [`FormatSpec::describe`] wrote: `from_value(&spec.describe()) == spec`. A
     /// missing or mistyped field is `result.missing_field`, an unknown kind or style
     /// `result.unsupported`. `write` may be left out (a spec written by hand): JSON is then
@@ -410,12 +451,7 @@ impl FormatSpec {
                 format!("a format spec needs the string `{path}`"),
             )
         };
-        let text = |v: &Value, path: &str, key: &str| -> Result<String, ParseError> {
-            v.get(key)
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .ok_or_else(|| missing(&format!("{path}{key}")))
-        };
+        let text = field_text;
         let part = |key: &str| value.get(key).ok_or_else(|| missing(key));
         let unsupported = |what: &str, id: &str| {
             ParseError::new(
@@ -472,21 +508,7 @@ impl FormatSpec {
             spec.id = IdPosition::parse(&position).ok_or_else(|| unsupported("id position", &position))?;
             spec.id_suffix = text(id, "id.", "suffix")?;
         }
-        if let Some(reasoning) = value.get("reasoning") {
-            spec.reasoning_start = text(reasoning, "reasoning.", "start")?;
-            spec.reasoning_end = text(reasoning, "reasoning.", "end")?;
-            spec.reasoning_prompt_opened = flag(reasoning, "reasoning.", "prompt_opened", Some(false))?;
-            if spec.reasoning_start.trim().is_empty() != spec.reasoning_end.trim().is_empty() {
-                return Err(ParseError::new(
-                    ErrorCode::ResultMissingField,
-                    0,
-                    "a format spec's `reasoning` needs both `start` and `end`",
-                ));
-            }
-        }
-        if value.get("end_of_turn").is_some() {
-            spec.end_of_turn = text(value, "", "end_of_turn")?;
-        }
+        spec.read_turn(value)?;
         if let Some(write) = value.get("write") {
             let json = text(write, "write.", "json")?;
             spec.json = JsonLayout::parse(&json).ok_or_else(|| unsupported("JSON layout", &json))?;
@@ -495,6 +517,17 @@ impl FormatSpec {
         }
         Ok(spec)
     }
+}
+
+/// The string `key` of `v` (`path` names `v` in messages), or `result.missing_field`.
+fn field_text(v: &Value, path: &str, key: &str) -> Result<String, ParseError> {
+    v.get(key).and_then(Value::as_str).map(str::to_owned).ok_or_else(|| {
+        ParseError::new(
+            ErrorCode::ResultMissingField,
+            0,
+            format!("a format spec needs the string `{path}{key}`"),
+        )
+    })
 }
 
 /// The boolean `key` of `v` (`path` names `v` in messages); `default` when it is missing, or,

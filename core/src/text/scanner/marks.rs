@@ -13,6 +13,7 @@ use crate::call::{FormatSet, SpecId, ToolCall};
 use crate::error::ParseError;
 use crate::formats::tokens::{ANSWER_CLOSE, ANSWER_OPEN, CONTENT_HEADERS, END_TOKENS, WRAPPERS};
 use crate::formats::{json_shapes, python, spec, Family, FAMILIES};
+use crate::text::content::ProseTags;
 use crate::text::reasoning::{Block, BLOCKS};
 use crate::text::scanner::index::MarkerIndex;
 
@@ -37,18 +38,15 @@ pub(crate) struct Marks {
     starts: Tags,
     /// The kinds of reasoning block: [`BLOCKS`], and a format spec's own after them.
     blocks: &'static [Block],
-    /// The end-of-turn tokens: [`END_TOKENS`], and a format spec's own after them.
-    end_tokens: &'static [&'static str],
+    /// The end-of-turn tokens ([`END_TOKENS`], and a format spec's own after them) and the
+    /// spec's content wrapper.
+    prose: ProseTags,
 }
 
 impl Marks {
     /// The marks of `families` (the first of two families with one marker wins it) and of the
     /// reasoning `blocks`, end-of-turn tokens and wrappers.
-    pub(crate) fn new(
-        families: &[&'static Family],
-        blocks: &'static [Block],
-        end_tokens: &'static [&'static str],
-    ) -> Marks {
+    pub(crate) fn new(families: &[&'static Family], blocks: &'static [Block], prose: ProseTags) -> Marks {
         let calls = families
             .iter()
             .flat_map(|&f| f.markers.iter().map(move |&m| (m, Kind::Call(f))));
@@ -62,7 +60,8 @@ impl Marks {
                 .iter()
                 .flat_map(|f| f.markers.iter().copied())
                 .chain(blocks.iter().filter(|b| !b.leading).map(|b| b.open))
-                .chain(end_tokens.iter().copied())
+                .chain(prose.end_tokens.iter().copied())
+                .chain([prose.wrapper.0, prose.wrapper.1].into_iter().filter(|t| !t.is_empty()))
                 .chain(CONTENT_HEADERS.iter().copied())
                 .chain(WRAPPERS.iter().copied())
                 .chain([ANSWER_OPEN, ANSWER_CLOSE])
@@ -85,13 +84,18 @@ impl Marks {
             tokens,
             starts,
             blocks,
-            end_tokens,
+            prose,
         }
     }
 
     /// The end-of-turn tokens the scan knows.
     pub(crate) fn end_tokens(&self) -> &'static [&'static str] {
-        self.end_tokens
+        self.prose.end_tokens
+    }
+
+    /// What content leaves out besides the built-in wrappers.
+    pub(crate) fn prose(&self) -> ProseTags {
+        self.prose
     }
 
     /// The kinds of reasoning block the scan knows.
@@ -102,7 +106,7 @@ impl Marks {
     /// The marks of the built-in families ([`FAMILIES`]).
     pub(crate) fn builtin() -> &'static Marks {
         static MARKS: OnceLock<Marks> = OnceLock::new();
-        MARKS.get_or_init(|| Marks::new(&FAMILIES.iter().collect::<Vec<_>>(), BLOCKS, END_TOKENS))
+        MARKS.get_or_init(|| Marks::new(&FAMILIES.iter().collect::<Vec<_>>(), BLOCKS, ProseTags::default()))
     }
 
     /// The first marker (and, unless `calls_only`, reasoning open tag) that starts at or after
@@ -217,18 +221,21 @@ fn spec_marks(id: SpecId) -> &'static Marks {
     marks.entry(id).or_insert_with(|| {
         let family = spec::family(id);
         let families: Vec<&'static Family> = std::iter::once(family).chain(FAMILIES).collect();
-        let (blocks, end_tokens) = match family.parse {
+        let (blocks, prose) = match family.parse {
             crate::formats::Parse::Spec(spec) => (
                 crate::text::reasoning::with_spec_block(
                     &spec.reasoning_start,
                     &spec.reasoning_end,
                     spec.reasoning_prompt_opened,
                 ),
-                with_end_token(&spec.end_of_turn),
+                ProseTags {
+                    end_tokens: with_end_token(&spec.end_of_turn),
+                    wrapper: (&spec.content_start, &spec.content_end),
+                },
             ),
-            crate::formats::Parse::Fn(_) => (BLOCKS, END_TOKENS),
+            crate::formats::Parse::Fn(_) => (BLOCKS, ProseTags::default()),
         };
-        Box::leak(Box::new(Marks::new(&families, blocks, end_tokens)))
+        Box::leak(Box::new(Marks::new(&families, blocks, prose)))
     })
 }
 

@@ -30,6 +30,7 @@ use crate::error::ParseError;
 use crate::formats::Calls;
 use crate::formats::{Family, LeadHold, LeadScan, FAMILIES};
 use crate::syntax::shape::Defer;
+use crate::text::content::ProseTags;
 use crate::text::lead::{lead_at, Lead};
 use crate::text::reasoning::{self, Block, PromptScan, Start};
 use crate::text::scanner::marks::{close_hold, keep_allowed, may_open_string, Cover, Kind, Marks, Shield};
@@ -55,9 +56,8 @@ pub(crate) struct Tagged {
     /// each call-syntax call), in text order: set once the whole text is read, when those tiers
     /// give the message's calls. Like the regions, they are not content.
     pub scanned: Vec<Range<usize>>,
-    /// The end-of-turn tokens of the scan's formats ([`Marks::end_tokens`]), which content
-    /// leaves out; `None`: the built-in ones.
-    pub end_tokens: Option<&'static [&'static str]>,
+    /// What content leaves out besides the built-in wrappers ([`Marks::prose`]).
+    pub prose: ProseTags,
 }
 
 /// A stretch of text the scanner took out of the prose.
@@ -162,7 +162,7 @@ impl Scanner {
             marks: formats.marks(),
             start,
             found: Tagged {
-                end_tokens: Some(formats.marks().end_tokens()),
+                prose: formats.marks().prose(),
                 ..Tagged::default()
             },
             pos: 0,

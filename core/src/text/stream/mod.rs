@@ -220,7 +220,7 @@ impl ToolCallStream {
             // Calls the scanner reads are checked and left in the text when large (the stream
             // reports each once, building it then): only the tools need them built at once.
             scanner: Scanner::new(options.formats, options.start, options.defer(Defer::Large)),
-            rule: Content::ending_with(Some(options.formats.marks().end_tokens())),
+            rule: Content::with_tags(options.formats.marks().prose()),
             emitted: 0,
             hold: Hold::new(options.formats),
             cut: 0,
