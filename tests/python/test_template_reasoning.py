@@ -152,3 +152,7 @@ def test_the_end_of_turn_is_not_content(name: str) -> None:
         text = text[: text.index(end) + len(end)]
     message = beacon.parse_message(text, formats=[], template=spec)
     assert message["content"].strip() == "All done here.", (text, message)
+    for size in (1, 3):
+        stream = beacon.ToolCallStream(formats=[], template=spec)
+        events = [e for i in range(0, len(text), size) for e in stream.feed(text[i : i + size])] + stream.finish()
+        assert "".join(e["text"] for e in events if e["type"] == "content") == message["content"], size
