@@ -357,13 +357,38 @@ fn spans_into(bytes: &[u8], range: Range<usize>, value: &Value, mode: Mode, out:
         }
         Value::Object(o) if is_call_object(o, mode) || is_function_object(o) => out.push(range),
         Value::Object(o) => {
-            for ((key, member), member_range) in o.iter().zip(raw_members(bytes, range.start)) {
-                match key.as_str() {
-                    "tool_calls" if matches!(member, Value::Array(_)) => {
-                        out.extend(raw_items(bytes, member_range.start));
+            // Each member's text is walked once: a `tool_calls` array by its items (the last
+            // one's end is the array's), and nothing after the last member that holds calls.
+            let wanted = |(key, member): &(String, Value)| {
+                (key == "tool_calls" && matches!(member, Value::Array(_))) || key == "function_call"
+            };
+            let Some(last) = o.iter().rposition(wanted) else {
+                return;
+            };
+            let mut p = skip_ws(bytes, range.start + 1);
+            for (i, (key, member)) in o.iter().enumerate().take(last + 1) {
+                let Some(key_end) = json::raw_string_end(bytes, p) else {
+                    return;
+                };
+                let value_at = skip_ws(bytes, skip_ws(bytes, key_end) + 1); // past `:`
+                let end = if key == "tool_calls" && matches!(member, Value::Array(_)) {
+                    let mut end = value_at + 1;
+                    for item in raw_items(bytes, value_at) {
+                        end = item.end;
+                        out.push(item);
                     }
-                    "function_call" => out.push(member_range),
-                    _ => {}
+                    skip_ws(bytes, end) + 1 // past `]`
+                } else {
+                    let Some(end) = json::raw_value_end(bytes, value_at) else {
+                        return;
+                    };
+                    if key == "function_call" {
+                        out.push(value_at..end);
+                    }
+                    end
+                };
+                if i < last {
+                    p = next_member(bytes, end);
                 }
             }
         }
@@ -379,18 +404,6 @@ fn raw_items(bytes: &[u8], at: usize) -> impl Iterator<Item = Range<usize>> + '_
         let item = p..end;
         p = next_member(bytes, end);
         Some(item)
-    })
-}
-
-/// The ranges of the member values of the (well-formed) JSON object at `at`, in order.
-fn raw_members(bytes: &[u8], at: usize) -> impl Iterator<Item = Range<usize>> + '_ {
-    let mut p = skip_ws(bytes, at + 1);
-    std::iter::from_fn(move || {
-        let key_end = json::raw_string_end(bytes, p)?;
-        let value_at = skip_ws(bytes, skip_ws(bytes, key_end) + 1); // past `:`
-        let end = json::raw_value_end(bytes, value_at)?;
-        p = next_member(bytes, end);
-        Some(value_at..end)
     })
 }
 
