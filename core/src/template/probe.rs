@@ -742,7 +742,7 @@ fn without_empty_reasoning(marker: &str) -> String {
 }
 
 /// The probe id of the call at `index` of a turn.
-fn probe_id(index: usize) -> String {
+pub(super) fn probe_id(index: usize) -> String {
     format!("call{index}{ID_TAIL}")
 }
 

@@ -11,7 +11,7 @@
 //!   generation prompt, and after an empty reasoning block of the spec's tags) but not before its
 //!   calls, and those between the content and the end of the turn.
 
-use super::probe::{common_prefix, common_suffix, obj, s, tools, Renders};
+use super::probe::{common_prefix, common_suffix, obj, probe_id, s, tools, Renders};
 use super::render::Renderer;
 use crate::formats::spec::FormatSpec;
 use crate::value::Value;
@@ -25,10 +25,11 @@ const CONTENT: &str = "Okay.";
 /// The message keys templates read the reasoning from, in the order tried.
 const FIELDS: [&str; 3] = ["reasoning_content", "thinking", "reasoning"];
 
-/// A conversation whose assistant turn holds `CONTENT` and, under `field`, the probe's
-/// reasoning; thinking on (`enable_thinking`), and with the generation prompt when `prompt`
-/// (the assistant turn left out).
-fn conversation(field: Option<&str>, prompt: bool) -> Value {
+/// A conversation whose assistant turn holds `CONTENT` (and, with `call`, a call to the probe's
+/// `get_weather`, its arguments an object or, with `Some(true)`, JSON text) and, under `field`,
+/// the probe's reasoning; thinking on (`enable_thinking`), and with the generation prompt when
+/// `prompt` (the assistant turn left out).
+fn conversation(field: Option<&str>, prompt: bool, call: Option<bool>) -> Value {
     let user = obj(vec![
         ("role", s("user")),
         ("content", s("What is the weather in Paris?")),
@@ -36,6 +37,20 @@ fn conversation(field: Option<&str>, prompt: bool) -> Value {
     let mut messages = vec![user];
     if !prompt {
         let mut turn = vec![("role", s("assistant")), ("content", s(CONTENT))];
+        if let Some(as_text) = call {
+            let arguments = obj(vec![("city", s("Paris"))]);
+            let arguments = if as_text { s(&arguments.to_json()) } else { arguments };
+            let function = obj(vec![("name", s("get_weather")), ("arguments", arguments)]);
+            let id = s(&probe_id(0));
+            turn.push((
+                "tool_calls",
+                Value::Array(vec![obj(vec![
+                    ("id", id),
+                    ("type", s("function")),
+                    ("function", function),
+                ])]),
+            ));
+        }
         if let Some(field) = field {
             turn.push((field, s(REASONING)));
         }
@@ -52,24 +67,29 @@ fn conversation(field: Option<&str>, prompt: bool) -> Value {
 /// Sets `spec`'s reasoning tags and end-of-turn token from the template's renders; leaves each
 /// empty where the template writes none.
 pub(super) fn infer(renderer: &Renderer, renders: &Renders, spec: &mut FormatSpec) {
-    let Ok(without) = renderer.render(&conversation(None, false)) else {
+    let Ok(without) = renderer.render(&conversation(None, false, None)) else {
         return;
     };
     spec.end_of_turn = end_of_turn(renders, &without).unwrap_or_default();
     let wrapper = content_wrapper(renderer, renders, &without);
-    for field in FIELDS {
-        let Ok(with) = renderer.render(&conversation(Some(field), false)) else {
+    // A turn of content first; then a turn with a call, for templates that keep the reasoning
+    // only of turns that call tools (Kimi K2 Thinking's).
+    for call in [None, Some(false), Some(true)] {
+        let Ok(without) = renderer.render(&conversation(None, false, call)) else {
             continue;
         };
-        let Some((start, end)) = tags(renders, &with, &without) else {
+        let found = FIELDS.iter().find_map(|&field| {
+            let with = renderer.render(&conversation(Some(field), false, call)).ok()?;
+            tags(renders, &with, &without)
+        });
+        let Some((start, end)) = found else {
             continue;
         };
         spec.reasoning_prompt_opened = renderer
-            .render(&conversation(None, true))
+            .render(&conversation(None, true, None))
             .ok()
-            .zip(renderer.render(&conversation(None, false)).ok())
-            .is_some_and(|(prompt, before)| {
-                let added = &prompt[common_prefix(&prompt, &before).min(prompt.len())..];
+            .is_some_and(|prompt| {
+                let added = &prompt[common_prefix(&prompt, &without).min(prompt.len())..];
                 added.trim_end().ends_with(start.trim())
             });
         spec.reasoning_start = start;
@@ -85,7 +105,7 @@ pub(super) fn infer(renderer: &Renderer, renders: &Renders, spec: &mut FormatSpe
 /// What the model writes before and after `CONTENT` in the turn rendered as `content_turn` (the
 /// generation prompt taken off), when the turn with one call does not begin as it does.
 fn content_wrapper(renderer: &Renderer, renders: &Renders, content_turn: &str) -> Option<(String, String)> {
-    let prompt = renderer.render(&conversation(None, true)).ok()?;
+    let prompt = renderer.render(&conversation(None, true, None)).ok()?;
     let written = |full: &str| {
         let at = common_prefix(full, &prompt).min(full.len());
         renders.outside_tokens(full, at, false)
@@ -239,6 +259,20 @@ mod tests {
             ("<reply>", "</reply>")
         );
         assert_eq!(spec.end_of_turn, "<|end|>");
+    }
+
+    #[test]
+    fn reasoning_kept_only_in_turns_that_call_tools_is_found_there() {
+        let t = "{% for m in messages %}<|{{ m.role }}|>{% if m.tool_calls %}<seek>{{ m.reasoning_content or '' }}</seek>{% for c in m.tool_calls %}<call>{{ {'name': c.function.name, 'arguments': c.function.arguments} | tojson }}</call>{% endfor %}{% else %}{{ m.content }}{% endif %}<|end|>{% endfor %}{% if add_generation_prompt %}<|assistant|>{% endif %}";
+        let spec = infer(&ChatTemplate::new(t)).unwrap();
+        assert_eq!(
+            (
+                spec.reasoning_start.as_str(),
+                spec.reasoning_end.as_str(),
+                spec.reasoning_prompt_opened
+            ),
+            ("<seek>", "</seek>", false)
+        );
     }
 
     #[test]
