@@ -8,6 +8,8 @@
 //!
 //! - The core runs detached from the interpreter (`Python::detach`) for inputs of
 //!   `DETACH_FROM` bytes or more, so other Python threads run meanwhile; objects are built after.
+//!   Below that, the arguments of the common JSON call shapes become Python objects while the
+//!   core reads them (`host::run_into`), with no tree of the core's own in between.
 //! - A panic in the core is `ToolCallError` with code `internal` (the host boundary catches it).
 //!
 //! Gated off on wasm so `cargo build --workspace --target wasm32-unknown-unknown` compiles this
@@ -74,11 +76,11 @@ fn arg_error(err: ArgError) -> PyErr {
 
 /// Runs `op` on `input` (detached when it is large) and builds the answer.
 fn call<'py>(py: Python<'py>, input: Input<'_>, op: Op) -> PyResult<Bound<'py, PyAny>> {
-    let output = if input.len() < DETACH_FROM {
-        host::run(&input, op, HOST)
-    } else {
-        py.detach(|| host::run(&input, op, HOST))
-    };
+    if input.len() < DETACH_FROM {
+        // The arguments of the common JSON call shapes become Python objects as they are read.
+        return host::run_into(&mut sink::PySink { py }, &input, op, HOST).map_err(located_error)?;
+    }
+    let output = py.detach(|| host::run(&input, op, HOST));
     drop(input);
     let output = output.map_err(located_error)?;
     let _pause = if output.calls() >= GC_PAUSE_FROM {

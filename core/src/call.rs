@@ -277,9 +277,36 @@ pub struct ToolCall {
     pub(crate) origin: crate::call::Origin,
     /// Where its arguments object is written, when the parse checked it without building it
     /// (`arguments` is then empty; see `shape::Defer::Large`): a host builds them from the text.
-    pub(crate) deferred: Option<usize>,
+    pub(crate) deferred: Option<Deferred>,
     /// What a parse with `repair` mended in this call (see [`Repair`](crate::Repair)); empty otherwise.
     pub repairs: Vec<crate::repair::Repair>,
+}
+
+/// Where the arguments of a call are when its `arguments` are empty because they were not built
+/// in the core.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Deferred {
+    /// Checked and left in the text at this offset (`shape::Defer::Large`).
+    Text(usize),
+    /// Built by the host (`shape::Defer::Build`): their handle, and where the object is in the text.
+    Built { handle: usize, at: usize },
+}
+
+impl Deferred {
+    /// The offset of the arguments object in the text it was read from.
+    pub(crate) fn at(self) -> usize {
+        match self {
+            Deferred::Text(at) | Deferred::Built { at, .. } => at,
+        }
+    }
+
+    /// The same arguments, read from a text that starts `by` bytes later in the caller's.
+    pub(crate) fn shifted(self, by: usize) -> Self {
+        match self {
+            Deferred::Text(at) => Deferred::Text(at + by),
+            Deferred::Built { handle, at } => Deferred::Built { handle, at: at + by },
+        }
+    }
 }
 
 impl ToolCall {
@@ -308,9 +335,7 @@ impl ToolCall {
     pub(crate) fn shift(&mut self, by: usize) {
         self.span = self.span.start + by..self.span.end + by;
         self.origin.shift(by);
-        if let Some(at) = &mut self.deferred {
-            *at += by;
-        }
+        self.deferred = self.deferred.map(|d| d.shifted(by));
     }
 }
 

@@ -1,11 +1,13 @@
 //! The arguments that `host::run` leaves in the text (the common JSON call shapes, when large)
 //! and `host::emit` builds straight from it give exactly what building them in the core gives
-//! (`host::run_settled`): every text fixture, padded so that its calls' arguments are deferred,
-//! through `parse_tool_call`, `parse_tool_calls` and `parse_message`, answers and errors alike.
+//! (`host::run_settled`), and so do the arguments `host::run_into` builds in the sink while the
+//! parse reads them: every text fixture, as written and padded so that its calls' arguments are
+//! deferred, through `parse_tool_call`, `parse_tool_calls` and `parse_message`, answers and
+//! errors alike.
 
 mod common;
 
-use beacon_core::host::{emit, run, run_settled, Host, Input, Key, Op, Output, Sink, ToolOptions};
+use beacon_core::host::{emit, run, run_into, run_settled, Host, Input, Key, Op, Output, Sink, ToolOptions};
 use beacon_core::{FormatSet, Ids, Number, Value};
 
 /// Builds the answer as a [`Value`].
@@ -84,6 +86,14 @@ fn answer(text: &str, op: Op, deferred: bool) -> (Result<Value, (String, usize)>
     }
 }
 
+/// The answer or the error (code, position) of `op` on `text` from [`run_into`].
+fn answer_into(text: &str, op: Op) -> Result<Value, (String, usize)> {
+    match run_into(&mut Tree, &Input::Text(text), op, Host::Python) {
+        Ok(Ok(value)) => Ok(value),
+        Err(err) => Err((err.code.as_str().to_owned(), err.position)),
+    }
+}
+
 fn ops() -> [Op; 3] {
     let tools = ToolOptions::default;
     [
@@ -115,11 +125,17 @@ fn deferred_arguments_build_what_the_core_builds() {
         let padded = format!("{input}{}", " ".repeat(4096));
         for text in [input, padded.as_str()] {
             texts += 1;
-            for (deferred_op, settled_op) in ops().into_iter().zip(ops()) {
+            for ((deferred_op, settled_op), into_op) in ops().into_iter().zip(ops()).zip(ops()) {
                 let (deferred, n) = answer(text, deferred_op, true);
                 let (settled, none) = answer(text, settled_op, false);
                 assert_eq!(none, 0, "run_settled leaves no arguments in the text");
                 assert_eq!(deferred, settled, "{:?} on {text:?}", case["id"]);
+                assert_eq!(
+                    answer_into(text, into_op),
+                    settled,
+                    "run_into: {:?} on {text:?}",
+                    case["id"]
+                );
                 deferred_calls += n;
             }
         }
@@ -181,4 +197,9 @@ fn a_broken_deferred_call_raises_where_the_core_does() {
     let at = text.find("\"k\": 2").expect("second key");
     assert_eq!(deferred, Err(("json.duplicate_key".to_owned(), at)));
     assert_eq!(deferred, answer(&text, op(), false).0);
+    assert_eq!(answer_into(&text, op()), deferred);
+    // Small arguments, built while they are read: the same error at the same offset.
+    let text = "<tool_call>{\"name\": \"f\", \"arguments\": {\"b\": {\"k\": 1, \"k\": 2}}}</tool_call>";
+    let at = text.find("\"k\": 2").expect("second key");
+    assert_eq!(answer_into(text, op()), Err(("json.duplicate_key".to_owned(), at)));
 }

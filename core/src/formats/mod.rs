@@ -42,11 +42,11 @@ pub(crate) type Parser = fn(&str, usize, &mut Calls<'_>) -> Result<usize, ParseE
 /// (it derefs to the list) with the [`Defer`] the caller asked for.
 pub(crate) struct Calls<'a> {
     list: &'a mut Vec<ToolCall>,
-    pub defer: Defer,
+    pub defer: Defer<'a>,
 }
 
 impl<'a> Calls<'a> {
-    pub(crate) fn new(list: &'a mut Vec<ToolCall>, defer: Defer) -> Self {
+    pub(crate) fn new(list: &'a mut Vec<ToolCall>, defer: Defer<'a>) -> Self {
         Calls { list, defer }
     }
 }

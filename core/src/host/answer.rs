@@ -4,12 +4,14 @@
 //! The output is consumed as it is walked: each call's strings and arguments are freed once the
 //! host holds its own copy, so a large result is not held twice in full.
 
+use crate::call::Deferred;
 use crate::call::ToolCall;
 use crate::providers::ProviderCall;
 use crate::repair::Repair;
 use crate::text::stream::Event;
 use crate::value::{Number, Object, Value};
 
+use super::raw::Built;
 use super::sink::{Field, Key, Sink};
 use super::{Located, Output, Receipts};
 
@@ -23,16 +25,29 @@ use super::{Located, Output, Receipts};
 /// - a stream's events: a list of events (see `event`), a `call_end` whose arguments were left in
 ///   the stream's text built from there.
 pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Error> {
+    emit_built(sink, output, Vec::new())
+}
+
+/// [`emit`], for an output whose parse built arguments into `sink` as it read them
+/// ([`Deferred::Built`]): `built` holds them by handle.
+pub(super) fn emit_built<S: Sink>(
+    sink: &mut S,
+    output: Output<'_>,
+    built: Built<S::Value>,
+) -> Result<S::Value, S::Error> {
     match output {
-        Output::Call { call, source, at } => tool_call(sink, call, false, source, &at),
+        Output::Call { call, source, at } => tool_call(sink, call, false, &mut Left { source, built }, &at),
         Output::Calls {
             calls,
             include_format,
             source,
             at,
-        } => list(sink, calls.len(), calls, |sink, call| {
-            tool_call(sink, call, include_format, source, &at)
-        }),
+        } => {
+            let mut left = Left { source, built };
+            list(sink, calls.len(), calls, |sink, call| {
+                tool_call(sink, call, include_format, &mut left, &at)
+            })
+        }
         Output::Message {
             message,
             spans,
@@ -47,8 +62,11 @@ pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Er
             })?;
             let calls = message.tool_calls.into_iter().zip(spans);
             let n = calls.len();
+            let mut left = Left { source, built };
             field(sink, &mut m, Field::ToolCalls, |s| {
-                list(s, n, calls, |s, (call, span)| message_call(s, call, span, source, &at))
+                list(s, n, calls, |s, (call, span)| {
+                    message_call(s, call, span, &mut left, &at)
+                })
             })?;
             if repair {
                 field(sink, &mut m, Field::Repairs, |s| receipts(s, &message.repairs, &at))?;
@@ -82,7 +100,7 @@ pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Er
                     Event::CallEnd { index, .. } => deferred.next_if(|&(i, _)| i == *index).map(|(_, at)| at),
                     _ => None,
                 };
-                event(sink, e, left, source, &at)
+                event(sink, e, left.map(Deferred::Text), source, &at)
             })
         }
     }
@@ -100,7 +118,7 @@ pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Er
 fn event<S: Sink>(
     sink: &mut S,
     event: Event,
-    deferred: Option<usize>,
+    deferred: Option<Deferred>,
     source: &str,
     at: &Receipts,
 ) -> Result<S::Value, S::Error> {
@@ -136,7 +154,11 @@ fn event<S: Sink>(
         } => {
             field(sink, &mut m, Field::Index, |s| s.int(count(index)))?;
             field(sink, &mut m, Field::Arguments, |s| {
-                self::arguments(s, arguments, deferred, source)
+                let left = &mut Left {
+                    source,
+                    built: Vec::new(),
+                };
+                self::arguments(s, arguments, deferred, left)
             })?;
             if !repairs.is_empty() {
                 field(sink, &mut m, Field::Repairs, |s| receipts(s, &repairs, at))?;
@@ -206,7 +228,7 @@ fn tool_call<S: Sink>(
     sink: &mut S,
     call: ToolCall,
     include_format: bool,
-    source: &str,
+    left: &mut Left<'_, S::Value>,
     at: &Receipts,
 ) -> Result<S::Value, S::Error> {
     let repaired = !call.repairs.is_empty();
@@ -217,7 +239,7 @@ fn tool_call<S: Sink>(
     }
     field(sink, &mut m, Field::Name, |s| s.str(&call.name))?;
     field(sink, &mut m, Field::Arguments, |s| {
-        arguments(s, call.arguments, call.deferred, source)
+        arguments(s, call.arguments, call.deferred, left)
     })?;
     if include_format {
         field(sink, &mut m, Field::Format, |s| s.id(call.format.as_str()))?;
@@ -251,7 +273,7 @@ fn message_call<S: Sink>(
     sink: &mut S,
     call: ToolCall,
     span: [usize; 2],
-    source: &str,
+    left: &mut Left<'_, S::Value>,
     at: &Receipts,
 ) -> Result<S::Value, S::Error> {
     let repaired = !call.repairs.is_empty();
@@ -259,7 +281,7 @@ fn message_call<S: Sink>(
     field(sink, &mut m, Field::Id, |s| optional_str(s, call.id.as_deref()))?;
     field(sink, &mut m, Field::Name, |s| s.str(&call.name))?;
     field(sink, &mut m, Field::Arguments, |s| {
-        arguments(s, call.arguments, call.deferred, source)
+        arguments(s, call.arguments, call.deferred, left)
     })?;
     field(sink, &mut m, Field::Format, |s| s.id(call.format.as_str()))?;
     field(sink, &mut m, Field::Span, |s| {
@@ -285,15 +307,28 @@ fn provider_call<S: Sink>(sink: &mut S, call: ProviderCall, at: &Receipts) -> Re
     sink.end_map(m)
 }
 
-/// A call's arguments: built from `source` when the parse left them there (`deferred`).
+/// Where the arguments the core did not build are: the text the parse read, and what a host's
+/// builder made while it read ([`Deferred::Built`]), by handle.
+struct Left<'s, V> {
+    source: &'s str,
+    built: Built<V>,
+}
+
+/// A call's arguments: built from the text when the parse left them there, taken from what the
+/// host built when it built them, else walked from the core's object.
 fn arguments<S: Sink>(
     sink: &mut S,
     arguments: Object,
-    deferred: Option<usize>,
-    source: &str,
+    deferred: Option<Deferred>,
+    left: &mut Left<'_, S::Value>,
 ) -> Result<S::Value, S::Error> {
     match deferred {
-        Some(at) => super::raw::value(sink, source, at),
+        Some(Deferred::Built { handle, at }) => match left.built.get_mut(handle).and_then(Option::take) {
+            Some(value) => Ok(value),
+            // Taken already (a call reported twice): built again from the text.
+            None => super::raw::value(sink, left.source, at),
+        },
+        Some(Deferred::Text(at)) => super::raw::value(sink, left.source, at),
         None => object(sink, arguments),
     }
 }

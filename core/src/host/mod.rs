@@ -239,6 +239,23 @@ pub fn run<'a>(input: &Input<'a>, op: Op, host: Host) -> Result<Output<'a>, Loca
     run_with(input, op, host, Defer::Large)
 }
 
+/// [`run`] and [`emit`] in one, for a sink whose values stand alone (host objects, not text
+/// written in order): the arguments of the common JSON call shapes are built in `sink` while the
+/// parse reads them, so no [`Value`] tree is built and freed in between. The answer, or the
+/// sink's own error; a parse error as in [`run`].
+pub fn run_into<S: Sink>(
+    sink: &mut S,
+    input: &Input<'_>,
+    op: Op,
+    host: Host,
+) -> Result<Result<S::Value, S::Error>, Located> {
+    let arguments = raw::Arguments::new(sink);
+    let output = run_with(input, op, host, Defer::Build(&arguments));
+    let (sink, built) = arguments.finish();
+    let output = output?;
+    Ok(built.and_then(|built| answer::emit_built(sink, output, built)))
+}
+
 /// [`run`] with every call's arguments built in the core: an output that does not borrow the
 /// input, for a caller that keeps it past the input (a batch) or reads the calls itself.
 pub fn run_settled(input: &Input<'_>, op: Op, host: Host) -> Result<Output<'static>, Located> {
@@ -283,7 +300,7 @@ pub fn run_settled(input: &Input<'_>, op: Op, host: Host) -> Result<Output<'stat
     })
 }
 
-fn run_with<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Output<'a>, Located> {
+fn run_with<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer<'_>) -> Result<Output<'a>, Located> {
     catch_unwind(AssertUnwindSafe(|| run_op(input, op, host, defer)))
         .unwrap_or_else(|payload| Err(ParseError::new(ErrorCode::Internal, 0, panic_message(&*payload))))
         .map_err(|err| input.locate(&err, host))
@@ -309,7 +326,7 @@ fn format_calls(calls: &[ProviderCall], wire: Wire, content: Option<String>) -> 
     }
 }
 
-fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer) -> Result<Output<'a>, ParseError> {
+fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer<'_>) -> Result<Output<'a>, ParseError> {
     match op {
         Op::ToolCall { formats, tools } => {
             let source = input.text()?;

@@ -1,12 +1,130 @@
-//! Builds a host's values straight from JSON text that the parse has already checked: the
-//! arguments of the common call shapes, which the parse leaves in the text
-//! (`shape::Defer::Large`), so no [`Value`](crate::Value) tree is built and freed in between.
+//! Builds a host's values straight from JSON text, so that no [`Value`](crate::Value) tree is
+//! built and freed in between: the arguments of the common call shapes, either while the parse
+//! reads them ([`Arguments`], `shape::Defer::Build`) or after it, from the text where it left
+//! them once checked (`shape::Defer::Large`).
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use super::sink::{Key, Sink};
-use crate::syntax::json::{self, Build};
+use crate::syntax::json::{self, Build, Check, CheckObject};
+use crate::syntax::shape::BuildArguments;
 use crate::value::{Number, Value};
+
+/// Builds arguments objects in a sink while the parse reads them, as strictly as the parse's
+/// own reading (repeated keys included), and keeps them by handle for `answer::emit_built`.
+pub(super) struct Arguments<'s, S: Sink> {
+    state: RefCell<State<'s, S>>,
+}
+
+/// Values a host's builder made while the parse read them, by handle (taken when emitted).
+pub(super) type Built<V> = Vec<Option<V>>;
+
+/// What [`Arguments`] built, and the sink's first error (after which it builds nothing more).
+struct State<'s, S: Sink> {
+    sink: &'s mut S,
+    values: Built<S::Value>,
+    error: Option<S::Error>,
+}
+
+impl<'s, S: Sink> Arguments<'s, S> {
+    pub(super) fn new(sink: &'s mut S) -> Self {
+        Arguments {
+            state: RefCell::new(State {
+                sink,
+                values: Vec::new(),
+                error: None,
+            }),
+        }
+    }
+
+    /// The sink back, the values built (by handle), or the sink's error.
+    pub(super) fn finish(self) -> (&'s mut S, Result<Built<S::Value>, S::Error>) {
+        let built = self.state.into_inner();
+        match built.error {
+            Some(error) => (built.sink, Err(error)),
+            None => (built.sink, Ok(built.values)),
+        }
+    }
+}
+
+impl<S: Sink> BuildArguments for Arguments<'_, S> {
+    fn object(&self, src: &str, at: usize, depth: usize) -> Option<(usize, usize)> {
+        let mut state = self.state.try_borrow_mut().ok()?;
+        let state = &mut *state;
+        if state.error.is_some() {
+            return None;
+        }
+        let checked = Checked {
+            check: Check::default(),
+            host: Host {
+                sink: &mut *state.sink,
+                error: None,
+            },
+        };
+        let (value, checked) = json::build_nested_at(src, at, depth, checked);
+        if let Some(error) = checked.host.error {
+            state.error = Some(error);
+            return None;
+        }
+        let (Some(value), end) = value? else {
+            return None;
+        };
+        state.values.push(Some(value));
+        Some((state.values.len() - 1, end))
+    }
+}
+
+/// The strict check and the host's building in one reading: the check refuses a repeated key.
+struct Checked<'a, 's, S: Sink> {
+    check: Check<'a>,
+    host: Host<'s, S>,
+}
+
+impl<'a, S: Sink> Build<'a> for Checked<'a, '_, S> {
+    type Value = Option<S::Value>;
+    type Array = Option<S::List>;
+    type Object = (CheckObject<'a>, Option<S::Map>);
+
+    fn null(&mut self) -> Self::Value {
+        self.host.null()
+    }
+    fn bool(&mut self, value: bool) -> Self::Value {
+        self.host.bool(value)
+    }
+    fn number(&mut self, text: &'a str, float: bool) -> Option<Self::Value> {
+        self.host.number(text, float)
+    }
+    fn string(&mut self, value: Cow<'a, str>) -> Self::Value {
+        self.host.string(value)
+    }
+    fn array(&mut self) -> Self::Array {
+        self.host.array()
+    }
+    fn item(&mut self, array: &mut Self::Array) {
+        self.host.item(array);
+    }
+    fn push(&mut self, array: &mut Self::Array, value: Self::Value) {
+        self.host.push(array, value);
+    }
+    fn end_array(&mut self, array: Self::Array) -> Self::Value {
+        self.host.end_array(array)
+    }
+    fn object(&mut self) -> Self::Object {
+        (self.check.object(), self.host.object())
+    }
+    fn key(&mut self, object: &mut Self::Object, key: Cow<'a, str>) -> Result<(), Cow<'a, str>> {
+        self.check.key(&mut object.0, key.clone())?;
+        self.host.key(&mut object.1, key)
+    }
+    fn value(&mut self, object: &mut Self::Object, value: Self::Value) {
+        self.host.value(&mut object.1, value);
+    }
+    fn end_object(&mut self, object: Self::Object) -> Self::Value {
+        self.check.end_object(object.0);
+        self.host.end_object(object.1)
+    }
+}
 
 /// The JSON value at `at` in `source` (checked when it was parsed), built in `sink`.
 pub(super) fn value<S: Sink>(sink: &mut S, source: &str, at: usize) -> Result<S::Value, S::Error> {
@@ -115,5 +233,106 @@ impl<'a, S: Sink> Build<'a> for Host<'_, S> {
     fn end_object(&mut self, object: Self::Object) -> Self::Value {
         let r = self.sink.end_map(object?);
         self.keep(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::call::FormatSet;
+    use crate::host::{run_with, Host, Input, Op, ToolOptions};
+    use crate::syntax::shape::Defer;
+
+    /// Builds nothing, and counts the mappings it is asked for.
+    #[derive(Default)]
+    struct Count(usize);
+
+    impl Sink for Count {
+        type Value = ();
+        type List = ();
+        type Map = ();
+        type Error = ();
+        fn null(&mut self) -> Result<(), ()> {
+            Ok(())
+        }
+        fn bool(&mut self, _: bool) -> Result<(), ()> {
+            Ok(())
+        }
+        fn int(&mut self, _: i64) -> Result<(), ()> {
+            Ok(())
+        }
+        fn big_int(&mut self, _: &str) -> Result<(), ()> {
+            Ok(())
+        }
+        fn float(&mut self, _: f64) -> Result<(), ()> {
+            Ok(())
+        }
+        fn str(&mut self, _: &str) -> Result<(), ()> {
+            Ok(())
+        }
+        fn list(&mut self, _: usize) -> Result<(), ()> {
+            Ok(())
+        }
+        fn item(&mut self, (): &mut ()) -> Result<(), ()> {
+            Ok(())
+        }
+        fn push(&mut self, (): &mut (), (): ()) -> Result<(), ()> {
+            Ok(())
+        }
+        fn end_list(&mut self, (): ()) -> Result<(), ()> {
+            Ok(())
+        }
+        fn map(&mut self, _: usize) -> Result<(), ()> {
+            self.0 += 1;
+            Ok(())
+        }
+        fn key(&mut self, (): &mut (), _: Key<'_>) -> Result<(), ()> {
+            Ok(())
+        }
+        fn set(&mut self, (): &mut (), (): ()) -> Result<(), ()> {
+            Ok(())
+        }
+        fn end_map(&mut self, (): ()) -> Result<(), ()> {
+            Ok(())
+        }
+    }
+
+    /// The calls of `text` whose arguments were built while the parse read them, and the
+    /// mappings the sink was asked for meanwhile.
+    fn built_while_read(text: &str) -> (usize, usize) {
+        let mut sink = Count::default();
+        let arguments = Arguments::new(&mut sink);
+        let op = Op::ToolCalls {
+            formats: FormatSet::ALL,
+            include_format: false,
+            tools: ToolOptions::default(),
+        };
+        let output = run_with(&Input::Text(text), op, Host::Python, Defer::Build(&arguments)).expect("calls");
+        let (sink, built) = arguments.finish();
+        assert_eq!(built.map(|b| b.len()), Ok(output.deferred_calls()));
+        (output.deferred_calls(), sink.0)
+    }
+
+    #[test]
+    fn the_common_json_shapes_are_built_while_read() {
+        let hermes = r#"<tool_call>{"name": "f", "arguments": {"a": {"b": [1, 2]}}}</tool_call><tool_call>{"name": "g", "arguments": {}}</tool_call>"#;
+        assert_eq!(built_while_read(hermes), (2, 3));
+        let mistral = r#"[TOOL_CALLS][{"name": "f", "arguments": {"a": 1}}, {"name": "g", "arguments": {"b": 2}}]"#;
+        assert_eq!(built_while_read(mistral), (2, 2));
+        let gigachat = r#"<|function_call|>{"name": "f", "arguments": {"a": "x"}}"#;
+        assert_eq!(built_while_read(gigachat), (1, 1));
+        // Not a JSON call shape: built in the core.
+        assert_eq!(built_while_read("f(a=1)").0, 0);
+    }
+
+    #[test]
+    fn a_broken_object_keeps_nothing_and_is_read_the_general_way() {
+        let mut sink = Count::default();
+        let arguments = Arguments::new(&mut sink);
+        assert_eq!(arguments.object(r#"{"a": 1, "a": 2}"#, 0, 1), None);
+        assert_eq!(arguments.object(r#"{"a": [1, }"#, 0, 1), None);
+        assert_eq!(arguments.object(r#"{"a": 1} tail"#, 0, 1), Some((0, 8)));
+        let (_, built) = arguments.finish();
+        assert_eq!(built.map(|b| b.len()), Ok(1));
     }
 }

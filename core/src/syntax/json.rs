@@ -267,6 +267,20 @@ pub(crate) fn build_at<'a, B: Build<'a>>(src: &'a str, start: usize, build: B) -
     (value, parser.build)
 }
 
+/// [`value_nested_at`] into `build`: the value and the offset after it, or `None` on any
+/// error; and the builder back.
+pub(crate) fn build_nested_at<'a, B: Build<'a>>(
+    src: &'a str,
+    start: usize,
+    depth: usize,
+    build: B,
+) -> (Option<(B::Value, usize)>, B) {
+    let mut parser = Parser::with(src, start, build);
+    parser.depth = depth;
+    let value = parser.value().ok().map(|v| (v, parser.pos));
+    (value, parser.build)
+}
+
 /// Like [`parse_value_at`], for a caller that only needs to know where a failure happened (text
 /// that may or may not be JSON): no message is written.
 pub(crate) fn probe_value_at(src: &str, start: usize) -> Result<(Value, usize), usize> {

@@ -9,6 +9,7 @@
 
 use std::ops::Range;
 
+use crate::call::Deferred;
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{quote, skip_ws};
 use crate::syntax::json::{self, locate_key, locate_path};
@@ -93,7 +94,7 @@ pub(crate) struct PlainCall {
     pub name: String,
     pub arguments: Object,
     /// Where the arguments object is, when it was checked but not built (see [`Defer::Large`]).
-    pub deferred: Option<usize>,
+    pub deferred: Option<Deferred>,
     pub name_key: &'static str,
     /// The key the arguments were read from.
     pub arguments_key: &'static str,
@@ -122,9 +123,10 @@ impl PlainCall {
 /// 523k), whose tree also doubles the memory a host needs.
 pub(crate) const DEFER_FROM: usize = 2048;
 
-/// Whether [`plain_calls`] leaves a call's arguments in the text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum Defer {
+/// Whether [`plain_calls`] leaves a call's arguments in the text, or hands them to a host's
+/// builder.
+#[derive(Clone, Copy, Default)]
+pub(crate) enum Defer<'b> {
     /// Never: they are built as a [`Value`] tree.
     #[default]
     Never,
@@ -134,6 +136,27 @@ pub(crate) enum Defer {
     /// straight from the text (`host::emit`, the function). Checking is the same strict parse without the tree,
     /// so the errors and the calls found are the same.
     Large,
+    /// Always, into the host's own values as they are read ([`BuildArguments`]): such a call has
+    /// empty `arguments` and [`Deferred::Built`]. The builder's parse is the same strict parse,
+    /// so the errors and the calls found are the same.
+    Build(&'b dyn BuildArguments),
+}
+
+impl Defer<'_> {
+    /// Whether the arguments are left in the text when large ([`Defer::Large`]).
+    pub(crate) fn is_large(self) -> bool {
+        matches!(self, Defer::Large)
+    }
+}
+
+/// A host's builder of arguments objects ([`Defer::Build`]): it keeps what it builds, and names
+/// it by a handle.
+pub(crate) trait BuildArguments {
+    /// Reads the JSON object at `at` in `src` (inside `depth` containers, for the nesting limit)
+    /// into the host's values: their handle and the offset after the object, or `None` when the
+    /// text there is not one strict JSON object (nothing is kept; the caller reads it the
+    /// general way, which reports the error).
+    fn object(&self, src: &str, at: usize, depth: usize) -> Option<(usize, usize)>;
 }
 
 /// Reads the most common call shapes without building the object around each call: one object
@@ -146,7 +169,7 @@ pub(crate) fn plain_calls(
     src: &str,
     pos: usize,
     keys: &CallKeys<'_>,
-    defer: Defer,
+    defer: Defer<'_>,
     mut push: impl FnMut(PlainCall, Range<usize>),
 ) -> Option<usize> {
     let bytes = src.as_bytes();
@@ -183,7 +206,7 @@ pub(crate) fn plain_call(
     at: usize,
     outer: usize,
     keys: &CallKeys<'_>,
-    defer: Defer,
+    defer: Defer<'_>,
 ) -> Option<(PlainCall, usize)> {
     let bytes = src.as_bytes();
     let mut p = skip_ws(bytes, at + 1);
@@ -209,8 +232,15 @@ pub(crate) fn plain_call(
     if bytes.get(p) != Some(&b'{') {
         return None;
     }
-    let (arguments, deferred, end) = if defer == Defer::Large && src.len() - p >= DEFER_FROM {
-        (Object::new(), Some(p), json::check_nested_at(src, p, outer + 1)?)
+    let (arguments, deferred, end) = if let Defer::Build(build) = defer {
+        let (handle, end) = build.object(src, p, outer + 1)?;
+        (Object::new(), Some(Deferred::Built { handle, at: p }), end)
+    } else if defer.is_large() && src.len() - p >= DEFER_FROM {
+        (
+            Object::new(),
+            Some(Deferred::Text(p)),
+            json::check_nested_at(src, p, outer + 1)?,
+        )
     } else {
         let (Value::Object(arguments), end) = json::value_nested_at(src, p, outer + 1)? else {
             return None;

@@ -179,7 +179,7 @@ impl<'a> MessageOptions<'a> {
 
     /// `wanted`, unless there are tools: they type and validate built arguments, so then every
     /// call's arguments are built ([`Defer::Never`]).
-    pub(crate) fn defer(&self, wanted: Defer) -> Defer {
+    pub(crate) fn defer<'b>(&self, wanted: Defer<'b>) -> Defer<'b> {
         if self.tools.is_some() {
             Defer::Never
         } else {
@@ -197,7 +197,7 @@ pub fn parse_message(text: &str, options: MessageOptions<'_>) -> Result<Message,
 
 /// [`parse_message`], building the arguments as `defer` says when no tools are given (typing
 /// and validation read built arguments).
-pub(crate) fn message_with(text: &str, options: MessageOptions<'_>, defer: Defer) -> Result<Message, ParseError> {
+pub(crate) fn message_with(text: &str, options: MessageOptions<'_>, defer: Defer<'_>) -> Result<Message, ParseError> {
     if options.repair {
         return crate::error::within(text, mended(text, options).map(|m| m.message));
     }
@@ -248,7 +248,7 @@ pub(crate) fn mended(text: &str, options: MessageOptions<'_>) -> Result<Mended, 
 fn message_in(
     text: &str,
     options: MessageOptions<'_>,
-    defer: Defer,
+    defer: Defer<'_>,
 ) -> Result<(Message, Vec<std::ops::Range<usize>>), ParseError> {
     let defer = options.defer(defer);
     let (calls, (found, tagged)) = detect(text, options.formats, options.start, options.names(), defer)?;

@@ -66,7 +66,11 @@ pub fn parse_tool_calls_with(text: &str, options: &ParseOptions<'_>) -> Result<V
 
 /// [`parse_tool_calls_with`], building the arguments as `defer` says when no tools are given
 /// (typing and validation read built arguments).
-pub(crate) fn calls_with(text: &str, options: &ParseOptions<'_>, defer: Defer) -> Result<Vec<ToolCall>, ParseError> {
+pub(crate) fn calls_with(
+    text: &str,
+    options: &ParseOptions<'_>,
+    defer: Defer<'_>,
+) -> Result<Vec<ToolCall>, ParseError> {
     if options.repair {
         let repaired = repair::run(text, |t| calls_in(t, options, Defer::Never));
         return crate::error::within(
@@ -80,7 +84,7 @@ pub(crate) fn calls_with(text: &str, options: &ParseOptions<'_>, defer: Defer) -
     crate::error::within(text, calls_in(text, options, defer))
 }
 
-fn calls_in(text: &str, options: &ParseOptions<'_>, defer: Defer) -> Result<Vec<ToolCall>, ParseError> {
+fn calls_in(text: &str, options: &ParseOptions<'_>, defer: Defer<'_>) -> Result<Vec<ToolCall>, ParseError> {
     let defer = if options.tools.is_some() { Defer::Never } else { defer };
     let (calls, _) = tiers::detect(
         text,
@@ -132,7 +136,7 @@ pub fn parse_tool_call_with(text: &str, options: &ParseOptions<'_>) -> Result<To
 }
 
 /// [`parse_tool_call_with`], building the arguments as [`calls_with`] does.
-pub(crate) fn call_with(text: &str, options: &ParseOptions<'_>, defer: Defer) -> Result<ToolCall, ParseError> {
+pub(crate) fn call_with(text: &str, options: &ParseOptions<'_>, defer: Defer<'_>) -> Result<ToolCall, ParseError> {
     one(calls_with(text, options, defer)?)
 }
 

@@ -42,10 +42,14 @@ pub(crate) fn detect(
     formats: FormatSet,
     start: Start,
     known: Option<&Tools>,
-    defer: Defer,
+    defer: Defer<'_>,
 ) -> Result<(Vec<ToolCall>, (Found, Tagged)), ParseError> {
-    let mut scanner = Scanner::new(formats, start, defer);
-    scanner.run(text, false, known)?;
+    let mut scanner = Scanner::new(formats, start, defer.is_large());
+    let build = match defer {
+        Defer::Build(build) => Some(build),
+        _ => None,
+    };
+    scanner.run_building(text, false, known, build)?;
     finish(text, formats, scanner.found, known)
 }
 

@@ -29,7 +29,7 @@ use crate::call::{FormatSet, ToolCall};
 use crate::error::ParseError;
 use crate::formats::Calls;
 use crate::formats::{Family, LeadHold, LeadScan, FAMILIES};
-use crate::syntax::shape::Defer;
+use crate::syntax::shape::{BuildArguments, Defer};
 use crate::text::content::ProseTags;
 use crate::text::lead::{lead_at, Lead};
 use crate::text::reasoning::{self, Block, PromptScan, Start};
@@ -144,8 +144,8 @@ pub(crate) struct Scanner {
     done: bool,
     /// Whether reasoning tags are recognised (only tool-call markers otherwise).
     reasoning: bool,
-    /// How the family parsers build arguments.
-    defer: Defer,
+    /// Whether the family parsers leave large JSON arguments in the text ([`Defer::Large`]).
+    large: bool,
     /// The leads of the families whose calls' spans start before their markers, followed while
     /// the text grows ([`crate::formats::Family::lead`]): what they hold is not decided prose.
     leads: Vec<(LeadHold, LeadScan)>,
@@ -156,7 +156,7 @@ pub(crate) struct Scanner {
 }
 
 impl Scanner {
-    pub(crate) fn new(formats: FormatSet, start: Start, defer: Defer) -> Self {
+    pub(crate) fn new(formats: FormatSet, start: Start, large: bool) -> Self {
         Scanner {
             formats,
             marks: formats.marks(),
@@ -178,7 +178,7 @@ impl Scanner {
             waits: false,
             done: false,
             reasoning: true,
-            defer,
+            large,
             leads: FAMILIES
                 .iter()
                 .filter(|f| formats.any(f.formats))
@@ -237,6 +237,18 @@ impl Scanner {
     /// (an error waits for the final run). Without, it scans to the end and fails as the
     /// one-shot functions fail.
     pub(crate) fn run(&mut self, text: &str, more: bool, known: Option<&Tools>) -> Result<(), ParseError> {
+        self.run_building(text, more, known, None)
+    }
+
+    /// [`Self::run`], the JSON arguments of the common call shapes handed to `build` while they
+    /// are read ([`Defer::Build`]).
+    pub(crate) fn run_building(
+        &mut self,
+        text: &str,
+        more: bool,
+        known: Option<&Tools>,
+        build: Option<&dyn BuildArguments>,
+    ) -> Result<(), ParseError> {
         if self.done || (more && self.waits) {
             return Ok(());
         }
@@ -249,9 +261,9 @@ impl Scanner {
         }
         loop {
             let flow = if self.block.is_some() {
-                self.step_block(text, more, known)?
+                self.step_block(text, more, known, build)?
             } else {
-                self.step_outside(text, more, known)?
+                self.step_outside(text, more, known, build)?
             };
             if let Flow::Stop = flow {
                 break;
@@ -261,6 +273,15 @@ impl Scanner {
             hook(text.as_bytes(), scan);
         }
         Ok(())
+    }
+
+    /// How the family parsers build arguments: into `build` when there is one.
+    fn defer<'x>(&self, build: Option<&'x dyn BuildArguments>) -> Defer<'x> {
+        match build {
+            Some(build) => Defer::Build(build),
+            None if self.large => Defer::Large,
+            None => Defer::Never,
+        }
     }
 
     /// Everything before this offset is decided: prose, or recorded in [`Tagged::segments`].
@@ -407,7 +428,13 @@ impl Scanner {
         true
     }
 
-    fn step_outside(&mut self, text: &str, more: bool, known: Option<&Tools>) -> Result<Flow, ParseError> {
+    fn step_outside(
+        &mut self,
+        text: &str,
+        more: bool,
+        known: Option<&Tools>,
+        build: Option<&dyn BuildArguments>,
+    ) -> Result<Flow, ParseError> {
         if self.lead != LeadState::Off {
             if let Some(flow) = self.step_lead(text, more, known) {
                 return Ok(flow);
@@ -422,7 +449,7 @@ impl Scanner {
         }) = self.pending.as_ref()
         {
             if at == self.pos {
-                return self.region(text, at, family, more);
+                return self.region(text, at, family, more, build);
             }
         }
         let candidate = self.marks.next_candidate(bytes, self.pos, bytes.len(), !self.reasoning);
@@ -455,7 +482,7 @@ impl Scanner {
                 self.pos = at + 1;
                 Ok(Flow::Go)
             }
-            Kind::Call(family) => self.region(text, at, family, more),
+            Kind::Call(family) => self.region(text, at, family, more, build),
         }
     }
 
@@ -512,7 +539,14 @@ impl Scanner {
     }
 
     /// The region of the marker at `at`.
-    fn region(&mut self, text: &str, at: usize, family: &'static Family, more: bool) -> Result<Flow, ParseError> {
+    fn region(
+        &mut self,
+        text: &str,
+        at: usize,
+        family: &'static Family,
+        more: bool,
+        build: Option<&dyn BuildArguments>,
+    ) -> Result<Flow, ParseError> {
         self.lead = LeadState::Off;
         if more && !self.gate(text, at, Watch::Region(family)) {
             self.pos = at;
@@ -520,7 +554,8 @@ impl Scanner {
         }
         let bytes = text.as_bytes();
         let first = self.found.outside.len();
-        let result = family.read(text, at, &mut Calls::new(&mut self.found.outside, self.defer));
+        let defer = self.defer(build);
+        let result = family.read(text, at, &mut Calls::new(&mut self.found.outside, defer));
         keep_allowed(&mut self.found.outside, first, self.formats);
         let calls = self.found.outside.split_off(first);
         let prose_may_open = self.prose_may_open(bytes, at);
@@ -604,7 +639,13 @@ impl Scanner {
     /// error's [`ParseError::read_to`] when it has one). The
     /// close tag is searched for once per block; again only when a call inside the block ran
     /// past it (a string holding the tag). A failed search stays failed.
-    fn step_block(&mut self, text: &str, more: bool, known: Option<&Tools>) -> Result<Flow, ParseError> {
+    fn step_block(
+        &mut self,
+        text: &str,
+        more: bool,
+        known: Option<&Tools>,
+        build: Option<&dyn BuildArguments>,
+    ) -> Result<Flow, ParseError> {
         let bytes = text.as_bytes();
         let close = self.find_close(text);
         let limit = close.map_or(bytes.len(), |(c, _)| c);
@@ -618,7 +659,9 @@ impl Scanner {
                 self.pos = at + 1;
                 Ok(Flow::Go)
             }
-            Some((at, len, Kind::Call(family))) => self.inside(text, (at, len), family, close.is_some(), more, known),
+            Some((at, len, Kind::Call(family))) => {
+                self.inside(text, (at, len), family, (close.is_some(), more), known, build)
+            }
             _ => match close {
                 Some((c, b)) => {
                     self.close_block(text, c, Some(b));
@@ -657,9 +700,9 @@ impl Scanner {
         text: &str,
         (at, len): (usize, usize),
         family: &'static Family,
-        closed: bool,
-        more: bool,
+        (closed, more): (bool, bool),
         known: Option<&Tools>,
+        build: Option<&dyn BuildArguments>,
     ) -> Result<Flow, ParseError> {
         if more && !self.gate(text, at, Watch::Region(family)) {
             self.pos = at;
@@ -668,7 +711,8 @@ impl Scanner {
         let bytes = text.as_bytes();
         let limit = self.close.map_or(bytes.len(), |(c, _)| c);
         let first = self.found.inside.len();
-        let result = family.read(text, at, &mut Calls::new(&mut self.found.inside, self.defer));
+        let defer = self.defer(build);
+        let result = family.read(text, at, &mut Calls::new(&mut self.found.inside, defer));
         let waits = match &result {
             Ok(end) => !region_final(text, at, *end, family, self.marks),
             // Where scanning resumes depends on the close tag, which may still be arriving.

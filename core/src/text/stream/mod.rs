@@ -176,11 +176,10 @@ pub struct ToolCallStream {
     diverged: bool,
     /// The ids of this stream's calls, from one seed (fresh with [`Ids::Generate`]).
     hasher: Option<IdHasher>,
-    /// Whether large arguments are left in the text for the host
-    /// ([`ToolCallStream::leaving_arguments`]), and the calls so left: their index and the offset
-    /// of their arguments object.
-    defer: Defer,
-    deferred: Vec<(usize, usize)>,
+    /// When large arguments are left in the text for the host
+    /// ([`ToolCallStream::leaving_arguments`]), the calls so left: their index and the offset of
+    /// their arguments object.
+    deferred: Option<Vec<(usize, usize)>>,
     /// With [`MessageOptions::repair`]: what the events have shown so far, and the receipts.
     shown: Option<Box<Shown>>,
     repairs: Vec<Repair>,
@@ -219,7 +218,7 @@ impl ToolCallStream {
             text: String::new(),
             // Calls the scanner reads are checked and left in the text when large (the stream
             // reports each once, building it then): only the tools need them built at once.
-            scanner: Scanner::new(options.formats, options.start, options.defer(Defer::Large)),
+            scanner: Scanner::new(options.formats, options.start, options.defer(Defer::Large).is_large()),
             rule: Content::with_tags(options.formats.marks().prose()),
             emitted: 0,
             hold: Hold::new(options.formats),
@@ -235,8 +234,7 @@ impl ToolCallStream {
             steps: Vec::new(),
             diverged: false,
             hasher: options.ids.seed().map(IdHasher::new),
-            defer: Defer::Never,
-            deferred: Vec::new(),
+            deferred: None,
             shown: options.repair.then(Box::default),
             repairs: Vec::new(),
             state: State::Open,
@@ -250,7 +248,7 @@ impl ToolCallStream {
     /// needs about the memory of [`crate::parse_message`] on the same text.
     pub(crate) fn leaving_arguments(options: MessageOptions<'_>) -> Self {
         ToolCallStream {
-            defer: options.defer(Defer::Large),
+            deferred: options.defer(Defer::Large).is_large().then(Vec::new),
             ..ToolCallStream::new(options)
         }
     }
@@ -258,7 +256,7 @@ impl ToolCallStream {
     /// The calls whose arguments were left in the text since the last call: (call index, offset
     /// of the arguments object in [`Self::text`]), in order.
     pub(crate) fn take_deferred(&mut self) -> Vec<(usize, usize)> {
-        std::mem::take(&mut self.deferred)
+        self.deferred.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Adds `delta` to the text; returns what it decided.
@@ -771,7 +769,7 @@ impl ToolCallStream {
         walk.advance(
             text,
             self.calls == walk.first + walk.ended,
-            self.defer == Defer::Large,
+            self.deferred.is_some(),
             &mut steps,
         );
         let (region, format) = (walk.region, walk.format);
@@ -802,8 +800,8 @@ impl ToolCallStream {
                     }),
                 },
                 Piece::End { arguments, deferred } => {
-                    if let Some(at) = deferred {
-                        self.deferred.push((index, at));
+                    if let (Some(at), Some(left)) = (deferred, &mut self.deferred) {
+                        left.push((index, at));
                     }
                     events.0.push(Event::CallEnd {
                         index,
@@ -888,7 +886,7 @@ impl ToolCallStream {
         self.repairs.extend(repairs.iter().cloned());
         let (delta, arguments) = match call.deferred {
             None => (crate::value::object_json(&call.arguments), call.arguments),
-            Some(at) => self.left_in_text(text, index, at),
+            Some(deferred) => self.left_in_text(text, index, deferred.at()),
         };
         events.0.push(Event::Arguments { index, delta });
         events.0.push(Event::CallEnd {
@@ -908,8 +906,8 @@ impl ToolCallStream {
             return (String::new(), Object::new());
         };
         let delta = text[at..end].to_string();
-        if self.defer == Defer::Large {
-            self.deferred.push((index, at));
+        if let Some(left) = &mut self.deferred {
+            left.push((index, at));
             return (delta, Object::new());
         }
         if let Ok((Value::Object(arguments), _)) = parse_value_at(text, at) {

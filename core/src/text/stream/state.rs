@@ -52,7 +52,7 @@ pub struct StreamScan {
 /// `found` stays once the first call is complete, while later calls arrive. Before a whole
 /// marker, a held `<tool_` may turn out to be prose.
 pub fn scan_stream(text: &str) -> StreamScan {
-    let mut scanner = Scanner::new(FormatSet::ALL, Start::Content, Defer::Never).markers_only();
+    let mut scanner = Scanner::new(FormatSet::ALL, Start::Content, false).markers_only();
     // A growing text never fails; a broken call waits for the end.
     let _ = scanner.run(text, true, None);
     let first_region = scanner.found.segments.iter().find_map(|s| match s {
