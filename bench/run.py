@@ -285,6 +285,40 @@ def bench_prose(budget):
     table("Scanning throughput (native, through the Python call)", ["input", "time", "throughput"], rows)
 
 
+def stream_cases():
+    """[(label, text, target)]: 1 MB texts for the Python stream, with the issue's target ratio."""
+    code = ("def f(x):\n    return x * 2  # doubled\n" * (1 << 20))[: 1 << 20]
+    big = json.dumps({"name": "write_file", "arguments": {"path": "a.py", "content": code}})
+    return [
+        ("1 MB prose, one call at the end", corpus.prose(1 << 20, True), 20),
+        ("1 MB of small hermes calls", corpus.many_calls("hermes", 1 << 20)[0], 10),
+        ("one hermes call, 1 MB of code in a string", f"<tool_call>{big}</tool_call>", 10),
+    ]
+
+
+def bench_stream(budget, step=4):
+    """`ToolCallStream` in Python, fed `step` code points at a time (about a model's token), against
+    one `parse_message` of the same text: what streaming costs over reading the whole output."""
+    rows = []
+    for label, text, target in stream_cases():
+        pieces = [text[i:i + step] for i in range(0, len(text), step)]
+
+        def streamed(pieces):
+            s = beacon.ToolCallStream(start="content")
+            for piece in pieces:
+                s.feed(piece)
+            s.finish()
+
+        t_stream, t_once = side_by_side(
+            [streamed, beacon.parse_message],
+            lambda i: pieces if i == 0 else text, budget * 4, rounds=2)
+        ratio = t_stream / t_once
+        rows.append([label, f"{len(pieces):,}", fmt_time(t_stream / len(pieces)), fmt_time(t_once),
+                     f"{ratio:.1f}", f"≤ {target}", "yes" if ratio <= target else "no"])
+    table(f"ToolCallStream in Python, {step} code points a feed, vs one parse_message",
+          ["input", "feeds", "per feed", "parse_message", "stream ÷ parse", "target", "met"], rows)
+
+
 def bench_adversarial(budget):
     rows = []
     sizes = [10_000, 100_000, 1_000_000, 10_000_000]
@@ -392,6 +426,7 @@ def main():
     timed("engines", bench_engines, args.quick)
     timed("proxy", bench_proxy, args.quick)
     timed("prose", bench_prose, budget)
+    timed("stream", bench_stream, budget)
     if not args.no_wasm:
         timed("wasm", bench_wasm, native, budget)
     timed("adversarial", bench_adversarial, budget)
