@@ -20,23 +20,27 @@ use memchr::memchr;
 
 use super::pythonic;
 use super::Calls;
+use crate::call::Deferred;
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{char_before, dotted_name_end, is_ident_continue_char, skip_ws};
-use crate::syntax::callsyntax::{is_keyword, keyword_list, parse_arguments};
+use crate::syntax::callsyntax::{arguments_as, is_keyword, keyword_list};
 use crate::syntax::shape::Defer;
 use crate::tools::Tools;
 use crate::value::Object;
 
 /// Every call in `text`, in text order. With `known`, a name that is not among the tools is
 /// prose: its parentheses are not read, so code in an answer (`requests.get(url=u)`) is neither
-/// a call nor an error. A call `skip` says yes to is read (a broken one fails) but left out. The
-/// range each call (or the leading list) stands in goes to `regions`.
+/// a call nor an error. A call `skip` says yes to is read (a broken one fails) but left out;
+/// `skip` is asked by the call's name and start, before its arguments are read. The range each
+/// call (or the leading list) stands in goes to `regions`. Arguments are built as `defer` says,
+/// but those of a leading list are built in the core (they are the leading calls again).
 pub(crate) fn calls(
     text: &str,
     known: Option<&Tools>,
     skip: &dyn Fn(&ToolCall) -> bool,
     regions: &mut Vec<Range<usize>>,
+    defer: Defer<'_>,
 ) -> Result<Vec<ToolCall>, ParseError> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
@@ -61,14 +65,20 @@ pub(crate) fn calls(
             pos = open + 1;
             continue;
         }
-        let (arguments, end) = parse_call(text, open)?;
         let name = text[name_at..open].to_string();
         let origin = Origin::At {
             name: name_at,
             args: Args::Call(open),
         };
-        let call = ToolCall::new(name, arguments, Format::Python, name_at..end).with_origin(origin);
-        if !skip(&call) {
+        let mut call = ToolCall::new(name, Object::new(), Format::Python, name_at..open).with_origin(origin);
+        // Decided before the arguments are read, so a call left out is not built for the host.
+        let skipped = skip(&call);
+        let defer = if skipped { Defer::Never } else { defer };
+        let (arguments, deferred, end) = parse_call(text, open, defer)?;
+        call.arguments = arguments;
+        call.deferred = deferred;
+        call.span = name_at..end;
+        if !skipped {
             regions.push(call.span.clone());
             out.push(call);
         }
@@ -150,10 +160,11 @@ fn defines(bytes: &[u8], name_at: usize, open: usize) -> bool {
     })
 }
 
-/// The arguments of the call whose `(` is at `open`, and the offset after its `)`. A `(` right
-/// after it would call what the call returns, which no tool call does: `tool_call.syntax`.
-fn parse_call(text: &str, open: usize) -> Result<(Object, usize), ParseError> {
-    let (arguments, end) = parse_arguments(text, open)?;
+/// The arguments of the call whose `(` is at `open` (built as `defer` says), and the offset after
+/// its `)`. A `(` right after it would call what the call returns, which no tool call does:
+/// `tool_call.syntax`.
+fn parse_call(text: &str, open: usize, defer: Defer<'_>) -> Result<(Object, Option<Deferred>, usize), ParseError> {
+    let (arguments, deferred, end) = arguments_as(text, open, defer)?;
     if text.as_bytes().get(end) == Some(&b'(') {
         return Err(ParseError::new(
             ErrorCode::Syntax,
@@ -161,7 +172,7 @@ fn parse_call(text: &str, open: usize) -> Result<(Object, usize), ParseError> {
             "a call's result cannot be called: expected prose or the end of the text after `)`",
         ));
     }
-    Ok((arguments, end))
+    Ok((arguments, deferred, end))
 }
 
 /// The spans of the well-formed calls in `text` (broken ones are skipped, never raised), and the
@@ -175,8 +186,8 @@ pub(crate) fn spans(text: &str) -> (Vec<Range<usize>>, Option<(usize, ParseError
         let open = pos + i;
         pos = open + 1;
         if let Some(name_at) = call_name_at(text, floor, open) {
-            match parse_call(text, open) {
-                Ok((_, end)) => {
+            match parse_call(text, open, Defer::Never) {
+                Ok((_, _, end)) => {
                     out.push(name_at..end);
                     floor = end;
                     pos = end;

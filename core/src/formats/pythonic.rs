@@ -30,7 +30,7 @@ use super::{closing_tag, tagged_json, unclosed_marker, unrecognized, widen_span}
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, dotted_name_end, is_ident_start, skip_ws};
-use crate::syntax::callsyntax::{parse_arguments, starts_keyword_list};
+use crate::syntax::callsyntax::{arguments_as, starts_keyword_list};
 
 const PYTHON_START: &str = "<|python_start|>";
 const PYTHON_END: &str = "<|python_end|>";
@@ -202,12 +202,13 @@ fn call(text: &str, p: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> 
     if bytes[name_to] != b'(' {
         return Err(expected(text, name_to, "`(` after the tool name"));
     }
-    let (arguments, end) = parse_arguments(text, name_to)?;
+    let (arguments, deferred, end) = arguments_as(text, name_to, out.defer)?;
     let origin = Origin::At {
         name: p,
         args: Args::Call(name_to),
     };
-    let call = ToolCall::new(text[p..name_to].to_string(), arguments, Format::Pythonic, p..end);
+    let mut call = ToolCall::new(text[p..name_to].to_string(), arguments, Format::Pythonic, p..end);
+    call.deferred = deferred;
     out.push(call.with_origin(origin));
     Ok(end)
 }

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 
 use super::sink::{Key, Sink};
+use crate::syntax::callsyntax;
 use crate::syntax::json::{self, Build, Check, CheckObject};
 use crate::syntax::shape::BuildArguments;
 use crate::value::{Number, Value};
@@ -48,8 +49,13 @@ impl<'s, S: Sink> Arguments<'s, S> {
     }
 }
 
-impl<S: Sink> BuildArguments for Arguments<'_, S> {
-    fn object(&self, src: &str, at: usize, depth: usize) -> Option<(usize, usize)> {
+impl<S: Sink> Arguments<'_, S> {
+    /// Runs `read` with a checking builder over the sink and keeps what it built: its handle
+    /// and the offset `read` ended at, or `None` (nothing kept) when it failed.
+    fn keep<'a>(
+        &self,
+        read: impl for<'h> FnOnce(Checked<'a, 'h, S>) -> (Option<(Option<S::Value>, usize)>, Checked<'a, 'h, S>),
+    ) -> Option<(usize, usize)> {
         let mut state = self.state.try_borrow_mut().ok()?;
         let state = &mut *state;
         if state.error.is_some() {
@@ -62,7 +68,7 @@ impl<S: Sink> BuildArguments for Arguments<'_, S> {
                 error: None,
             },
         };
-        let (value, checked) = json::build_nested_at(src, at, depth, checked);
+        let (value, checked) = read(checked);
         if let Some(error) = checked.host.error {
             state.error = Some(error);
             return None;
@@ -72,6 +78,19 @@ impl<S: Sink> BuildArguments for Arguments<'_, S> {
         };
         state.values.push(Some(value));
         Some((state.values.len() - 1, end))
+    }
+}
+
+impl<S: Sink> BuildArguments for Arguments<'_, S> {
+    fn object(&self, src: &str, at: usize, depth: usize) -> Option<(usize, usize)> {
+        self.keep(|checked| json::build_nested_at(src, at, depth, checked))
+    }
+
+    fn call_arguments(&self, src: &str, open: usize) -> Option<(usize, usize)> {
+        self.keep(|checked| {
+            let (value, checked) = callsyntax::build_arguments(src, open, checked);
+            (value.ok(), checked)
+        })
     }
 }
 
@@ -92,7 +111,7 @@ impl<'a, S: Sink> Build<'a> for Checked<'a, '_, S> {
     fn bool(&mut self, value: bool) -> Self::Value {
         self.host.bool(value)
     }
-    fn number(&mut self, text: &'a str, float: bool) -> Option<Self::Value> {
+    fn number(&mut self, text: &str, float: bool) -> Option<Self::Value> {
         self.host.number(text, float)
     }
     fn string(&mut self, value: Cow<'a, str>) -> Self::Value {
@@ -126,9 +145,16 @@ impl<'a, S: Sink> Build<'a> for Checked<'a, '_, S> {
     }
 }
 
-/// The JSON value at `at` in `source` (checked when it was parsed), built in `sink`.
+/// The JSON value at `at` in `source`, or the call-syntax argument list whose `(` is there
+/// (checked when it was parsed), built in `sink`.
 pub(super) fn value<S: Sink>(sink: &mut S, source: &str, at: usize) -> Result<S::Value, S::Error> {
-    let (built, host) = json::build_at(source, at, Host { sink, error: None });
+    let host = Host { sink, error: None };
+    let (built, host) = if source.as_bytes().get(at) == Some(&b'(') {
+        let (built, host) = callsyntax::build_arguments(source, at, host);
+        (built.ok().map(|(value, _)| value), host)
+    } else {
+        json::build_at(source, at, host)
+    };
     match (built, host.error) {
         (_, Some(error)) => Err(error),
         (Some(Some(value)), None) => Ok(value),
@@ -172,7 +198,7 @@ impl<'a, S: Sink> Build<'a> for Host<'_, S> {
         self.keep(r)
     }
 
-    fn number(&mut self, text: &'a str, float: bool) -> Option<Self::Value> {
+    fn number(&mut self, text: &str, float: bool) -> Option<Self::Value> {
         let r = match json::number_value(text, float)? {
             Value::Number(Number::Int(i)) => self.sink.int(i),
             Value::Number(Number::Float(f)) => self.sink.float(f),
@@ -298,7 +324,7 @@ mod tests {
     }
 
     /// The calls of `text` whose arguments were built while the parse read them, and the
-    /// mappings the sink was asked for meanwhile.
+    /// mappings the sink was asked for meanwhile; every value built belongs to a call.
     fn built_while_read(text: &str) -> (usize, usize) {
         let mut sink = Count::default();
         let arguments = Arguments::new(&mut sink);
@@ -314,15 +340,29 @@ mod tests {
     }
 
     #[test]
-    fn the_common_json_shapes_are_built_while_read() {
+    fn the_common_call_shapes_are_built_while_read() {
         let hermes = r#"<tool_call>{"name": "f", "arguments": {"a": {"b": [1, 2]}}}</tool_call><tool_call>{"name": "g", "arguments": {}}</tool_call>"#;
         assert_eq!(built_while_read(hermes), (2, 3));
         let mistral = r#"[TOOL_CALLS][{"name": "f", "arguments": {"a": 1}}, {"name": "g", "arguments": {"b": 2}}]"#;
         assert_eq!(built_while_read(mistral), (2, 2));
         let gigachat = r#"<|function_call|>{"name": "f", "arguments": {"a": "x"}}"#;
         assert_eq!(built_while_read(gigachat), (1, 1));
-        // Not a JSON call shape: built in the core.
-        assert_eq!(built_while_read("f(a=1)").0, 0);
+        // Call syntax: a leading list, and a call in prose.
+        let pythonic = r#"[f(a=1), g(b={"c": (1, 2)}, d=None)]"#;
+        assert_eq!(built_while_read(pythonic), (2, 3));
+        assert_eq!(built_while_read("Let me look: search(q='rust', n=3)."), (1, 1));
+        assert_eq!(built_while_read("search(q='rust') and more"), (1, 1));
+        // Values written as text: built in the core.
+        let xml = "<tool_call><function=f><parameter=a>1</parameter></function></tool_call>";
+        assert_eq!(built_while_read(xml), (0, 0));
+    }
+
+    #[test]
+    fn arguments_left_in_the_text_are_built_from_either_grammar() {
+        let mut sink = Count::default();
+        assert_eq!(value(&mut sink, r#"f(a={"b": 1}, c=[{}])"#, 1), Ok(()));
+        assert_eq!(value(&mut sink, r#"{"a": {"b": 1}}"#, 0), Ok(()));
+        assert_eq!(sink.0, 5);
     }
 
     #[test]
@@ -332,7 +372,11 @@ mod tests {
         assert_eq!(arguments.object(r#"{"a": 1, "a": 2}"#, 0, 1), None);
         assert_eq!(arguments.object(r#"{"a": [1, }"#, 0, 1), None);
         assert_eq!(arguments.object(r#"{"a": 1} tail"#, 0, 1), Some((0, 8)));
+        assert_eq!(arguments.call_arguments("f(a=1, a=2)", 1), None);
+        assert_eq!(arguments.call_arguments("f(a={'b': 1, 'b': 2})", 1), None);
+        assert_eq!(arguments.call_arguments("f(a=[1, 2)", 1), None);
+        assert_eq!(arguments.call_arguments("f(a=(1,), b='x') tail", 1), Some((1, 16)));
         let (_, built) = arguments.finish();
-        assert_eq!(built.map(|b| b.len()), Ok(1));
+        assert_eq!(built.map(|b| b.len()), Ok(2));
     }
 }

@@ -17,10 +17,14 @@
 //! exact at any size. Identifiers are Python's (Unicode XID, see [`crate::lex::ident_end`]); a
 //! keyword (`class`, `None`, …) as an argument name is `tool_call.syntax`.
 
+use std::borrow::Cow;
+
+use crate::call::Deferred;
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{ident_end, is_ident_continue, quote, show_char, skip_ws};
-use crate::syntax::json::{ends_in_escape, number_value};
+use crate::syntax::json::{ends_in_escape, Build, Check, Tree};
 use crate::syntax::path::Step;
+use crate::syntax::shape::Defer;
 use crate::value::{Object, Value, MAX_DEPTH};
 
 /// Whether `word` is one of Python's keywords, which are not identifiers, so neither a call's
@@ -101,14 +105,44 @@ pub(crate) fn keyword_list(bytes: &[u8], open: usize, more: bool) -> Option<bool
 /// exactly one later quote on its line, read as the string's end, lets the argument list close
 /// ([`crate::repair::inner_quotes`]).
 pub(crate) fn parse_arguments(src: &str, open: usize) -> Result<(Object, usize), ParseError> {
-    let mut p = Parser {
-        src,
-        bytes: src.as_bytes(),
-        pos: open + 1,
-        depth: 0,
-        last_string: None,
+    let (args, end) = build_arguments(src, open, Tree).0?;
+    let Value::Object(mut args) = args else {
+        unreachable!("an argument list builds an object")
     };
-    match p.arguments() {
+    // A call with few arguments gives back most of the room its object reserved, which a text
+    // of a million small calls needs (10 MB of `f(a=1)`: 448 bytes of room per call otherwise).
+    if args.capacity() - args.len() >= 4 {
+        args.shrink_to_fit();
+    }
+    Ok((args, end))
+}
+
+/// [`parse_arguments`] as `defer` says: into the host's builder when there is one (the arguments
+/// are then empty, and [`Deferred::Built`] says where they went), else as an [`Object`]. Also
+/// the offset past the `)`. A list the builder cannot read is read here, for its error.
+pub(crate) fn arguments_as(
+    src: &str,
+    open: usize,
+    defer: Defer<'_>,
+) -> Result<(Object, Option<Deferred>, usize), ParseError> {
+    if let Defer::Build(build) = defer {
+        if let Some((handle, end)) = build.call_arguments(src, open) {
+            return Ok((Object::new(), Some(Deferred::Built { handle, at: open }), end));
+        }
+    }
+    let (arguments, end) = parse_arguments(src, open)?;
+    Ok((arguments, None, end))
+}
+
+/// [`parse_arguments`] into `build`: the object it built and the offset past the `)`; and the
+/// builder back.
+pub(crate) fn build_arguments<'a, B: Build<'a>>(
+    src: &'a str,
+    open: usize,
+    build: B,
+) -> (Result<(B::Value, usize), ParseError>, B) {
+    let mut p = Parser::with(src, open + 1, build);
+    let result = match p.arguments() {
         Ok(args) => Ok((args, p.pos)),
         Err(err) => Err(match p.last_string {
             Some(close)
@@ -128,19 +162,14 @@ pub(crate) fn parse_arguments(src: &str, open: usize) -> Result<(Object, usize),
             }
             _ => err,
         }),
-    }
+    };
+    (result, p.build)
 }
 
 /// Whether `text`, from its `(` at 0, is an argument list that closes (a reading, for
 /// [`crate::repair::inner_quotes`]).
 pub(crate) fn arguments_close(text: &str) -> bool {
-    let mut t = Parser {
-        src: text,
-        bytes: text.as_bytes(),
-        pos: 1,
-        depth: 0,
-        last_string: None,
-    };
+    let mut t = Parser::with(text, 1, Check::default());
     t.arguments().is_ok()
 }
 
@@ -148,13 +177,7 @@ pub(crate) fn arguments_close(text: &str) -> bool {
 /// one or more literals separated by commas (a trailing one allowed) and closed by `}`. They
 /// become a list's brackets.
 pub(crate) fn as_set(src: &str, open: usize) -> Option<crate::repair::Fix> {
-    let mut p = Parser {
-        src,
-        bytes: src.as_bytes(),
-        pos: open + 1,
-        depth: 1,
-        last_string: None,
-    };
+    let mut p = Parser::with(src, open + 1, Check::default()).at_depth(1);
     let mut items = 0;
     let close = loop {
         p.ws();
@@ -182,13 +205,7 @@ pub(crate) fn as_set(src: &str, open: usize) -> Option<crate::repair::Fix> {
 /// The one Python (or JSON) literal that is the whole of `src` (whitespace around it allowed), or
 /// `None` when it is not one.
 pub(crate) fn literal_complete(src: &str) -> Option<Value> {
-    let mut p = Parser {
-        src,
-        bytes: src.as_bytes(),
-        pos: skip_ws(src.as_bytes(), 0),
-        depth: 0,
-        last_string: None,
-    };
+    let mut p = Parser::with(src, skip_ws(src.as_bytes(), 0), Tree);
     let value = p.literal().ok()?;
     (skip_ws(src.as_bytes(), p.pos) == src.len()).then_some(value)
 }
@@ -197,13 +214,7 @@ pub(crate) fn literal_complete(src: &str) -> Option<Value> {
 /// one: the call parsed). The first step names an argument; the others go into its literal.
 pub(crate) fn locate(src: &str, open: usize, path: &[Step]) -> usize {
     let bytes = src.as_bytes();
-    let mut p = Parser {
-        src,
-        bytes,
-        pos: open + 1,
-        depth: 0,
-        last_string: None,
-    };
+    let mut p = Parser::with(src, open + 1, Check::default());
     let Some((Step::Key(want), rest)) = path.split_first() else {
         return open;
     };
@@ -231,26 +242,41 @@ pub(crate) fn locate(src: &str, open: usize, path: &[Step]) -> usize {
 
 /// The offset reached by `path` from the (well-formed) literal at `at`.
 pub(crate) fn locate_literal(src: &str, at: usize, path: &[Step]) -> usize {
-    let mut p = Parser {
-        src,
-        bytes: src.as_bytes(),
-        pos: at,
-        depth: 0,
-        last_string: None,
-    };
+    let mut p = Parser::with(src, at, Check::default());
     p.locate_in(path)
 }
 
-struct Parser<'a> {
+/// Reads call syntax into its builder (see [`Build`]: a [`Value`] tree, nothing but the check, or
+/// a host's values). A tuple's first item is built before the builder learns that it is in a
+/// tuple (`(x)` is `x`), so a builder that writes text in order does not read call syntax.
+struct Parser<'a, B> {
     src: &'a str,
     bytes: &'a [u8],
     pos: usize,
     depth: usize,
     /// Where the last one-line string read ended: its closing quote.
     last_string: Option<usize>,
+    build: B,
 }
 
-impl Parser<'_> {
+impl<'a, B: Build<'a>> Parser<'a, B> {
+    fn with(src: &'a str, pos: usize, build: B) -> Self {
+        Parser {
+            src,
+            bytes: src.as_bytes(),
+            pos,
+            depth: 0,
+            last_string: None,
+            build,
+        }
+    }
+
+    /// The parser, as if `depth` containers were open around `pos`.
+    fn at_depth(mut self, depth: usize) -> Self {
+        self.depth = depth;
+        self
+    }
+
     /// Follows `path` from the literal at `pos`; stops where a step cannot be followed.
     fn locate_in(&mut self, path: &[Step]) -> usize {
         for seg in path {
@@ -335,22 +361,15 @@ impl Parser<'_> {
         )
     }
 
-    fn arguments(&mut self) -> Result<Object, ParseError> {
-        let mut args = Object::with_capacity(8);
-        let mut keys = crate::value::Keys::default();
+    fn arguments(&mut self) -> Result<B::Value, ParseError> {
+        let mut args = self.build.object();
         loop {
             self.ws();
             match self.peek() {
                 None => return Err(self.unclosed("the call's arguments")),
                 Some(b')') => {
                     self.pos += 1;
-                    // Room for eight arguments is reserved up front (growing costs more); a call
-                    // with few gives most of it back, which a text of a million small calls
-                    // needs (10 MB of `f(a=1)`: 448 bytes of room per call otherwise).
-                    if args.capacity() - args.len() >= 4 {
-                        args.shrink_to_fit();
-                    }
-                    return Ok(args);
+                    return Ok(self.build.end_object(args));
                 }
                 _ => {}
             }
@@ -370,7 +389,7 @@ impl Parser<'_> {
                     "positional arguments are not allowed; write every argument as name=value",
                 ));
             }
-            let name = &self.src[name_at..name_end];
+            let name: &'a str = &self.src[name_at..name_end];
             // A tool call is model output, not Python: a keyword (`from`, `class`) names an
             // argument; the three constants are values, never names.
             if matches!(name, "True" | "False" | "None") {
@@ -380,7 +399,7 @@ impl Parser<'_> {
                     format!("`{name}` is a value, not an argument name"),
                 ));
             }
-            if keys.repeated(&args, name) {
+            if self.build.key(&mut args, Cow::Borrowed(name)).is_err() {
                 return Err(ParseError::new(
                     ErrorCode::DuplicateArgument,
                     name_at,
@@ -390,7 +409,7 @@ impl Parser<'_> {
             self.pos = eq + 1;
             self.ws();
             let value = self.literal()?;
-            args.push((name.to_string(), value));
+            self.build.value(&mut args, value);
             self.ws();
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -400,22 +419,18 @@ impl Parser<'_> {
         }
     }
 
-    fn literal(&mut self) -> Result<Value, ParseError> {
+    fn literal(&mut self) -> Result<B::Value, ParseError> {
         let Some(b) = self.peek() else {
             return Err(self.unclosed("the call's arguments"));
         };
         match b {
-            b'"' | b'\'' => Ok(Value::String(self.string()?)),
-            b'0'..=b'9' | b'-' | b'+' | b'.' => self.number(),
-            b'[' => Ok(Value::Array(self.sequence(b']', "a list")?.0)),
-            b'(' => {
-                let (mut items, trailing_comma) = self.sequence(b')', "a tuple")?;
-                if items.len() == 1 && !trailing_comma {
-                    Ok(items.pop().expect("one item"))
-                } else {
-                    Ok(Value::Array(items))
-                }
+            b'"' | b'\'' => {
+                let s = self.string()?;
+                Ok(self.build.string(s))
             }
+            b'0'..=b'9' | b'-' | b'+' | b'.' => self.number(),
+            b'[' => self.list(),
+            b'(' => self.tuple(),
             b'{' => self.dict(),
             _ => {
                 let end = ident_end(self.bytes, self.pos);
@@ -428,9 +443,9 @@ impl Parser<'_> {
                     return Err(self.unclosed("a literal"));
                 }
                 let value = match word {
-                    "True" | "true" => Value::Bool(true),
-                    "False" | "false" => Value::Bool(false),
-                    "None" | "null" => Value::Null,
+                    "True" | "true" => self.build.bool(true),
+                    "False" | "false" => self.build.bool(false),
+                    "None" | "null" => self.build.null(),
                     "" => {
                         return Err(ParseError::new(
                             ErrorCode::InvalidLiteral,
@@ -464,46 +479,80 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// `[a, b]` or `(a, b)`; also returns whether a comma followed the last item.
-    fn sequence(&mut self, close: u8, what: &str) -> Result<(Vec<Value>, bool), ParseError> {
+    /// `[a, b]`.
+    fn list(&mut self) -> Result<B::Value, ParseError> {
         self.enter()?;
         self.pos += 1;
-        let mut items = Vec::new();
-        let mut comma = false;
+        let mut items = self.build.array();
+        self.items(&mut items, b']', "a list")?;
+        Ok(self.build.end_array(items))
+    }
+
+    /// `(a, b)`, `(a,)` and `()` as a list; `(a)` is `a`.
+    fn tuple(&mut self) -> Result<B::Value, ParseError> {
+        self.enter()?;
+        self.pos += 1;
+        self.ws();
+        if self.peek() == Some(b')') {
+            self.pos += 1;
+            self.depth -= 1;
+            let items = self.build.array();
+            return Ok(self.build.end_array(items));
+        }
+        let first = self.literal()?;
+        self.ws();
+        match self.peek() {
+            Some(b')') => {
+                self.pos += 1;
+                self.depth -= 1;
+                Ok(first)
+            }
+            Some(b',') => {
+                self.pos += 1;
+                let mut items = self.build.array();
+                self.build.item(&mut items);
+                self.build.push(&mut items, first);
+                self.items(&mut items, b')', "a tuple")?;
+                Ok(self.build.end_array(items))
+            }
+            _ => Err(self.syntax("`,` or `)`", "a tuple")),
+        }
+    }
+
+    /// The items of a list or tuple up to its `close`, and past it.
+    fn items(&mut self, items: &mut B::Array, close: u8, what: &str) -> Result<(), ParseError> {
         loop {
             self.ws();
             if self.peek() == Some(close) {
                 self.pos += 1;
                 self.depth -= 1;
-                return Ok((items, comma));
+                return Ok(());
             }
-            items.push(self.literal()?);
+            self.build.item(items);
+            let item = self.literal()?;
+            self.build.push(items, item);
             self.ws();
-            comma = false;
             match self.peek() {
-                Some(b',') => {
-                    self.pos += 1;
-                    comma = true;
-                }
+                Some(b',') => self.pos += 1,
                 Some(c) if c == close => {}
                 _ => return Err(self.syntax(&format!("`,` or `{}`", close as char), what)),
             }
         }
     }
 
-    fn dict(&mut self) -> Result<Value, ParseError> {
+    fn dict(&mut self) -> Result<B::Value, ParseError> {
         self.enter()?;
         let open = self.pos;
         self.pos += 1;
-        let mut keys = crate::value::Keys::default();
-        let mut entries = Object::new();
+        let mut entries = self.build.object();
+        let mut first = true;
         loop {
             self.ws();
             match self.peek() {
                 Some(b'}') => {
                     self.pos += 1;
                     self.depth -= 1;
-                    return Ok(Value::Object(entries));
+                    return Ok(self.build.end_object(entries));
                 }
                 Some(b'"' | b'\'') => {}
                 None => return Err(self.unclosed("a dict")),
@@ -513,12 +562,12 @@ impl Parser<'_> {
                         self.pos,
                         format!("dict keys must be strings, found {}", self.found()),
                     );
-                    return Err(self.as_set(open, entries.is_empty(), err));
+                    return Err(self.as_set(open, first, err));
                 }
             }
             let key_at = self.pos;
             let key = self.string()?;
-            if keys.repeated(&entries, &key) {
+            if let Err(key) = self.build.key(&mut entries, key) {
                 return Err(ParseError::new(
                     ErrorCode::JsonDuplicateKey,
                     key_at,
@@ -528,13 +577,14 @@ impl Parser<'_> {
             self.ws();
             if self.peek() != Some(b':') {
                 let err = self.syntax("`:` after the key", "a dict");
-                let first = entries.is_empty() && matches!(self.peek(), Some(b',' | b'}'));
+                let first = first && matches!(self.peek(), Some(b',' | b'}'));
                 return Err(self.as_set(open, first, err));
             }
             self.pos += 1;
             self.ws();
             let value = self.literal()?;
-            entries.push((key, value));
+            self.build.value(&mut entries, value);
+            first = false;
             self.ws();
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -557,7 +607,7 @@ impl Parser<'_> {
         })
     }
 
-    fn string(&mut self) -> Result<String, ParseError> {
+    fn string(&mut self) -> Result<Cow<'a, str>, ParseError> {
         let quote_char = self.bytes[self.pos];
         let triple = self.bytes.get(self.pos..self.pos + 3) == Some(&[quote_char; 3][..]);
         let open = if triple { 3 } else { 1 };
@@ -574,7 +624,7 @@ impl Parser<'_> {
         if !triple && self.bytes.get(i) == Some(&quote_char) {
             self.last_string = Some(i);
             self.pos = i + 1;
-            return Ok(self.src[start..i].to_owned());
+            return Ok(Cow::Borrowed(&self.src[start..i]));
         }
         let mut out = String::with_capacity(i - start + 16);
         let mut run = start;
@@ -586,7 +636,7 @@ impl Parser<'_> {
                 out.push_str(&self.src[run..i]);
                 self.last_string = (!triple).then_some(i);
                 self.pos = i + open;
-                return Ok(out);
+                return Ok(Cow::Owned(out));
             }
             match b {
                 b'\\' => {
@@ -695,7 +745,7 @@ impl Parser<'_> {
         Ok(next)
     }
 
-    fn number(&mut self) -> Result<Value, ParseError> {
+    fn number(&mut self) -> Result<B::Value, ParseError> {
         let start = self.pos;
         let b = self.bytes;
         let invalid = |message: &str| ParseError::new(ErrorCode::InvalidLiteral, start, message.to_string());
@@ -767,7 +817,9 @@ impl Parser<'_> {
         }
         self.pos = i;
         let text: String = self.src[start..i].chars().filter(|&c| c != '_' && c != '+').collect();
-        number_value(&text, float).ok_or_else(|| invalid("the number is too large for a 64-bit float"))
+        self.build
+            .number(&text, float)
+            .ok_or_else(|| invalid("the number is too large for a 64-bit float"))
     }
 }
 

@@ -357,7 +357,7 @@ pub(crate) trait Build<'a> {
     fn bool(&mut self, value: bool) -> Self::Value;
     /// A number as written (checked against the grammar), or `None` when it is too large for an
     /// `f64`.
-    fn number(&mut self, text: &'a str, float: bool) -> Option<Self::Value>;
+    fn number(&mut self, text: &str, float: bool) -> Option<Self::Value>;
     /// A string, borrowed from the text when it has no escapes.
     fn string(&mut self, value: Cow<'a, str>) -> Self::Value;
     fn array(&mut self) -> Self::Array;
@@ -392,7 +392,7 @@ impl<'a> Build<'a> for Tree {
     fn bool(&mut self, value: bool) -> Value {
         Value::Bool(value)
     }
-    fn number(&mut self, text: &'a str, float: bool) -> Option<Value> {
+    fn number(&mut self, text: &str, float: bool) -> Option<Value> {
         number_value(text, float)
     }
     fn string(&mut self, value: Cow<'a, str>) -> Value {
@@ -461,7 +461,7 @@ impl<'a> Build<'a> for Check<'a> {
 
     fn null(&mut self) {}
     fn bool(&mut self, _: bool) {}
-    fn number(&mut self, text: &'a str, float: bool) -> Option<()> {
+    fn number(&mut self, text: &str, float: bool) -> Option<()> {
         // Integers are exact at any size; only a float can be out of range.
         (!float || text.parse::<f64>().is_ok_and(f64::is_finite)).then_some(())
     }

@@ -157,6 +157,10 @@ pub(crate) trait BuildArguments {
     /// text there is not one strict JSON object (nothing is kept; the caller reads it the
     /// general way, which reports the error).
     fn object(&self, src: &str, at: usize, depth: usize) -> Option<(usize, usize)>;
+
+    /// Reads the call-syntax argument list whose `(` is at `open` in `src` into the host's
+    /// values, as [`Self::object`] does: their handle and the offset past the `)`, or `None`.
+    fn call_arguments(&self, src: &str, open: usize) -> Option<(usize, usize)>;
 }
 
 /// Reads the most common call shapes without building the object around each call: one object

@@ -27,7 +27,7 @@ use crate::formats::functionary::{self, Leading};
 use crate::formats::pythonic;
 use crate::formats::Calls;
 use crate::lex::{dotted_name_end, skip_ws};
-use crate::syntax::callsyntax::{is_keyword, keyword_list, parse_arguments};
+use crate::syntax::callsyntax::{arguments_as, is_keyword, keyword_list};
 use crate::syntax::shape::Defer;
 use crate::syntax::shape::{call_spans, calls_in, Mode};
 use crate::tools::Tools;
@@ -54,7 +54,7 @@ pub(crate) fn lead_at(
     formats: FormatSet,
     known: Option<&Tools>,
     more: bool,
-    out: &mut Vec<ToolCall>,
+    out: &mut Calls<'_>,
 ) -> Lead {
     let first = out.len();
     let lead = lead_of(text, q, formats, more, out);
@@ -66,7 +66,7 @@ pub(crate) fn lead_at(
     lead
 }
 
-fn lead_of(text: &str, q: usize, formats: FormatSet, more: bool, out: &mut Vec<ToolCall>) -> Lead {
+fn lead_of(text: &str, q: usize, formats: FormatSet, more: bool, out: &mut Calls<'_>) -> Lead {
     let bytes = text.as_bytes();
     match bytes.get(q) {
         Some(b'{' | b'[') => {
@@ -166,14 +166,14 @@ fn json_at(text: &str, q: usize, more: bool, out: &mut Vec<ToolCall>) -> Lead {
 }
 
 /// A list of call-syntax calls at `q` (a `[`).
-fn list_at(text: &str, q: usize, more: bool, out: &mut Vec<ToolCall>) -> Lead {
+fn list_at(text: &str, q: usize, more: bool, out: &mut Calls<'_>) -> Lead {
     match starts_list(text.as_bytes(), q, more) {
         None => return Lead::Pending,
         Some(false) => return Lead::None,
         Some(true) => {}
     }
     let first = out.len();
-    match pythonic::bare_list(text, q, &mut Calls::new(out, Defer::Never)) {
+    match pythonic::bare_list(text, q, out) {
         Ok(end) => Lead::Calls(end),
         Err(e) => {
             out.truncate(first);
@@ -187,7 +187,7 @@ fn list_at(text: &str, q: usize, more: bool, out: &mut Vec<ToolCall>) -> Lead {
 }
 
 /// A call-syntax call at `q`.
-fn call_at(text: &str, q: usize, more: bool, out: &mut Vec<ToolCall>) -> Lead {
+fn call_at(text: &str, q: usize, more: bool, out: &mut Calls<'_>) -> Lead {
     let bytes = text.as_bytes();
     let open = dotted_name_end(bytes, q);
     if open == q {
@@ -204,16 +204,18 @@ fn call_at(text: &str, q: usize, more: bool, out: &mut Vec<ToolCall>) -> Lead {
         Some(false) => return Lead::None,
         Some(true) => {}
     }
-    match parse_arguments(text, open) {
+    match arguments_as(text, open, out.defer) {
         // `f(a=1)(` calls the result, which raises: the end of the text may hide that `(`.
-        Ok((_, end)) if more && end == bytes.len() => Lead::Pending,
-        Ok((_, end)) if bytes.get(end) == Some(&b'(') => Lead::None,
-        Ok((arguments, end)) => {
+        Ok((_, _, end)) if more && end == bytes.len() => Lead::Pending,
+        Ok((_, _, end)) if bytes.get(end) == Some(&b'(') => Lead::None,
+        Ok((arguments, deferred, end)) => {
             let origin = Origin::At {
                 name: q,
                 args: Args::Call(open),
             };
-            out.push(ToolCall::new(text[q..open].to_string(), arguments, Format::Python, q..end).with_origin(origin));
+            let mut call = ToolCall::new(text[q..open].to_string(), arguments, Format::Python, q..end);
+            call.deferred = deferred;
+            out.push(call.with_origin(origin));
             Lead::Calls(end)
         }
         Err(e) if more && incomplete(&e, bytes.len()) => Lead::Pending,

@@ -50,7 +50,7 @@ pub(crate) fn detect(
         _ => None,
     };
     scanner.run_building(text, false, known, build)?;
-    finish(text, formats, scanner.found, known)
+    finish(text, formats, scanner.found, known, defer)
 }
 
 /// Tiers 2 and 3, once tier 1 has scanned the whole text: the calls of the text. Leading calls
@@ -61,8 +61,9 @@ pub(crate) fn finish(
     formats: FormatSet,
     mut tagged: Tagged,
     known: Option<&Tools>,
+    defer: Defer<'_>,
 ) -> Result<(Vec<ToolCall>, (Found, Tagged)), ParseError> {
-    match later_tiers(text, formats, &tagged, known)? {
+    match later_tiers(text, formats, &tagged, known, defer)? {
         (None, found) if found == Found::Inside => Ok((std::mem::take(&mut tagged.inside), (found, tagged))),
         (None, found) => Ok((std::mem::take(&mut tagged.outside), (found, tagged))),
         (Some(scanned), found) => {
@@ -92,6 +93,7 @@ pub(crate) fn later_tiers(
     formats: FormatSet,
     tagged: &Tagged,
     known: Option<&Tools>,
+    defer: Defer<'_>,
 ) -> Result<(Option<Scanned>, Found), ParseError> {
     let is_known = |c: &ToolCall| known.is_none_or(|t| t.contains(&c.name));
     if tagged.outside.len() > tagged.leading {
@@ -118,7 +120,7 @@ pub(crate) fn later_tiers(
             }
             inside
         };
-        python::calls(t, known, &skip, found_in)
+        python::calls(t, known, &skip, found_in, defer)
     };
     let json = |t: &str, _: usize, regions: &mut Vec<Range<usize>>| json_shapes::calls(t, regions);
     let tiers: [(&Tier<'_>, &[Format]); 2] = [

@@ -436,7 +436,7 @@ impl Scanner {
         build: Option<&dyn BuildArguments>,
     ) -> Result<Flow, ParseError> {
         if self.lead != LeadState::Off {
-            if let Some(flow) = self.step_lead(text, more, known) {
+            if let Some(flow) = self.step_lead(text, more, known, build) {
                 return Ok(flow);
             }
         }
@@ -487,7 +487,13 @@ impl Scanner {
     }
 
     /// At the leading position: a leading call, or `None` when the scan goes on as usual.
-    fn step_lead(&mut self, text: &str, more: bool, known: Option<&Tools>) -> Option<Flow> {
+    fn step_lead(
+        &mut self,
+        text: &str,
+        more: bool,
+        known: Option<&Tools>,
+        build: Option<&dyn BuildArguments>,
+    ) -> Option<Flow> {
         let bytes = text.as_bytes();
         let mut q = crate::lex::skip_ws(bytes, self.pos);
         let mut separated = false;
@@ -517,7 +523,8 @@ impl Scanner {
             return Some(Flow::Stop);
         }
         let mut calls = Vec::new();
-        match lead_at(text, q, self.formats, known, more, &mut calls) {
+        let defer = self.defer(build);
+        match lead_at(text, q, self.formats, known, more, &mut Calls::new(&mut calls, defer)) {
             Lead::None => {
                 self.lead = LeadState::Off;
                 self.pending = None;

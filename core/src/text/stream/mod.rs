@@ -514,7 +514,13 @@ impl ToolCallStream {
             .as_ref()
             .filter(|_| self.options.unknown != UnknownTools::Keep);
         self.scanner.run(&self.text, false, names)?;
-        let (late, found) = tiers::later_tiers(&self.text, self.options.formats, &self.scanner.found, self.names())?;
+        let (late, found) = tiers::later_tiers(
+            &self.text,
+            self.options.formats,
+            &self.scanner.found,
+            self.names(),
+            Defer::Never,
+        )?;
         let late = late.map(|scanned| {
             self.scanner.found.scanned = scanned.regions;
             tiers::with_leading(self.scanner.found.outside.clone(), scanned.calls)
