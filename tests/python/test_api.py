@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 import sys
 import typing
@@ -333,3 +334,25 @@ def test_formats_option() -> None:
         parse_tool_calls(text, formats=[1])
     with pytest.raises(beacon.NoToolCallFoundError):
         parse_tool_calls(text, formats=[])
+
+
+def test_an_integer_past_pythons_digit_limit_raises_as_json_loads_does():
+    """Python's limit on an int's decimal digits applies to arguments as to json.loads, whether
+    they are built while the core reads them (short JSON and call-syntax calls) or after (a long
+    text); the error is Python's ValueError, and the next parse is unaffected."""
+    digits = "7" * 700
+    small = f'<tool_call>{{"name": "f", "arguments": {{"n": {digits}}}}}</tool_call>'
+    call_syntax = f"[f(n={digits})]"
+    large = small.replace('"n"', '"pad": "' + "x" * 5000 + '", "n"')
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(640)
+    try:
+        with pytest.raises(ValueError):
+            json.loads(digits)
+        for text in (small, call_syntax, large):
+            with pytest.raises(ValueError, match="limit"):
+                beacon.parse_tool_calls(text)
+    finally:
+        sys.set_int_max_str_digits(old)
+    for text in (small, call_syntax, large):
+        assert beacon.parse_tool_calls(text)[0]["arguments"]["n"] == int(digits)

@@ -7,7 +7,7 @@ use super::{tagged_json, unclosed_marker, unrecognized, widen_span};
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, dotted_name_end, ident_end, skip_ws};
-use crate::syntax::callsyntax::parse_arguments;
+use crate::syntax::callsyntax::arguments_as;
 
 pub(crate) const MARKER: &str = "<|python_tag|>";
 const ENDS: [&str; 2] = ["<|eom_id|>", "<|eot_id|>"];
@@ -59,12 +59,14 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usi
                     format!("expected `(` after the tool name `{dotted}`"),
                 ));
             }
-            let (arguments, end) = parse_arguments(text, name_to)?;
+            let (arguments, deferred, end) = arguments_as(text, name_to, out.defer)?;
             let origin = Origin::At {
                 name: p,
                 args: Args::Call(name_to),
             };
-            out.push(ToolCall::new(name.to_string(), arguments, Format::Llama, p..end).with_origin(origin));
+            let mut call = ToolCall::new(name.to_string(), arguments, Format::Llama, p..end);
+            call.deferred = deferred;
+            out.push(call.with_origin(origin));
             end
         }
         Some(_) => return Err(unrecognized(text, p, MARKER)),

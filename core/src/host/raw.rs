@@ -352,6 +352,7 @@ mod tests {
         assert_eq!(built_while_read(pythonic), (2, 3));
         assert_eq!(built_while_read("Let me look: search(q='rust', n=3)."), (1, 1));
         assert_eq!(built_while_read("search(q='rust') and more"), (1, 1));
+        assert_eq!(built_while_read("<|python_tag|>search(q=['rust'])<|eom_id|>"), (1, 1));
         // Values written as text: built in the core.
         let xml = "<tool_call><function=f><parameter=a>1</parameter></function></tool_call>";
         assert_eq!(built_while_read(xml), (0, 0));
