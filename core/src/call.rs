@@ -288,8 +288,18 @@ pub struct ToolCall {
 pub(crate) enum Deferred {
     /// Checked and left in the text at this offset (`shape::Defer::Large`).
     Text(usize),
-    /// Built by the host (`shape::Defer::Build`): their handle, and where the object is in the text.
-    Built { handle: usize, at: usize },
+    /// Built by the host (`shape::Defer::Build`): their handle, and where they are written in the
+    /// text (the object's `{`, the argument list's `(`) in which grammar.
+    Built { handle: usize, at: usize, grammar: Grammar },
+}
+
+/// The grammar a call's arguments are written in, where a host reads them from the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Grammar {
+    Json,
+    CallSyntax,
+    /// Gemma's object literal, with its string delimiter.
+    ObjectLiteral(&'static str),
 }
 
 impl Deferred {
@@ -304,7 +314,11 @@ impl Deferred {
     pub(crate) fn shifted(self, by: usize) -> Self {
         match self {
             Deferred::Text(at) => Deferred::Text(at + by),
-            Deferred::Built { handle, at } => Deferred::Built { handle, at: at + by },
+            Deferred::Built { handle, at, grammar } => Deferred::Built {
+                handle,
+                at: at + by,
+                grammar,
+            },
         }
     }
 }

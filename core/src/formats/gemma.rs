@@ -25,7 +25,7 @@ use super::Calls;
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
-use crate::syntax::object_literal::{found, is_name_byte, unclosed, Literal};
+use crate::syntax::object_literal::{arguments_as, found, is_name_byte, unclosed};
 
 /// One of the two dialects of the grammar.
 struct Dialect {
@@ -117,15 +117,8 @@ fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseEr
             format!("expected `{{` after the tool name, found {}", found(text, name_end)),
         ));
     }
-    let mut literal = Literal {
-        text,
-        bytes,
-        pos: name_end,
-        depth: 0,
-        delimiter: d.delimiter,
-    };
-    let arguments = literal.object(true)?;
-    let end = close(text, literal.pos, d)?;
+    let (arguments, deferred, after) = arguments_as(text, name_end, d.delimiter, out.defer)?;
+    let end = close(text, after, d)?;
     let name = text[name_at..name_end].to_string();
     let origin = Origin::At {
         name: name_at,
@@ -134,7 +127,9 @@ fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseEr
             delimiter: d.delimiter,
         },
     };
-    out.push(ToolCall::new(name, arguments, d.format, start..end).with_origin(origin));
+    let mut call = ToolCall::new(name, arguments, d.format, start..end);
+    call.deferred = deferred;
+    out.push(call.with_origin(origin));
     let next = skip_ws(bytes, end);
     if at(bytes, next, d.stop) {
         return Ok(bytes.len());

@@ -7,8 +7,10 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 
 use super::sink::{Key, Sink};
+use crate::call::Grammar;
 use crate::syntax::callsyntax;
 use crate::syntax::json::{self, Build, Check, CheckObject};
+use crate::syntax::object_literal::Literal;
 use crate::syntax::shape::BuildArguments;
 use crate::value::{Number, Value};
 
@@ -92,6 +94,25 @@ impl<S: Sink> BuildArguments for Arguments<'_, S> {
             (value.ok(), checked)
         })
     }
+
+    fn object_literal(&self, src: &str, open: usize, delimiter: &'static str) -> Option<(usize, usize)> {
+        self.keep(|mut checked| {
+            let mut read = literal(src, open, delimiter);
+            let value = read.object_into(&mut checked, true).ok().map(|value| (value, read.pos));
+            (value, checked)
+        })
+    }
+}
+
+/// A reader of Gemma's object literal at `open` in `src`.
+fn literal<'t>(src: &'t str, open: usize, delimiter: &'t str) -> Literal<'t> {
+    Literal {
+        text: src,
+        bytes: src.as_bytes(),
+        pos: open,
+        depth: 0,
+        delimiter,
+    }
 }
 
 /// The strict check and the host's building in one reading: the check refuses a repeated key.
@@ -145,15 +166,27 @@ impl<'a, S: Sink> Build<'a> for Checked<'a, '_, S> {
     }
 }
 
-/// The JSON value at `at` in `source`, or the call-syntax argument list whose `(` is there
-/// (checked when it was parsed), built in `sink`.
+/// The JSON value at `at` in `source` (checked when it was parsed), built in `sink`.
 pub(super) fn value<S: Sink>(sink: &mut S, source: &str, at: usize) -> Result<S::Value, S::Error> {
-    let host = Host { sink, error: None };
-    let (built, host) = if source.as_bytes().get(at) == Some(&b'(') {
-        let (built, host) = callsyntax::build_arguments(source, at, host);
-        (built.ok().map(|(value, _)| value), host)
-    } else {
-        json::build_at(source, at, host)
+    written(sink, source, at, Grammar::Json)
+}
+
+/// The arguments written at `at` in `source` in `grammar` (checked when they were parsed), built
+/// in `sink`.
+pub(super) fn written<S: Sink>(sink: &mut S, source: &str, at: usize, grammar: Grammar) -> Result<S::Value, S::Error> {
+    let mut host = Host { sink, error: None };
+    let built = match grammar {
+        Grammar::Json => {
+            let (built, back) = json::build_at(source, at, host);
+            host = back;
+            built
+        }
+        Grammar::CallSyntax => {
+            let (built, back) = callsyntax::build_arguments(source, at, host);
+            host = back;
+            built.ok().map(|(value, _)| value)
+        }
+        Grammar::ObjectLiteral(delimiter) => literal(source, at, delimiter).object_into(&mut host, true).ok(),
     };
     match (built, host.error) {
         (_, Some(error)) => Err(error),
@@ -353,17 +386,28 @@ mod tests {
         assert_eq!(built_while_read("Let me look: search(q='rust', n=3)."), (1, 1));
         assert_eq!(built_while_read("search(q='rust') and more"), (1, 1));
         assert_eq!(built_while_read("<|python_tag|>search(q=['rust'])<|eom_id|>"), (1, 1));
+        // Gemma's object literals, both dialects.
+        let gemma = r#"<|tool_call>call:f{a:<|"|>x<|"|>,b:{c:[1,true,None]}}<tool_call|>"#;
+        assert_eq!(built_while_read(gemma), (1, 2));
+        let function_gemma = "<start_function_call>call:f{a:<escape>x<escape>}<end_function_call>";
+        assert_eq!(built_while_read(function_gemma), (1, 1));
         // Values written as text: built in the core.
         let xml = "<tool_call><function=f><parameter=a>1</parameter></function></tool_call>";
         assert_eq!(built_while_read(xml), (0, 0));
     }
 
     #[test]
-    fn arguments_left_in_the_text_are_built_from_either_grammar() {
+    fn arguments_are_built_again_from_the_text_in_their_grammar() {
         let mut sink = Count::default();
-        assert_eq!(value(&mut sink, r#"f(a={"b": 1}, c=[{}])"#, 1), Ok(()));
-        assert_eq!(value(&mut sink, r#"{"a": {"b": 1}}"#, 0), Ok(()));
+        assert_eq!(
+            written(&mut sink, r#"f(a={"b": 1}, c=[{}])"#, 1, Grammar::CallSyntax),
+            Ok(())
+        );
+        assert_eq!(written(&mut sink, r#"{"a": {"b": 1}}"#, 0, Grammar::Json), Ok(()));
         assert_eq!(sink.0, 5);
+        let gemma = Grammar::ObjectLiteral("<escape>");
+        assert_eq!(written(&mut sink, "f{a:{b:<escape>}<escape>}}", 1, gemma), Ok(()));
+        assert_eq!(sink.0, 7);
     }
 
     #[test]
@@ -377,7 +421,10 @@ mod tests {
         assert_eq!(arguments.call_arguments("f(a={'b': 1, 'b': 2})", 1), None);
         assert_eq!(arguments.call_arguments("f(a=[1, 2)", 1), None);
         assert_eq!(arguments.call_arguments("f(a=(1,), b='x') tail", 1), Some((1, 16)));
+        assert_eq!(arguments.object_literal("f{a:1,a:2}", 1, "<escape>"), None);
+        assert_eq!(arguments.object_literal("f{a:nope}", 1, "<escape>"), None);
+        assert_eq!(arguments.object_literal("f{a:1}<end>", 1, "<escape>"), Some((2, 6)));
         let (_, built) = arguments.finish();
-        assert_eq!(built.map(|b| b.len()), Ok(2));
+        assert_eq!(built.map(|b| b.len()), Ok(3));
     }
 }

@@ -19,7 +19,7 @@
 
 use std::borrow::Cow;
 
-use crate::call::Deferred;
+use crate::call::{Deferred, Grammar};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{ident_end, is_ident_continue, quote, show_char, skip_ws};
 use crate::syntax::json::{ends_in_escape, Build, Check, Tree};
@@ -127,7 +127,16 @@ pub(crate) fn arguments_as(
 ) -> Result<(Object, Option<Deferred>, usize), ParseError> {
     if let Defer::Build(build) = defer {
         if let Some((handle, end)) = build.call_arguments(src, open) {
-            return Ok((Object::new(), Some(Deferred::Built { handle, at: open }), end));
+            let grammar = Grammar::CallSyntax;
+            return Ok((
+                Object::new(),
+                Some(Deferred::Built {
+                    handle,
+                    at: open,
+                    grammar,
+                }),
+                end,
+            ));
         }
     }
     let (arguments, end) = parse_arguments(src, open)?;

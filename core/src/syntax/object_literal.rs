@@ -2,11 +2,14 @@
 //! verbatim between two delimiters (`<|"|>` or `<escape>`), and bare words that must be JSON
 //! numbers, `true`, `false` or `null` (`None` too: Gemma 4's template prints a null so).
 
-use std::collections::HashSet;
+use std::borrow::Cow;
 
+use crate::call::{Deferred, Grammar};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{find, quote, show_char, skip_ws};
+use crate::syntax::json::{Build, Check, Tree};
 use crate::syntax::path::Step;
+use crate::syntax::shape::Defer;
 use crate::value::{Object, Value, MAX_DEPTH};
 
 /// Name and bare-key bytes: ASCII letters and digits, `_`, `-`, `.`, and every byte of a
@@ -24,6 +27,41 @@ fn ends_word(b: u8) -> bool {
 }
 
 /// The object-literal reader, over the whole text; `pos` is the offset of the next token.
+/// The arguments object at `open` (its `{`) in `src`, strings between two `delimiter`s, read as
+/// `defer` says: into the host's builder when there is one (the arguments are then empty, and
+/// [`Deferred::Built`] says where they went), else as an [`Object`]; and the offset past its
+/// `}`. An object the builder cannot read is read here, for its error.
+pub(crate) fn arguments_as(
+    src: &str,
+    open: usize,
+    delimiter: &'static str,
+    defer: Defer<'_>,
+) -> Result<(Object, Option<Deferred>, usize), ParseError> {
+    if let Defer::Build(build) = defer {
+        if let Some((handle, end)) = build.object_literal(src, open, delimiter) {
+            let grammar = Grammar::ObjectLiteral(delimiter);
+            return Ok((
+                Object::new(),
+                Some(Deferred::Built {
+                    handle,
+                    at: open,
+                    grammar,
+                }),
+                end,
+            ));
+        }
+    }
+    let mut literal = Literal {
+        text: src,
+        bytes: src.as_bytes(),
+        pos: open,
+        depth: 0,
+        delimiter,
+    };
+    let arguments = literal.object(true)?;
+    Ok((arguments, None, literal.pos))
+}
+
 pub(crate) struct Literal<'t> {
     pub text: &'t str,
     pub bytes: &'t [u8],
@@ -32,90 +70,93 @@ pub(crate) struct Literal<'t> {
     pub delimiter: &'t str,
 }
 
-impl Literal<'_> {
+impl<'t> Literal<'t> {
     /// The object at `pos` (a `{`); `arguments` for the call's own argument object.
     pub(crate) fn object(&mut self, arguments: bool) -> Result<Object, ParseError> {
+        match self.object_into(&mut Tree, arguments)? {
+            Value::Object(entries) => Ok(entries),
+            _ => unreachable!("an object literal builds an object"),
+        }
+    }
+
+    /// [`Self::object`] into `build` (a [`Value`] tree, the check alone, or a host's values).
+    pub(crate) fn object_into<B: Build<'t>>(&mut self, build: &mut B, arguments: bool) -> Result<B::Value, ParseError> {
         self.pos += 1;
-        let mut entries = Object::with_capacity(8);
-        let mut seen: Option<HashSet<String>> = None;
+        let mut entries = build.object();
         self.ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
-            return Ok(entries);
+            return Ok(build.end_object(entries));
         }
         loop {
             let key_at = self.pos;
             let key = self.key()?;
-            let repeated = match &mut seen {
-                Some(set) => !set.insert(key.clone()),
-                None => entries.iter().any(|(k, _)| *k == key),
-            };
-            if repeated {
+            if let Err(key) = build.key(&mut entries, key) {
                 return Err(repeated_key(key_at, &key, arguments));
             }
             self.ws();
             self.expect(b':', "`:` after the key")?;
             self.ws();
-            let value = self.value()?;
-            entries.push((key, value));
-            if seen.is_none() && entries.len() == SMALL_OBJECT {
-                seen = Some(entries.iter().map(|(k, _)| k.clone()).collect());
-            }
+            let value = self.value(build)?;
+            build.value(&mut entries, value);
             self.ws();
             if self.peek() == Some(b'}') {
                 self.pos += 1;
-                return Ok(entries);
+                return Ok(build.end_object(entries));
             }
             self.expect(b',', "`,` or `}` after a value")?;
             self.ws();
         }
     }
 
-    /// The array at `pos` (a `[`).
-    fn array(&mut self) -> Result<Vec<Value>, ParseError> {
+    fn array<B: Build<'t>>(&mut self, build: &mut B) -> Result<B::Value, ParseError> {
         self.pos += 1;
-        let mut items = Vec::new();
+        let mut items = build.array();
         self.ws();
         if self.peek() == Some(b']') {
             self.pos += 1;
-            return Ok(items);
+            return Ok(build.end_array(items));
         }
         loop {
-            items.push(self.value()?);
+            build.item(&mut items);
+            let item = self.value(build)?;
+            build.push(&mut items, item);
             self.ws();
             if self.peek() == Some(b']') {
                 self.pos += 1;
-                return Ok(items);
+                return Ok(build.end_array(items));
             }
             self.expect(b',', "`,` or `]` after a value")?;
             self.ws();
         }
     }
 
-    fn value(&mut self) -> Result<Value, ParseError> {
+    fn value<B: Build<'t>>(&mut self, build: &mut B) -> Result<B::Value, ParseError> {
         match self.peek() {
             None => Err(unclosed(self.text, "the arguments")),
             Some(b'{') => {
                 self.enter()?;
-                let object = self.object(false)?;
+                let object = self.object_into(build, false)?;
                 self.depth -= 1;
-                Ok(Value::Object(object))
+                Ok(object)
             }
             Some(b'[') => {
                 self.enter()?;
-                let array = self.array()?;
+                let array = self.array(build)?;
                 self.depth -= 1;
-                Ok(Value::Array(array))
+                Ok(array)
             }
-            Some(b'<') => Ok(Value::String(self.string("a value")?)),
-            Some(_) => self.bare(),
+            Some(b'<') => {
+                let s = self.string("a value")?;
+                Ok(build.string(Cow::Borrowed(s)))
+            }
+            Some(_) => self.bare(build),
         }
     }
 
-    /// A bare key or a delimited string key.
-    fn key(&mut self) -> Result<String, ParseError> {
+    fn key(&mut self) -> Result<Cow<'t, str>, ParseError> {
         if self.peek() == Some(b'<') {
-            return self.string("a key");
+            return self.string("a key").map(Cow::Borrowed);
         }
         let start = self.pos;
         let end = start + self.bytes[start..].iter().take_while(|&&b| is_name_byte(b)).count();
@@ -126,12 +167,12 @@ impl Literal<'_> {
             return Err(self.syntax("a key"));
         }
         self.pos = end;
-        Ok(self.text[start..end].to_string())
+        Ok(Cow::Borrowed(&self.text[start..end]))
     }
 
     /// The delimited string at `pos` (a `<`), verbatim; `what` names it in the error when the
     /// `<` starts no delimiter.
-    fn string(&mut self, what: &str) -> Result<String, ParseError> {
+    fn string(&mut self, what: &str) -> Result<&'t str, ParseError> {
         let delimiter = self.delimiter.as_bytes();
         if !self.bytes[self.pos..].starts_with(delimiter) {
             if delimiter.starts_with(&self.bytes[self.pos..]) {
@@ -144,12 +185,12 @@ impl Literal<'_> {
             return Err(unclosed(self.text, "a string"));
         };
         self.pos = from + len + delimiter.len();
-        Ok(self.text[from..from + len].to_string())
+        Ok(&self.text[from..from + len])
     }
 
     /// A bare word: a JSON number, `true`, `false` or `null` (or `None`, as the template prints a
     /// null).
-    fn bare(&mut self) -> Result<Value, ParseError> {
+    fn bare<B: Build<'t>>(&mut self, build: &mut B) -> Result<B::Value, ParseError> {
         let start = self.pos;
         let end = start + self.bytes[start..].iter().take_while(|&&b| !ends_word(b)).count();
         if end == self.bytes.len() {
@@ -162,14 +203,20 @@ impl Literal<'_> {
         // Gemma 4's template prints a null argument as Python's `None`.
         if word == "None" {
             self.pos = end;
-            return Ok(Value::Null);
+            return Ok(build.null());
         }
-        match crate::syntax::json::probe_complete(word) {
-            Some(value @ (Value::Number(_) | Value::Bool(_) | Value::Null)) => {
+        let value = match crate::syntax::json::probe_complete(word) {
+            Some(Value::Bool(b)) => Some(build.bool(b)),
+            Some(Value::Null) => Some(build.null()),
+            Some(Value::Number(_)) => build.number(word, word.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))),
+            _ => None,
+        };
+        match value {
+            Some(value) => {
                 self.pos = end;
                 Ok(value)
             }
-            _ => Err(ParseError::new(
+            None => Err(ParseError::new(
                 ErrorCode::InvalidLiteral,
                 start,
                 format!(
@@ -271,7 +318,7 @@ impl Literal<'_> {
             if key == want {
                 return Some(());
             }
-            self.value().ok()?;
+            self.value(&mut Check::default()).ok()?;
             self.ws();
             self.expect(b',', "").ok()?;
         }
@@ -282,7 +329,7 @@ impl Literal<'_> {
         self.pos += 1;
         for _ in 0..n {
             self.ws();
-            self.value().ok()?;
+            self.value(&mut Check::default()).ok()?;
             self.ws();
             self.expect(b',', "").ok()?;
         }
@@ -322,6 +369,3 @@ pub(crate) fn unclosed(text: &str, inside: &str) -> ParseError {
         format!("the text ends inside {inside}"),
     )
 }
-
-/// Keys with more entries than this are checked for repeats with a hash set.
-const SMALL_OBJECT: usize = 16;

@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use crate::call::Deferred;
+use crate::call::{Deferred, Grammar};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{quote, skip_ws};
 use crate::syntax::json::{self, locate_key, locate_path};
@@ -161,6 +161,10 @@ pub(crate) trait BuildArguments {
     /// Reads the call-syntax argument list whose `(` is at `open` in `src` into the host's
     /// values, as [`Self::object`] does: their handle and the offset past the `)`, or `None`.
     fn call_arguments(&self, src: &str, open: usize) -> Option<(usize, usize)>;
+
+    /// Reads Gemma's object literal whose `{` is at `open` in `src` (strings between two
+    /// `delimiter`s) into the host's values, as [`Self::object`] does.
+    fn object_literal(&self, src: &str, open: usize, delimiter: &'static str) -> Option<(usize, usize)>;
 }
 
 /// Reads the most common call shapes without building the object around each call: one object
@@ -238,7 +242,8 @@ pub(crate) fn plain_call(
     }
     let (arguments, deferred, end) = if let Defer::Build(build) = defer {
         let (handle, end) = build.object(src, p, outer + 1)?;
-        (Object::new(), Some(Deferred::Built { handle, at: p }), end)
+        let grammar = Grammar::Json;
+        (Object::new(), Some(Deferred::Built { handle, at: p, grammar }), end)
     } else if defer.is_large() && src.len() - p >= DEFER_FROM {
         (
             Object::new(),
