@@ -24,7 +24,7 @@ use crate::error::{ErrorCode, ParseError};
 use crate::lex::{ident_end, is_ident_continue, quote, show_char, skip_ws};
 use crate::syntax::json::{ends_in_escape, Build, Check, Tree};
 use crate::syntax::path::Step;
-use crate::syntax::shape::Defer;
+use crate::syntax::shape::{self, Defer};
 use crate::value::{Object, Value, MAX_DEPTH};
 
 /// Whether `word` is one of Python's keywords, which are not identifiers, so neither a call's
@@ -125,22 +125,13 @@ pub(crate) fn arguments_as(
     open: usize,
     defer: Defer<'_>,
 ) -> Result<(Object, Option<Deferred>, usize), ParseError> {
-    if let Defer::Build(build) = defer {
-        if let Some((handle, end)) = build.call_arguments(src, open) {
-            let grammar = Grammar::CallSyntax;
-            return Ok((
-                Object::new(),
-                Some(Deferred::Built {
-                    handle,
-                    at: open,
-                    grammar,
-                }),
-                end,
-            ));
-        }
-    }
-    let (arguments, end) = parse_arguments(src, open)?;
-    Ok((arguments, None, end))
+    shape::arguments_as(
+        defer,
+        open,
+        Grammar::CallSyntax,
+        |build| build.call_arguments(src, open),
+        || parse_arguments(src, open),
+    )
 }
 
 /// [`parse_arguments`] into `build`: the object it built and the offset past the `)`; and the

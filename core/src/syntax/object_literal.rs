@@ -9,7 +9,7 @@ use crate::error::{ErrorCode, ParseError};
 use crate::lex::{find, quote, show_char, skip_ws};
 use crate::syntax::json::{Build, Check, Tree};
 use crate::syntax::path::Step;
-use crate::syntax::shape::Defer;
+use crate::syntax::shape::{self, Defer};
 use crate::value::{Object, Value, MAX_DEPTH};
 
 /// Name and bare-key bytes: ASCII letters and digits, `_`, `-`, `.`, and every byte of a
@@ -37,29 +37,24 @@ pub(crate) fn arguments_as(
     delimiter: &'static str,
     defer: Defer<'_>,
 ) -> Result<(Object, Option<Deferred>, usize), ParseError> {
-    if let Defer::Build(build) = defer {
-        if let Some((handle, end)) = build.object_literal(src, open, delimiter) {
-            let grammar = Grammar::ObjectLiteral(delimiter);
-            return Ok((
-                Object::new(),
-                Some(Deferred::Built {
-                    handle,
-                    at: open,
-                    grammar,
-                }),
-                end,
-            ));
-        }
-    }
-    let mut literal = Literal {
-        text: src,
-        bytes: src.as_bytes(),
-        pos: open,
-        depth: 0,
-        delimiter,
+    let read = || {
+        let mut literal = Literal {
+            text: src,
+            bytes: src.as_bytes(),
+            pos: open,
+            depth: 0,
+            delimiter,
+        };
+        Ok((literal.object(true)?, literal.pos))
     };
-    let arguments = literal.object(true)?;
-    Ok((arguments, None, literal.pos))
+    let grammar = Grammar::ObjectLiteral(delimiter);
+    shape::arguments_as(
+        defer,
+        open,
+        grammar,
+        |build| build.object_literal(src, open, delimiter),
+        read,
+    )
 }
 
 pub(crate) struct Literal<'t> {

@@ -149,6 +149,26 @@ impl Defer<'_> {
     }
 }
 
+/// A call's arguments at `at`, written in `grammar`, read as `defer` says: by the host's builder
+/// when there is one (`build`; the arguments are then empty and [`Deferred::Built`] says where
+/// they went), else by `read` in the core, which also reads what the builder could not, for its
+/// error. The offset after them comes last.
+pub(crate) fn arguments_as(
+    defer: Defer<'_>,
+    at: usize,
+    grammar: Grammar,
+    build: impl FnOnce(&dyn BuildArguments) -> Option<(usize, usize)>,
+    read: impl FnOnce() -> Result<(Object, usize), ParseError>,
+) -> Result<(Object, Option<Deferred>, usize), ParseError> {
+    if let Defer::Build(builder) = defer {
+        if let Some((handle, end)) = build(builder) {
+            return Ok((Object::new(), Some(Deferred::Built { handle, at, grammar }), end));
+        }
+    }
+    let (arguments, end) = read()?;
+    Ok((arguments, None, end))
+}
+
 /// A host's builder of arguments objects ([`Defer::Build`]): it keeps what it builds, and names
 /// it by a handle.
 pub(crate) trait BuildArguments {
