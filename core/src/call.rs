@@ -290,7 +290,7 @@ pub(crate) enum Deferred {
     Text(usize),
     /// Built by the host (`shape::Defer::Build`): their handle, and where they are written in the
     /// text (the object's `{`, the argument list's `(`) in which grammar.
-    Built { handle: usize, at: usize, grammar: Grammar },
+    Built { handle: u32, at: usize, grammar: Grammar },
 }
 
 /// The grammar a call's arguments are written in, where a host reads them from the text.
@@ -298,8 +298,8 @@ pub(crate) enum Deferred {
 pub(crate) enum Grammar {
     Json,
     CallSyntax,
-    /// Gemma's object literal, with its string delimiter.
-    ObjectLiteral(&'static str),
+    /// Gemma's object literal, as the format writes it (its string delimiter).
+    ObjectLiteral(Format),
 }
 
 impl Deferred {
@@ -384,6 +384,15 @@ impl std::fmt::Debug for ToolCall {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn where_arguments_went_costs_a_call_no_more_than_an_offset() {
+        // A text of a million small calls holds a million `ToolCall`s at once.
+        assert_eq!(
+            std::mem::size_of::<Option<Deferred>>(),
+            std::mem::size_of::<Option<usize>>()
+        );
+    }
 
     #[test]
     fn all_lists_every_format_in_declaration_order() {

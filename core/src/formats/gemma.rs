@@ -117,7 +117,7 @@ fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseEr
             format!("expected `{{` after the tool name, found {}", found(text, name_end)),
         ));
     }
-    let (arguments, deferred, after) = arguments_as(text, name_end, d.delimiter, out.defer)?;
+    let (arguments, deferred, after) = arguments_as(text, name_end, d.delimiter, (d.format, out.defer))?;
     let end = close(text, after, d)?;
     let name = text[name_at..name_end].to_string();
     let origin = Origin::At {
@@ -146,6 +146,14 @@ fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseEr
 
 /// Whitespace and the closing tag after the arguments, which end at `p`; the end of the text is
 /// accepted in its place. Returns the offset after the tag.
+/// The string delimiter of `format`'s object literals, when it is one of this family's.
+pub(crate) fn delimiter(format: Format) -> Option<&'static str> {
+    [GEMMA4, FUNCTION_GEMMA]
+        .into_iter()
+        .find(|d| d.format == format)
+        .map(|d| d.delimiter)
+}
+
 fn close(text: &str, p: usize, d: &Dialect) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let p = skip_ws(bytes, p);

@@ -323,11 +323,13 @@ fn arguments<S: Sink>(
     left: &mut Left<'_, S::Value>,
 ) -> Result<S::Value, S::Error> {
     match deferred {
-        Some(Deferred::Built { handle, at, grammar }) => match left.built.get_mut(handle).and_then(Option::take) {
-            Some(value) => Ok(value),
-            // Taken already (a call reported twice): built again from the text.
-            None => super::raw::written(sink, left.source, at, grammar),
-        },
+        Some(Deferred::Built { handle, at, grammar }) => {
+            match left.built.get_mut(handle as usize).and_then(Option::take) {
+                Some(value) => Ok(value),
+                // Taken already (a call reported twice): built again from the text.
+                None => super::raw::written(sink, left.source, at, grammar),
+            }
+        }
         Some(Deferred::Text(at)) => super::raw::value(sink, left.source, at),
         None => object(sink, arguments),
     }

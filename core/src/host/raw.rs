@@ -186,7 +186,8 @@ pub(super) fn written<S: Sink>(sink: &mut S, source: &str, at: usize, grammar: G
             host = back;
             built.ok().map(|(value, _)| value)
         }
-        Grammar::ObjectLiteral(delimiter) => literal(source, at, delimiter).object_into(&mut host, true).ok(),
+        Grammar::ObjectLiteral(format) => crate::formats::gemma::delimiter(format)
+            .and_then(|delimiter| literal(source, at, delimiter).object_into(&mut host, true).ok()),
     };
     match (built, host.error) {
         (_, Some(error)) => Err(error),
@@ -405,7 +406,7 @@ mod tests {
         );
         assert_eq!(written(&mut sink, r#"{"a": {"b": 1}}"#, 0, Grammar::Json), Ok(()));
         assert_eq!(sink.0, 5);
-        let gemma = Grammar::ObjectLiteral("<escape>");
+        let gemma = Grammar::ObjectLiteral(crate::call::Format::FunctionGemma);
         assert_eq!(written(&mut sink, "f{a:{b:<escape>}<escape>}}", 1, gemma), Ok(()));
         assert_eq!(sink.0, 7);
     }

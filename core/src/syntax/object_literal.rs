@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::call::{Deferred, Grammar};
+use crate::call::{Deferred, Format, Grammar};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{find, quote, show_char, skip_ws};
 use crate::syntax::json::{Build, Check, Tree};
@@ -35,7 +35,7 @@ pub(crate) fn arguments_as(
     src: &str,
     open: usize,
     delimiter: &'static str,
-    defer: Defer<'_>,
+    (format, defer): (Format, Defer<'_>),
 ) -> Result<(Object, Option<Deferred>, usize), ParseError> {
     let read = || {
         let mut literal = Literal {
@@ -47,7 +47,7 @@ pub(crate) fn arguments_as(
         };
         Ok((literal.object(true)?, literal.pos))
     };
-    let grammar = Grammar::ObjectLiteral(delimiter);
+    let grammar = Grammar::ObjectLiteral(format);
     shape::arguments_as(
         defer,
         open,

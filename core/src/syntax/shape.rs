@@ -161,7 +161,7 @@ pub(crate) fn arguments_as(
     read: impl FnOnce() -> Result<(Object, usize), ParseError>,
 ) -> Result<(Object, Option<Deferred>, usize), ParseError> {
     if let Defer::Build(builder) = defer {
-        if let Some((handle, end)) = build(builder) {
+        if let Some((handle, end)) = build(builder).and_then(|(h, end)| Some((u32::try_from(h).ok()?, end))) {
             return Ok((Object::new(), Some(Deferred::Built { handle, at, grammar }), end));
         }
     }
@@ -262,6 +262,7 @@ pub(crate) fn plain_call(
     }
     let (arguments, deferred, end) = if let Defer::Build(build) = defer {
         let (handle, end) = build.object(src, p, outer + 1)?;
+        let handle = u32::try_from(handle).ok()?;
         let grammar = Grammar::Json;
         (Object::new(), Some(Deferred::Built { handle, at: p, grammar }), end)
     } else if defer.is_large() && src.len() - p >= DEFER_FROM {
