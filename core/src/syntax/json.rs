@@ -471,6 +471,12 @@ impl<'a> Build<'a> for Check<'a> {
     fn push(&mut self, (): &mut (), (): ()) {}
     fn end_array(&mut self, (): ()) {}
     fn object(&mut self) -> CheckObject<'a> {
+        // Room for the keys of a typical arguments object and one inside it, taken once rather
+        // than grown from four (typical hermes built as read: 18.0k -> 17.8k instructions in
+        // `_core.call`, Gemma 4 19.8k -> 19.6k; callgrind, PYTHONHASHSEED=0).
+        if self.keys.capacity() == 0 {
+            self.keys.reserve(16);
+        }
         CheckObject {
             start: self.keys.len(),
             set: None,
