@@ -297,6 +297,8 @@ pub(crate) enum Deferred {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Grammar {
     Json,
+    /// A JSON string whose whole content is a JSON object (an arguments string).
+    JsonString,
     CallSyntax,
     /// Gemma's object literal, as the format writes it (its string delimiter).
     ObjectLiteral(Format),

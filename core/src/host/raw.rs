@@ -88,6 +88,14 @@ impl<S: Sink> BuildArguments for Arguments<'_, S> {
         self.keep(|checked| json::build_nested_at(src, at, depth, checked))
     }
 
+    fn json_string(&self, src: &str, at: usize) -> Option<(usize, usize)> {
+        let (text, end) = json::string_at(src, at)?;
+        self.keep(|checked| {
+            let (value, checked) = json::build_complete_object(&text, checked);
+            (value.map(|v| (v, end)), checked)
+        })
+    }
+
     fn call_arguments(&self, src: &str, open: usize) -> Option<(usize, usize)> {
         self.keep(|checked| {
             let (value, checked) = callsyntax::build_arguments(src, open, checked);
@@ -181,6 +189,14 @@ pub(super) fn written<S: Sink>(sink: &mut S, source: &str, at: usize, grammar: G
             host = back;
             built
         }
+        Grammar::JsonString => match json::string_at(source, at) {
+            Some((text, _)) => {
+                let (built, back) = json::build_complete_object(&text, host);
+                host = back;
+                built
+            }
+            None => None,
+        },
         Grammar::CallSyntax => {
             let (built, back) = callsyntax::build_arguments(source, at, host);
             host = back;
@@ -392,6 +408,9 @@ mod tests {
         assert_eq!(built_while_read(gemma), (1, 2));
         let function_gemma = "<start_function_call>call:f{a:<escape>x<escape>}<end_function_call>";
         assert_eq!(built_while_read(function_gemma), (1, 1));
+        // An OpenAI message: arguments objects, and JSON strings holding one.
+        let message = r#"{"role": "assistant", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{\"a\": {\"b\": 1}}"}}, {"type": "function", "function": {"name": "g", "arguments": {}}}]}"#;
+        assert_eq!(built_while_read(message), (2, 3));
         // Values written as text: built in the core.
         let xml = "<tool_call><function=f><parameter=a>1</parameter></function></tool_call>";
         assert_eq!(built_while_read(xml), (0, 0));
@@ -409,6 +428,9 @@ mod tests {
         let gemma = Grammar::ObjectLiteral(crate::call::Format::FunctionGemma);
         assert_eq!(written(&mut sink, "f{a:{b:<escape>}<escape>}}", 1, gemma), Ok(()));
         assert_eq!(sink.0, 7);
+        let string = r#"{"arguments": " {\"a\": {}} "}"#;
+        assert_eq!(written(&mut sink, string, 14, Grammar::JsonString), Ok(()));
+        assert_eq!(sink.0, 9);
     }
 
     #[test]
@@ -425,7 +447,11 @@ mod tests {
         assert_eq!(arguments.object_literal("f{a:1,a:2}", 1, "<escape>"), None);
         assert_eq!(arguments.object_literal("f{a:nope}", 1, "<escape>"), None);
         assert_eq!(arguments.object_literal("f{a:1}<end>", 1, "<escape>"), Some((2, 6)));
+        assert_eq!(arguments.json_string(r#"x "{\"a\": 1, \"a\": 2}""#, 2), None);
+        assert_eq!(arguments.json_string(r#"x "[1]""#, 2), None);
+        assert_eq!(arguments.json_string(r#"x "{} 1""#, 2), None);
+        assert_eq!(arguments.json_string(r#"x "{\"a\": 1}" tail"#, 2), Some((3, 14)));
         let (_, built) = arguments.finish();
-        assert_eq!(built.map(|b| b.len()), Ok(3));
+        assert_eq!(built.map(|b| b.len()), Ok(4));
     }
 }

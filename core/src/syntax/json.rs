@@ -281,6 +281,27 @@ pub(crate) fn build_nested_at<'a, B: Build<'a>>(
     (value, parser.build)
 }
 
+/// The string literal at `start` (a `"`), decoded (borrowed from `src` when it has no escapes),
+/// and the offset after it; `None` on any error.
+pub(crate) fn string_at(src: &str, start: usize) -> Option<(Cow<'_, str>, usize)> {
+    let mut parser = Parser::new(src, start);
+    let text = parser.string(true).ok()?;
+    Some((text, parser.pos))
+}
+
+/// `src` as exactly one JSON object (whitespace around it allowed) read into `build`, or `None`
+/// when it is not one (nothing is built when it does not begin with `{`); and the builder back.
+pub(crate) fn build_complete_object<'a, B: Build<'a>>(src: &'a str, build: B) -> (Option<B::Value>, B) {
+    let start = skip_ws(src.as_bytes(), 0);
+    if src.as_bytes().get(start) != Some(&b'{') {
+        return (None, build);
+    }
+    let mut parser = Parser::with(src, start, build);
+    let value = parser.value().ok();
+    let whole = skip_ws(src.as_bytes(), parser.pos) == src.len();
+    (value.filter(|_| whole), parser.build)
+}
+
 /// Like [`parse_value_at`], for a caller that only needs to know where a failure happened (text
 /// that may or may not be JSON): no message is written.
 pub(crate) fn probe_value_at(src: &str, start: usize) -> Result<(Value, usize), usize> {
@@ -737,11 +758,23 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                     return Ok(Cow::Owned(out));
                 }
                 b'\\' => {
-                    let (c, next) = decode_escape(self.bytes, i)?;
                     if decode {
                         out.push_str(&self.src[run..i]);
-                        out.push(c);
                     }
+                    // `\"`, `\\` and `\/` (most escapes in an arguments string) stand for
+                    // their second byte; the rest are decoded one by one.
+                    let next = if let Some(&e @ (b'"' | b'\\' | b'/')) = self.bytes.get(i + 1) {
+                        if decode {
+                            out.push(char::from(e));
+                        }
+                        i + 2
+                    } else {
+                        let (c, next) = decode_escape(self.bytes, i)?;
+                        if decode {
+                            out.push(c);
+                        }
+                        next
+                    };
                     run = next;
                     i = plain_run_end(self.bytes, next);
                 }

@@ -3,6 +3,7 @@
 
 pub(crate) mod callsyntax;
 pub(crate) mod json;
+pub(crate) mod message_calls;
 pub(crate) mod object_literal;
 pub(crate) mod origin;
 pub(crate) mod path;

@@ -17,10 +17,10 @@ use crate::syntax::path::Step;
 use crate::value::{get, Object, Value};
 
 /// Keys that carry the arguments of a call object.
-const ARGUMENT_KEYS: [&str; 4] = ["arguments", "parameters", "input", "args"];
+pub(crate) const ARGUMENT_KEYS: [&str; 4] = ["arguments", "parameters", "input", "args"];
 /// Keys allowed beside `name` and the arguments in a call object, or beside `function` in a
 /// function object.
-const ID_KEYS: [&str; 4] = ["id", "type", "call_id", "index"];
+pub(crate) const ID_KEYS: [&str; 4] = ["id", "type", "call_id", "index"];
 
 /// Where the JSON value stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,6 +177,11 @@ pub(crate) trait BuildArguments {
     /// text there is not one strict JSON object (nothing is kept; the caller reads it the
     /// general way, which reports the error).
     fn object(&self, src: &str, at: usize, depth: usize) -> Option<(usize, usize)>;
+
+    /// Reads the JSON object that is the whole content of the JSON string at `at` in `src` (its
+    /// `"`; the content decoded, then read from depth zero), as [`Self::object`] does: the
+    /// handle and the offset after the string, or `None`.
+    fn json_string(&self, src: &str, at: usize) -> Option<(usize, usize)>;
 
     /// Reads the call-syntax argument list whose `(` is at `open` in `src` into the host's
     /// values, as [`Self::object`] does: their handle and the offset past the `)`, or `None`.

@@ -28,6 +28,7 @@ use crate::formats::pythonic;
 use crate::formats::Calls;
 use crate::lex::{dotted_name_end, skip_ws};
 use crate::syntax::callsyntax::{arguments_as, is_keyword, keyword_list};
+use crate::syntax::message_calls::message_calls;
 use crate::syntax::shape::Defer;
 use crate::syntax::shape::{call_spans, calls_in, Mode};
 use crate::tools::Tools;
@@ -71,7 +72,8 @@ fn lead_of(text: &str, q: usize, formats: FormatSet, more: bool, out: &mut Calls
     match bytes.get(q) {
         Some(b'{' | b'[') => {
             if formats.contains(Format::Json) {
-                match json_at(text, q, more, out) {
+                let defer = out.defer;
+                match json_at(text, q, more, defer, out) {
                     Lead::None => {}
                     found => return found,
                 }
@@ -113,7 +115,7 @@ fn recipient_at(text: &str, q: usize, formats: FormatSet, more: bool, out: &mut 
         memchr::memchr(b'\n', &bytes[q..]).map_or(bytes.len(), |n| q + n + 1),
     );
     if bytes.get(body) == Some(&b'{') {
-        match json_at(text, body, more, &mut Vec::new()) {
+        match json_at(text, body, more, Defer::Never, &mut Vec::new()) {
             Lead::None => {}
             Lead::Pending => return Lead::Pending,
             Lead::Calls(_) | Lead::Header(_) => return Lead::None,
@@ -143,7 +145,12 @@ fn recipient_at(text: &str, q: usize, formats: FormatSet, more: bool, out: &mut 
 }
 
 /// A JSON value of a call shape at `q`.
-fn json_at(text: &str, q: usize, more: bool, out: &mut Vec<ToolCall>) -> Lead {
+fn json_at(text: &str, q: usize, more: bool, defer: Defer<'_>, out: &mut Vec<ToolCall>) -> Lead {
+    if text.as_bytes()[q] == b'{' {
+        if let Some(end) = message_calls(text, q, defer, out) {
+            return Lead::Calls(end);
+        }
+    }
     let (value, end) = match crate::syntax::json::probe_value_at(text, q) {
         Ok(parsed) => parsed,
         Err(offset) if more && offset >= text.len() => return Lead::Pending,
