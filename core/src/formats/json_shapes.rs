@@ -12,7 +12,8 @@ use memchr::memchr2;
 
 use crate::call::{Format, ToolCall};
 use crate::error::ParseError;
-use crate::syntax::shape::{call_spans, calls_in, claims_call, Mode};
+use crate::syntax::json;
+use crate::syntax::shape::{call_spans, calls_in, claims_call, may_be_call_shape, Mode};
 
 /// Every JSON call in `text`, in text order; the range of each value that holds calls (a call, a
 /// list of calls or a message) goes to `regions`.
@@ -23,17 +24,23 @@ pub(crate) fn calls(text: &str, regions: &mut Vec<Range<usize>>) -> Result<Vec<T
     while let Some(i) = memchr2(b'{', b'[', &bytes[pos..]) {
         let start = pos + i;
         // A candidate that fails to parse raises its error when it claims to be a call; any
-        // other is prose, and scanning resumes where it failed.
-        let (value, end) = match crate::syntax::json::probe_value_at(text, start) {
-            Ok(parsed) => parsed,
+        // other is prose, and scanning resumes where it failed. A well-formed one that cannot be
+        // a call shape is data, skipped without building it.
+        let end = match json::probe_check_at(text, start) {
+            Ok(end) => end,
             Err(offset) => {
                 if claims_call(bytes, start, offset) {
-                    crate::syntax::json::parse_value_at(text, start)?; // fails as the probe did, with a message
+                    json::parse_value_at(text, start)?; // fails as the check did, with a message
                 }
                 pos = offset.clamp(start + 1, bytes.len());
                 continue;
             }
         };
+        if !may_be_call_shape(bytes, start, end) {
+            pos = end;
+            continue;
+        }
+        let (value, end) = json::parse_value_at(text, start)?;
         let spans = call_spans(text, start, end, &value, Mode::Bare);
         if let Some(calls) = calls_in(text, start, value, Mode::Bare)? {
             regions.push(start..end);
@@ -58,15 +65,18 @@ pub(crate) fn spans(text: &str) -> (Vec<Range<usize>>, Option<(usize, ParseError
     let mut pos = 0;
     while let Some(i) = memchr2(b'{', b'[', &bytes[pos..]) {
         let start = pos + i;
-        match crate::syntax::json::probe_value_at(text, start) {
-            Ok((value, end)) => {
-                if matches!(calls_in(text, start, value, Mode::Bare), Ok(Some(_))) {
-                    out.push(start..end);
+        match json::probe_check_at(text, start) {
+            Ok(end) => {
+                if may_be_call_shape(bytes, start, end) {
+                    let value = json::parse_value_at(text, start).map(|(value, _)| value);
+                    if matches!(value.map(|v| calls_in(text, start, v, Mode::Bare)), Ok(Ok(Some(_)))) {
+                        out.push(start..end);
+                    }
                 }
                 pos = end;
             }
             Err(offset) if offset >= bytes.len() && claims_call(bytes, start, offset) => {
-                let open = crate::syntax::json::parse_value_at(text, start)
+                let open = json::parse_value_at(text, start)
                     .err()
                     .map(|e| (start, e));
                 return (out, open);

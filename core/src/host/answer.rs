@@ -4,8 +4,8 @@
 //! The output is consumed as it is walked: each call's strings and arguments are freed once the
 //! host holds its own copy, so a large result is not held twice in full.
 
-use crate::call::Deferred;
 use crate::call::ToolCall;
+use crate::call::{Deferred, Grammar};
 use crate::providers::ProviderCall;
 use crate::repair::Repair;
 use crate::text::stream::Event;
@@ -25,7 +25,7 @@ use super::{Located, Output, Receipts};
 /// - a stream's events: a list of events (see `event`), a `call_end` whose arguments were left in
 ///   the stream's text built from there.
 pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Error> {
-    emit_built(sink, output, Vec::new())
+    answer(sink, output, Vec::new(), None)
 }
 
 /// [`emit`], for an output whose parse built arguments into `sink` as it read them
@@ -35,15 +35,24 @@ pub(super) fn emit_built<S: Sink>(
     output: Output<'_>,
     built: Built<S::Value>,
 ) -> Result<S::Value, S::Error> {
+    answer(sink, output, built, Some(super::raw::written::<S>))
+}
+
+fn answer<S: Sink>(
+    sink: &mut S,
+    output: Output<'_>,
+    built: Built<S::Value>,
+    again: Again<S>,
+) -> Result<S::Value, S::Error> {
     match output {
-        Output::Call { call, source, at } => tool_call(sink, call, false, &mut Left { source, built }, &at),
+        Output::Call { call, source, at } => tool_call(sink, call, false, &mut Left { source, built, again }, &at),
         Output::Calls {
             calls,
             include_format,
             source,
             at,
         } => {
-            let mut left = Left { source, built };
+            let mut left = Left { source, built, again };
             list(sink, calls.len(), calls, |sink, call| {
                 tool_call(sink, call, include_format, &mut left, &at)
             })
@@ -62,7 +71,7 @@ pub(super) fn emit_built<S: Sink>(
             })?;
             let calls = message.tool_calls.into_iter().zip(spans);
             let n = calls.len();
-            let mut left = Left { source, built };
+            let mut left = Left { source, built, again };
             field(sink, &mut m, Field::ToolCalls, |s| {
                 list(s, n, calls, |s, (call, span)| {
                     message_call(s, call, span, &mut left, &at)
@@ -157,6 +166,7 @@ fn event<S: Sink>(
                 let left = &mut Left {
                     source,
                     built: Vec::new(),
+                    again: None,
                 };
                 self::arguments(s, arguments, deferred, left)
             })?;
@@ -228,7 +238,7 @@ fn tool_call<S: Sink>(
     sink: &mut S,
     call: ToolCall,
     include_format: bool,
-    left: &mut Left<'_, S::Value>,
+    left: &mut Left<'_, S>,
     at: &Receipts,
 ) -> Result<S::Value, S::Error> {
     let repaired = !call.repairs.is_empty();
@@ -273,7 +283,7 @@ fn message_call<S: Sink>(
     sink: &mut S,
     call: ToolCall,
     span: [usize; 2],
-    left: &mut Left<'_, S::Value>,
+    left: &mut Left<'_, S>,
     at: &Receipts,
 ) -> Result<S::Value, S::Error> {
     let repaired = !call.repairs.is_empty();
@@ -309,10 +319,17 @@ fn provider_call<S: Sink>(sink: &mut S, call: ProviderCall, at: &Receipts) -> Re
 
 /// Where the arguments the core did not build are: the text the parse read, and what a host's
 /// builder made while it read ([`Deferred::Built`]), by handle.
-struct Left<'s, V> {
+struct Left<'s, S: Sink> {
     source: &'s str,
-    built: Built<V>,
+    built: Built<S::Value>,
+    again: Again<S>,
 }
+
+/// Builds a host-built value again from the text, in its grammar, when it was taken already (a
+/// call reported twice): `raw::written` after a parse that built while it read
+/// ([`emit_built`]), else `None` (nothing was built), so that a host that never builds while the
+/// parse reads ([`emit`] alone: JavaScript) does not carry every grammar's builder for it.
+type Again<S> = Option<fn(&mut S, &str, usize, Grammar) -> Result<<S as Sink>::Value, <S as Sink>::Error>>;
 
 /// A call's arguments: built from the text when the parse left them there, taken from what the
 /// host built when it built them, else walked from the core's object.
@@ -320,14 +337,18 @@ fn arguments<S: Sink>(
     sink: &mut S,
     arguments: Object,
     deferred: Option<Deferred>,
-    left: &mut Left<'_, S::Value>,
+    left: &mut Left<'_, S>,
 ) -> Result<S::Value, S::Error> {
     match deferred {
         Some(Deferred::Built { handle, at, grammar }) => {
             match left.built.get_mut(handle as usize).and_then(Option::take) {
                 Some(value) => Ok(value),
                 // Taken already (a call reported twice): built again from the text.
-                None => super::raw::written(sink, left.source, at, grammar),
+                None => match left.again {
+                    Some(again) => again(sink, left.source, at, grammar),
+                    // Not reached: a parse that did not build made no `Built`.
+                    None => sink.null(),
+                },
             }
         }
         Some(Deferred::Text(at)) => super::raw::value(sink, left.source, at),

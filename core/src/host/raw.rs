@@ -89,6 +89,9 @@ impl<S: Sink> BuildArguments for Arguments<'_, S> {
     }
 
     fn json_string(&self, src: &str, at: usize) -> Option<(usize, usize)> {
+        if let Some(kept) = self.keep(|checked| json::build_object_in_string(src, at, checked)) {
+            return Some(kept);
+        }
         let (text, end) = json::string_at(src, at)?;
         self.keep(|checked| {
             let (value, checked) = json::build_complete_object(&text, checked);
@@ -176,27 +179,32 @@ impl<'a, S: Sink> Build<'a> for Checked<'a, '_, S> {
 
 /// The JSON value at `at` in `source` (checked when it was parsed), built in `sink`.
 pub(super) fn value<S: Sink>(sink: &mut S, source: &str, at: usize) -> Result<S::Value, S::Error> {
-    written(sink, source, at, Grammar::Json)
+    let (built, host) = json::build_at(source, at, Host { sink, error: None });
+    host.finish(built.flatten())
 }
 
 /// The arguments written at `at` in `source` in `grammar` (checked when they were parsed), built
-/// in `sink`.
+/// in `sink`. Only a host that builds arguments while the parse reads them needs this (see
+/// `answer::Again`): a host that does not is spared the builders of every grammar but JSON.
 pub(super) fn written<S: Sink>(sink: &mut S, source: &str, at: usize, grammar: Grammar) -> Result<S::Value, S::Error> {
     let mut host = Host { sink, error: None };
     let built = match grammar {
-        Grammar::Json => {
-            let (built, back) = json::build_at(source, at, host);
+        Grammar::Json => return value(host.sink, source, at),
+        Grammar::JsonString => {
+            let (built, back) = json::build_object_in_string(source, at, host);
             host = back;
-            built
-        }
-        Grammar::JsonString => match json::string_at(source, at) {
-            Some((text, _)) => {
-                let (built, back) = json::build_complete_object(&text, host);
-                host = back;
-                built
+            match built {
+                Some((value, _)) => Some(value),
+                None => match json::string_at(source, at) {
+                    Some((text, _)) => {
+                        let (built, back) = json::build_complete_object(&text, host);
+                        host = back;
+                        built
+                    }
+                    None => None,
+                },
             }
-            None => None,
-        },
+        }
         Grammar::CallSyntax => {
             let (built, back) = callsyntax::build_arguments(source, at, host);
             host = back;
@@ -205,13 +213,7 @@ pub(super) fn written<S: Sink>(sink: &mut S, source: &str, at: usize, grammar: G
         Grammar::ObjectLiteral(format) => crate::formats::gemma::delimiter(format)
             .and_then(|delimiter| literal(source, at, delimiter).object_into(&mut host, true).ok()),
     };
-    match (built, host.error) {
-        (_, Some(error)) => Err(error),
-        (Some(Some(value)), None) => Ok(value),
-        // The same strict parse accepted this text when the call was read, so it does not fail
-        // here; were it to, the host gets `null` rather than a panic.
-        _ => sink.null(),
-    }
+    host.finish(built.flatten())
 }
 
 /// The parser's builder over a [`Sink`]: the first error of the sink is kept, and everything
@@ -222,6 +224,17 @@ struct Host<'s, S: Sink> {
 }
 
 impl<S: Sink> Host<'_, S> {
+    /// What a reading of text the parse accepted built: the value, or the sink's error.
+    fn finish(self, built: Option<S::Value>) -> Result<S::Value, S::Error> {
+        match (built, self.error) {
+            (_, Some(error)) => Err(error),
+            (Some(value), None) => Ok(value),
+            // The same strict parse accepted this text when the call was read, so it does not
+            // fail here; were it to, the host gets `null` rather than a panic.
+            _ => self.sink.null(),
+        }
+    }
+
     fn keep<T>(&mut self, result: Result<T, S::Error>) -> Option<T> {
         match result {
             Ok(v) => Some(v),

@@ -22,7 +22,7 @@ use std::borrow::Cow;
 use crate::call::{Deferred, Grammar};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{ident_end, is_ident_continue, quote, show_char, skip_ws};
-use crate::syntax::json::{ends_in_escape, Build, Check, Tree};
+use crate::syntax::json::{ends_in_escape, Build, Tree};
 use crate::syntax::path::Step;
 use crate::syntax::shape::{self, Defer};
 use crate::value::{Object, Value, MAX_DEPTH};
@@ -169,7 +169,7 @@ pub(crate) fn build_arguments<'a, B: Build<'a>>(
 /// Whether `text`, from its `(` at 0, is an argument list that closes (a reading, for
 /// [`crate::repair::inner_quotes`]).
 pub(crate) fn arguments_close(text: &str) -> bool {
-    let mut t = Parser::with(text, 1, Check::default());
+    let mut t = Parser::with(text, 1, Tree);
     t.arguments().is_ok()
 }
 
@@ -177,7 +177,7 @@ pub(crate) fn arguments_close(text: &str) -> bool {
 /// one or more literals separated by commas (a trailing one allowed) and closed by `}`. They
 /// become a list's brackets.
 pub(crate) fn as_set(src: &str, open: usize) -> Option<crate::repair::Fix> {
-    let mut p = Parser::with(src, open + 1, Check::default()).at_depth(1);
+    let mut p = Parser::with(src, open + 1, Tree).at_depth(1);
     let mut items = 0;
     let close = loop {
         p.ws();
@@ -214,7 +214,7 @@ pub(crate) fn literal_complete(src: &str) -> Option<Value> {
 /// one: the call parsed). The first step names an argument; the others go into its literal.
 pub(crate) fn locate(src: &str, open: usize, path: &[Step]) -> usize {
     let bytes = src.as_bytes();
-    let mut p = Parser::with(src, open + 1, Check::default());
+    let mut p = Parser::with(src, open + 1, Tree);
     let Some((Step::Key(want), rest)) = path.split_first() else {
         return open;
     };
@@ -242,7 +242,7 @@ pub(crate) fn locate(src: &str, open: usize, path: &[Step]) -> usize {
 
 /// The offset reached by `path` from the (well-formed) literal at `at`.
 pub(crate) fn locate_literal(src: &str, at: usize, path: &[Step]) -> usize {
-    let mut p = Parser::with(src, at, Check::default());
+    let mut p = Parser::with(src, at, Tree);
     p.locate_in(path)
 }
 

@@ -22,6 +22,10 @@ use crate::lex::{is_ws, quote, show_char, skip_ws};
 use crate::syntax::path::Step;
 use crate::value::{Keys, Number, Object, Value, MAX_DEPTH};
 
+mod in_string;
+
+pub(crate) use in_string::build_object_in_string;
+
 const SMALL_OBJECT: usize = 16;
 
 /// Bytes that end the plain run of a string: the closing quote, a backslash, control characters.
@@ -306,6 +310,13 @@ pub(crate) fn build_complete_object<'a, B: Build<'a>>(src: &'a str, build: B) ->
 /// that may or may not be JSON): no message is written.
 pub(crate) fn probe_value_at(src: &str, start: usize) -> Result<(Value, usize), usize> {
     Parser::new(src, start).value_at().map_err(|e| e.offset)
+}
+
+/// [`probe_value_at`] that checks the value without building it: the offset after it, or
+/// where it fails.
+pub(crate) fn probe_check_at(src: &str, start: usize) -> Result<usize, usize> {
+    let parser = Parser::with(src, start, Check::default());
+    parser.value_at().map(|((), end)| end).map_err(|e| e.offset)
 }
 
 /// `src` as exactly one JSON value (whitespace around it allowed), or `None` when it is not.

@@ -12,7 +12,7 @@
 
 use crate::call::{Deferred, Format, Grammar, Origin, ToolCall};
 use crate::lex::{self, skip_ws};
-use crate::syntax::json;
+use crate::syntax::json::{self, Tree};
 use crate::syntax::shape::{Defer, ARGUMENT_KEYS, DEFER_FROM, ID_KEYS};
 use crate::value::{Object, Value};
 
@@ -151,8 +151,13 @@ fn arguments_at(src: &str, p: usize, defer: Defer<'_>) -> Option<(Object, Option
             if let Defer::Build(builder) = defer {
                 return kept(builder.json_string(src, p)?, Grammar::JsonString);
             }
-            let (text, end) = json::string_at(src, p)?;
-            match json::probe_complete(&text)? {
+            let (object, end) = if let (Some(read), _) = json::build_object_in_string(src, p, Tree) {
+                read
+            } else {
+                let (text, end) = json::string_at(src, p)?;
+                (json::build_complete_object(&text, Tree).0?, end)
+            };
+            match object {
                 Value::Object(object) => Some((object, None, end)),
                 _ => None,
             }

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use crate::call::{Deferred, Format, Grammar};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{find, quote, show_char, skip_ws};
-use crate::syntax::json::{Build, Check, Tree};
+use crate::syntax::json::{Build, Tree};
 use crate::syntax::path::Step;
 use crate::syntax::shape::{self, Defer};
 use crate::value::{Object, Value, MAX_DEPTH};
@@ -313,7 +313,7 @@ impl Literal<'_> {
             if key == want {
                 return Some(());
             }
-            self.value(&mut Check::default()).ok()?;
+            self.value(&mut Tree).ok()?;
             self.ws();
             self.expect(b',', "").ok()?;
         }
@@ -324,7 +324,7 @@ impl Literal<'_> {
         self.pos += 1;
         for _ in 0..n {
             self.ws();
-            self.value(&mut Check::default()).ok()?;
+            self.value(&mut Tree).ok()?;
             self.ws();
             self.expect(b',', "").ok()?;
         }

@@ -734,6 +734,13 @@ impl Extractor<'_> {
     }
 }
 
+/// Whether the well-formed JSON value at `src[start..end]` may be a call shape: it claims to be
+/// a call ([`claims_call`]), or has an escape anywhere (a key may be a call-shape key written
+/// with one). A value that may not is data, whose tree need not be built.
+pub(crate) fn may_be_call_shape(bytes: &[u8], start: usize, end: usize) -> bool {
+    claims_call(bytes, start, end) || memchr::memchr(b'\\', &bytes[start..end]).is_some()
+}
+
 /// Keys that make a broken object claim to be a call, as they stand in the text.
 const CLAIM_KEYS: [&[u8]; 4] = [b"\"name\"", b"\"function\"", b"\"tool_calls\"", b"\"function_call\""];
 
