@@ -181,7 +181,7 @@ pub fn write_json_string(s: &str, out: &mut String) {
 
 /// Writes `s` as a JSON string literal; with `ascii`, every character beyond ASCII as a `\u`
 /// escape in lowercase hex (a surrogate pair beyond the BMP), as Python's `json.dumps` does.
-fn write_string(s: &str, ascii: bool, out: &mut String) {
+pub(crate) fn write_string(s: &str, ascii: bool, out: &mut String) {
     out.push('"');
     for c in s.chars() {
         match c {

@@ -76,9 +76,7 @@ pub(crate) fn spans(text: &str) -> (Vec<Range<usize>>, Option<(usize, ParseError
                 pos = end;
             }
             Err(offset) if offset >= bytes.len() && claims_call(bytes, start, offset) => {
-                let open = json::parse_value_at(text, start)
-                    .err()
-                    .map(|e| (start, e));
+                let open = json::parse_value_at(text, start).err().map(|e| (start, e));
                 return (out, open);
             }
             Err(offset) => pos = offset.clamp(start + 1, bytes.len()),

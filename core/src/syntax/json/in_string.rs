@@ -215,34 +215,15 @@ impl<'a, B: Build<'a>> Reader<'a, B> {
 
 #[cfg(test)]
 mod tests {
-    use std::fmt::Write;
-
     use super::build_object_in_string;
     use crate::syntax::json::{parse_complete, Tree};
     use crate::value::Value;
 
-    /// `text` as a JSON string literal, escaped as JSON encoders write it: `"` and `\` always,
-    /// line breaks and tabs as `\n`, `\r`, `\t`, other control characters as `\u00XX`, and (when
-    /// `ascii`) every non-ASCII character as `\uXXXX`.
+    /// `text` as a JSON string literal, as JSON encoders write it (with `ascii`, every
+    /// non-ASCII character as `\uXXXX`, as Python's `json.dumps` does by default).
     fn encode(text: &str, ascii: bool) -> String {
-        let mut out = String::from("\"");
-        for c in text.chars() {
-            match c {
-                '"' => out.push_str("\\\""),
-                '\\' => out.push_str("\\\\"),
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push_str("\\t"),
-                c if (c as u32) < 0x20 || (ascii && !c.is_ascii()) => {
-                    let mut units = [0u16; 2];
-                    for unit in c.encode_utf16(&mut units) {
-                        write!(out, "\\u{unit:04x}").unwrap();
-                    }
-                }
-                c => out.push(c),
-            }
-        }
-        out.push('"');
+        let mut out = String::new();
+        crate::value::write_string(text, ascii, &mut out);
         out
     }
 

@@ -116,6 +116,16 @@ struct Open {
     start: usize,
 }
 
+/// What one run of the scan reads: the text so far, whether more may follow it, the caller's
+/// tools, and the host's builder of arguments when there is one.
+#[derive(Clone, Copy)]
+struct Reading<'r> {
+    text: &'r str,
+    more: bool,
+    known: Option<&'r Tools>,
+    build: Option<&'r dyn BuildArguments>,
+}
+
 /// The resumable tier-1 scan of one text.
 #[allow(
     clippy::struct_excessive_bools,
@@ -259,11 +269,17 @@ impl Scanner {
         if !self.begun && !self.begin(text, more) {
             return Ok(());
         }
+        let scan = Reading {
+            text,
+            more,
+            known,
+            build,
+        };
         loop {
             let flow = if self.block.is_some() {
-                self.step_block(text, more, known, build)?
+                self.step_block(scan)?
             } else {
-                self.step_outside(text, more, known, build)?
+                self.step_outside(scan)?
             };
             if let Flow::Stop = flow {
                 break;
@@ -428,15 +444,10 @@ impl Scanner {
         true
     }
 
-    fn step_outside(
-        &mut self,
-        text: &str,
-        more: bool,
-        known: Option<&Tools>,
-        build: Option<&dyn BuildArguments>,
-    ) -> Result<Flow, ParseError> {
+    fn step_outside(&mut self, scan: Reading<'_>) -> Result<Flow, ParseError> {
+        let Reading { text, more, .. } = scan;
         if self.lead != LeadState::Off {
-            if let Some(flow) = self.step_lead(text, more, known, build) {
+            if let Some(flow) = self.step_lead(scan) {
                 return Ok(flow);
             }
         }
@@ -449,7 +460,7 @@ impl Scanner {
         }) = self.pending.as_ref()
         {
             if at == self.pos {
-                return self.region(text, at, family, more, build);
+                return self.region(scan, at, family);
             }
         }
         let candidate = self.marks.next_candidate(bytes, self.pos, bytes.len(), !self.reasoning);
@@ -482,18 +493,13 @@ impl Scanner {
                 self.pos = at + 1;
                 Ok(Flow::Go)
             }
-            Kind::Call(family) => self.region(text, at, family, more, build),
+            Kind::Call(family) => self.region(scan, at, family),
         }
     }
 
     /// At the leading position: a leading call, or `None` when the scan goes on as usual.
-    fn step_lead(
-        &mut self,
-        text: &str,
-        more: bool,
-        known: Option<&Tools>,
-        build: Option<&dyn BuildArguments>,
-    ) -> Option<Flow> {
+    fn step_lead(&mut self, scan: Reading<'_>) -> Option<Flow> {
+        let Reading { text, more, .. } = scan;
         let bytes = text.as_bytes();
         let mut q = crate::lex::skip_ws(bytes, self.pos);
         let mut separated = false;
@@ -523,8 +529,15 @@ impl Scanner {
             return Some(Flow::Stop);
         }
         let mut calls = Vec::new();
-        let defer = self.defer(build);
-        match lead_at(text, q, self.formats, known, more, &mut Calls::new(&mut calls, defer)) {
+        let defer = self.defer(scan.build);
+        match lead_at(
+            text,
+            q,
+            self.formats,
+            scan.known,
+            more,
+            &mut Calls::new(&mut calls, defer),
+        ) {
             Lead::None => {
                 self.lead = LeadState::Off;
                 self.pending = None;
@@ -546,14 +559,8 @@ impl Scanner {
     }
 
     /// The region of the marker at `at`.
-    fn region(
-        &mut self,
-        text: &str,
-        at: usize,
-        family: &'static Family,
-        more: bool,
-        build: Option<&dyn BuildArguments>,
-    ) -> Result<Flow, ParseError> {
+    fn region(&mut self, scan: Reading<'_>, at: usize, family: &'static Family) -> Result<Flow, ParseError> {
+        let Reading { text, more, build, .. } = scan;
         self.lead = LeadState::Off;
         if more && !self.gate(text, at, Watch::Region(family)) {
             self.pos = at;
@@ -646,13 +653,8 @@ impl Scanner {
     /// error's [`ParseError::read_to`] when it has one). The
     /// close tag is searched for once per block; again only when a call inside the block ran
     /// past it (a string holding the tag). A failed search stays failed.
-    fn step_block(
-        &mut self,
-        text: &str,
-        more: bool,
-        known: Option<&Tools>,
-        build: Option<&dyn BuildArguments>,
-    ) -> Result<Flow, ParseError> {
+    fn step_block(&mut self, scan: Reading<'_>) -> Result<Flow, ParseError> {
+        let Reading { text, more, .. } = scan;
         let bytes = text.as_bytes();
         let close = self.find_close(text);
         let limit = close.map_or(bytes.len(), |(c, _)| c);
@@ -666,9 +668,7 @@ impl Scanner {
                 self.pos = at + 1;
                 Ok(Flow::Go)
             }
-            Some((at, len, Kind::Call(family))) => {
-                self.inside(text, (at, len), family, (close.is_some(), more), known, build)
-            }
+            Some((at, len, Kind::Call(family))) => self.inside(scan, (at, len), family, close.is_some()),
             _ => match close {
                 Some((c, b)) => {
                     self.close_block(text, c, Some(b));
@@ -704,13 +704,12 @@ impl Scanner {
     )]
     fn inside(
         &mut self,
-        text: &str,
+        scan: Reading<'_>,
         (at, len): (usize, usize),
         family: &'static Family,
-        (closed, more): (bool, bool),
-        known: Option<&Tools>,
-        build: Option<&dyn BuildArguments>,
+        closed: bool,
     ) -> Result<Flow, ParseError> {
+        let Reading { text, more, .. } = scan;
         if more && !self.gate(text, at, Watch::Region(family)) {
             self.pos = at;
             return Ok(Flow::Stop);
@@ -718,7 +717,7 @@ impl Scanner {
         let bytes = text.as_bytes();
         let limit = self.close.map_or(bytes.len(), |(c, _)| c);
         let first = self.found.inside.len();
-        let defer = self.defer(build);
+        let defer = self.defer(scan.build);
         let result = family.read(text, at, &mut Calls::new(&mut self.found.inside, defer));
         let waits = match &result {
             Ok(end) => !region_final(text, at, *end, family, self.marks),
@@ -737,7 +736,7 @@ impl Scanner {
         self.pos = match result {
             Ok(end) => {
                 keep_allowed(&mut self.found.inside, first, self.formats);
-                keep_known(&mut self.found.inside, first, known);
+                keep_known(&mut self.found.inside, first, scan.known);
                 let added = self.found.inside.len() - first;
                 self.found.inside_at.extend(std::iter::repeat_n(at, added));
                 end.max(at + 1)
