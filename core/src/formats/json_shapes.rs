@@ -36,7 +36,7 @@ pub(crate) fn calls(text: &str, regions: &mut Vec<Range<usize>>) -> Result<Vec<T
                 continue;
             }
         };
-        if !may_be_call_shape(bytes, start, end) {
+        if !may_be_call_shape(bytes, start) {
             pos = end;
             continue;
         }
@@ -67,7 +67,7 @@ pub(crate) fn spans(text: &str) -> (Vec<Range<usize>>, Option<(usize, ParseError
         let start = pos + i;
         match json::probe_check_at(text, start) {
             Ok(end) => {
-                if may_be_call_shape(bytes, start, end) {
+                if may_be_call_shape(bytes, start) {
                     let value = json::parse_value_at(text, start).map(|(value, _)| value);
                     if matches!(value.map(|v| calls_in(text, start, v, Mode::Bare)), Ok(Ok(Some(_)))) {
                         out.push(start..end);

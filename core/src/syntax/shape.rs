@@ -734,11 +734,44 @@ impl Extractor<'_> {
     }
 }
 
-/// Whether the well-formed JSON value at `src[start..end]` may be a call shape: it claims to be
-/// a call ([`claims_call`]), or has an escape anywhere (a key may be a call-shape key written
-/// with one). A value that may not is data, whose tree need not be built.
-pub(crate) fn may_be_call_shape(bytes: &[u8], start: usize, end: usize) -> bool {
-    claims_call(bytes, start, end) || memchr::memchr(b'\\', &bytes[start..end]).is_some()
+/// Whether the well-formed JSON value at `bytes[start..]` may be a call shape, by the keys of
+/// the object it is or (a list) begins with, as written: a message's key (`tool_calls`,
+/// `function_call`), or only keys a call object or a function object may have, or a key written
+/// with an escape. A value that may not is data, whose tree need not be built.
+pub(crate) fn may_be_call_shape(bytes: &[u8], start: usize) -> bool {
+    use crate::syntax::json::{raw_string_end, raw_value_end};
+    const MESSAGE_KEYS: [&[u8]; 2] = [b"tool_calls", b"function_call"];
+    let mut p = start;
+    if bytes.get(p) == Some(&b'[') {
+        p = skip_ws(bytes, p + 1);
+    }
+    if bytes.get(p) != Some(&b'{') {
+        return false;
+    }
+    let call_key = |key: &[u8]| {
+        key == b"name" || key == b"function" || ARGUMENT_KEYS.iter().chain(&ID_KEYS).any(|k| k.as_bytes() == key)
+    };
+    let mut calls_only = true;
+    p = skip_ws(bytes, p + 1);
+    while bytes.get(p) == Some(&b'"') {
+        let Some(key_end) = raw_string_end(bytes, p) else {
+            return true;
+        };
+        let key = &bytes[p + 1..key_end - 1];
+        if MESSAGE_KEYS.contains(&key) || key.contains(&b'\\') {
+            return true;
+        }
+        calls_only &= call_key(key);
+        let value_at = skip_ws(bytes, skip_ws(bytes, key_end) + 1);
+        let Some(value_end) = raw_value_end(bytes, value_at) else {
+            return true;
+        };
+        p = skip_ws(bytes, value_end);
+        if bytes.get(p) == Some(&b',') {
+            p = skip_ws(bytes, p + 1);
+        }
+    }
+    calls_only
 }
 
 /// Keys that make a broken object claim to be a call, as they stand in the text.
@@ -790,7 +823,9 @@ pub(crate) fn claims_call(bytes: &[u8], pos: usize, limit: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{call_spans_of_items, calls_in, plain_calls, Defer, Mode, NAME_ARGUMENTS};
+    use super::{
+        call_spans_of_items, calls_in, is_call_shape, may_be_call_shape, plain_calls, Defer, Mode, NAME_ARGUMENTS,
+    };
     use crate::call::{Format, ToolCall};
 
     /// The calls of the JSON value at `pos`, read the general way (as `tagged_json` does).
@@ -823,6 +858,34 @@ mod tests {
             assert_eq!(fast, general, "{src}");
             let origins = |calls: &[ToolCall]| calls.iter().map(|c| c.origin.clone()).collect::<Vec<_>>();
             assert_eq!(origins(&fast), origins(&general), "{src}");
+        }
+    }
+
+    /// A value that may be a call shape is built and classified; one that cannot is skipped as
+    /// data, and every call shape may be one.
+    #[test]
+    fn data_is_told_from_call_shapes_by_its_keys() {
+        for (src, may) in [
+            (r#"{"name": "f", "arguments": {"x": 1}}"#, true),
+            (r#"[{"id": 1, "name": "f", "parameters": {}}, {"name": "g"}]"#, true),
+            (r#"{"type": "function", "function": {"name": "f"}}"#, true),
+            (r#"{"role": "assistant", "content": "", "tool_calls": []}"#, true),
+            (r#"{"n\u0061me": "f", "arguments": {}}"#, true),
+            ("{}", true),
+            (r#"{"name": "item-1", "price": 1.5}"#, false),
+            (
+                r#"[{"id": 1, "name": "a", "tags": []}, {"name": "f", "arguments": {}}]"#,
+                false,
+            ),
+            (r#"{"a": {"name": "f", "arguments": {}}}"#, false),
+            ("[1, 2]", false),
+            ("[]", false),
+        ] {
+            assert_eq!(may_be_call_shape(src.as_bytes(), 0), may, "{src}");
+            let value = crate::syntax::json::parse_complete(src).unwrap();
+            if is_call_shape(&value, Mode::Bare) || is_call_shape(&value, Mode::Tagged) {
+                assert!(may, "{src}");
+            }
         }
     }
 
