@@ -58,6 +58,7 @@ use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, quote, skip_ws};
 use crate::syntax::json::{parse_complete, parse_value_at, raw_offset_in_string};
 use crate::syntax::origin::offset_of;
+use crate::syntax::shape::Defer;
 use crate::value::{Object, Value};
 
 pub(crate) const FAMILY: super::Family = super::Family {
@@ -124,7 +125,7 @@ pub(crate) struct Section {
 
 /// Parses the body of one call at `pos` (after its call token, before `call_close`): the call and
 /// the offset after the body.
-pub(crate) type Body = fn(&str, usize, &Section) -> Result<(ToolCall, usize), ParseError>;
+pub(crate) type Body = fn(&str, usize, &Section, Defer<'_>) -> Result<(ToolCall, usize), ParseError>;
 
 pub(crate) const SECTION: Section = Section {
     opens: &[
@@ -284,7 +285,7 @@ fn call(
     body: Body,
     out: &mut Calls<'_>,
 ) -> Result<usize, ParseError> {
-    let (mut call, end) = body(text, body_at, s)?;
+    let (mut call, end) = body(text, body_at, s, out.defer)?;
     let close = skip_ws(text.as_bytes(), end);
     let end = expect_token(text, close, s.call_close, "to end the tool call")?;
     call.span = start..end;
@@ -341,7 +342,7 @@ fn end_of_calls(text: &str, q: usize, close: &str, eos: Option<&str>, next: &str
 
 /// A section call's body at `pos`: `function<｜tool▁sep｜>NAME` and fenced JSON (V3), or
 /// `NAME<｜tool▁sep｜>` and JSON (V3.1).
-fn call_body(text: &str, pos: usize, s: &Section) -> Result<(ToolCall, usize), ParseError> {
+fn call_body(text: &str, pos: usize, s: &Section, defer: Defer<'_>) -> Result<(ToolCall, usize), ParseError> {
     let bytes = text.as_bytes();
     let (word, word_end) = name(text, skip_ws(bytes, pos))?;
     let sep_at = skip_ws(bytes, word_end);
@@ -352,25 +353,26 @@ fn call_body(text: &str, pos: usize, s: &Section) -> Result<(ToolCall, usize), P
             after,
             format!("the text ends after `{}`", s.sep),
         )),
-        Some(b'{' | b'[' | b'"') => v31(text, word, after),
-        Some(_) if word == "function" => v3(text, after),
-        Some(_) => v31(text, word, after),
+        Some(b'{' | b'[' | b'"') => v31(text, word, after, defer),
+        Some(_) if word == "function" => v3(text, after, defer),
+        Some(_) => v31(text, word, after, defer),
     }
 }
 
 /// `NAME` then `{json}` at `pos`: a V3.1 call, and the offset after the arguments.
-fn v31(text: &str, name: &str, pos: usize) -> Result<(ToolCall, usize), ParseError> {
-    let (arguments, end) = object_arguments(text, pos, name)?;
+fn v31(text: &str, name: &str, pos: usize, defer: Defer<'_>) -> Result<(ToolCall, usize), ParseError> {
+    let (arguments, deferred, end) = super::json_arguments_as(text, pos, defer, || object_arguments(text, pos, name))?;
     let origin = Origin::At {
         name: offset_of(text, name),
         args: Args::Json(pos),
     };
-    let call = ToolCall::new(name.to_string(), arguments, Format::DeepseekV31, pos..end).with_origin(origin);
+    let mut call = ToolCall::new(name.to_string(), arguments, Format::DeepseekV31, pos..end).with_origin(origin);
+    call.deferred = deferred;
     Ok((call, end))
 }
 
 /// `NAME` and fenced JSON at `pos`: a V3 call, and the offset after the closing fence.
-fn v3(text: &str, pos: usize) -> Result<(ToolCall, usize), ParseError> {
+fn v3(text: &str, pos: usize, defer: Defer<'_>) -> Result<(ToolCall, usize), ParseError> {
     let bytes = text.as_bytes();
     let (name, name_end) = name(text, pos)?;
     let fence = skip_ws(bytes, name_end);
@@ -385,13 +387,15 @@ fn v3(text: &str, pos: usize) -> Result<(ToolCall, usize), ParseError> {
     } else {
         expect_token(text, fence, FENCE, "to open the arguments")?
     };
-    let (arguments, end) = object_arguments(text, json_at, name)?;
+    let (arguments, deferred, end) =
+        super::json_arguments_as(text, json_at, defer, || object_arguments(text, json_at, name))?;
     let end = expect_token(text, skip_ws(bytes, end), FENCE, "after the arguments")?;
     let origin = Origin::At {
         name: offset_of(text, name),
         args: Args::Json(json_at),
     };
-    let call = ToolCall::new(name.to_string(), arguments, Format::DeepseekV3, pos..end).with_origin(origin);
+    let mut call = ToolCall::new(name.to_string(), arguments, Format::DeepseekV3, pos..end).with_origin(origin);
+    call.deferred = deferred;
     Ok((call, end))
 }
 

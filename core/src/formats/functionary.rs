@@ -224,12 +224,16 @@ fn v32_json_call(
             format!("the text ends before the arguments of {}", crate::lex::quote(name)),
         ));
     }
-    let (arguments, end) = super::object_arguments(text, value_at, name)?;
+    let (arguments, deferred, end) = super::json_arguments_as(text, value_at, out.defer, || {
+        super::object_arguments(text, value_at, name)
+    })?;
     let origin = Origin::At {
         name: name_at,
         args: Args::Json(value_at),
     };
-    out.push(ToolCall::new(name.to_string(), arguments, Format::FunctionaryV32, start..end).with_origin(origin));
+    let mut call = ToolCall::new(name.to_string(), arguments, Format::FunctionaryV32, start..end).with_origin(origin);
+    call.deferred = deferred;
+    out.push(call);
     let q = skip_ws(bytes, end);
     if q == bytes.len() || at(bytes, q, V32_MARKER) {
         return Ok(q);

@@ -103,13 +103,16 @@ fn call(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseErr
     if args_at == bytes.len() {
         return Err(unclosed_marker(text, ARGUMENT_BEGIN));
     }
-    let (arguments, end) = super::object_arguments(text, args_at, name)?;
+    let (arguments, deferred, end) = super::json_arguments_as(text, args_at, out.defer, || {
+        super::object_arguments(text, args_at, name)
+    })?;
     let end = expect(text, skip_ws(bytes, end), CALL_END, "the tool call")?;
     let origin = Origin::At {
         name: offset_of(text, name),
         args: Args::Json(args_at),
     };
     let mut call = ToolCall::new(name.to_string(), arguments, Format::KimiK2, start..end).with_origin(origin);
+    call.deferred = deferred;
     call.id = Some(id.to_string());
     out.push(call);
     Ok(end)

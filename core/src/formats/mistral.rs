@@ -187,12 +187,15 @@ fn named_call(text: &str, p: usize, out: &mut Calls<'_>) -> Result<usize, ParseE
     if value_at == bytes.len() {
         return Err(ends_before_args(text, p));
     }
-    let (arguments, end) = super::object_arguments(text, value_at, name)?;
+    let (arguments, deferred, end) = super::json_arguments_as(text, value_at, out.defer, || {
+        super::object_arguments(text, value_at, name)
+    })?;
     let origin = Origin::At {
         name: offset_of(text, name),
         args: Args::Json(value_at),
     };
     let mut call = ToolCall::new(name.to_string(), arguments, Format::Mistral, p..end).with_origin(origin);
+    call.deferred = deferred;
     call.id = id;
     out.push(call);
     Ok(end)

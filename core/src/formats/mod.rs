@@ -184,7 +184,7 @@ pub(crate) const FAMILIES: &[Family] = &[
     solar_open::FAMILY,
 ];
 
-use crate::call::{Format, ToolCall};
+use crate::call::{Deferred, Format, Grammar, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
 use crate::syntax::path::Step;
@@ -335,6 +335,27 @@ fn missing(text: &str, pos: usize, expected: &[&str], place: &str) -> ParseError
         ErrorCode::Syntax,
         pos,
         format!("expected {wanted} {place}, found {}", found_at(text, pos)),
+    )
+}
+
+/// The JSON arguments at `value_at` (after whitespace), read as `defer` says
+/// (`shape::arguments_as`): an object by the host's builder when there is one (the arguments
+/// are then empty, and where they went comes second), else, and for what the builder cannot
+/// read, by `read` ([`object_arguments`] or a format's own reading).
+pub(crate) fn json_arguments_as(
+    text: &str,
+    value_at: usize,
+    defer: Defer<'_>,
+    read: impl FnOnce() -> Result<(Object, usize), ParseError>,
+) -> Result<(Object, Option<Deferred>, usize), ParseError> {
+    let at = skip_ws(text.as_bytes(), value_at);
+    let object = text.as_bytes().get(at) == Some(&b'{');
+    shape::arguments_as(
+        defer,
+        at,
+        Grammar::Json,
+        |build| object.then(|| build.object(text, at, 0)).flatten(),
+        read,
     )
 }
 

@@ -122,7 +122,9 @@ fn call(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseErr
     if args_at == bytes.len() {
         return Err(unclosed_marker(text, ARGS_BEGIN));
     }
-    let (arguments, end) = super::object_arguments(text, args_at, name)?;
+    let (arguments, deferred, end) = super::json_arguments_as(text, args_at, out.defer, || {
+        super::object_arguments(text, args_at, name)
+    })?;
     let end = expect(text, skip_ws(bytes, end), CALL_END, "the tool call")?;
     let origin = Origin::At {
         name: offset_of(text, name),
@@ -130,6 +132,7 @@ fn call(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseErr
     };
     let mut call = ToolCall::new(name.to_string(), arguments, Format::SolarOpen, start..end).with_origin(origin);
     call.id = (!id.is_empty()).then(|| id.to_string());
+    call.deferred = deferred;
     out.push(call);
     Ok(end)
 }

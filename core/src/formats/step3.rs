@@ -31,6 +31,7 @@ use super::{cut_short, expect_token, unclosed_marker};
 use crate::call::{Format, ToolCall};
 use crate::error::ParseError;
 use crate::lex::{at, skip_ws};
+use crate::syntax::shape::Defer;
 
 const SECTION: Section = Section {
     opens: &["<｜tool_calls_begin｜>"],
@@ -102,7 +103,7 @@ fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseEr
 
 /// `function<｜tool_sep｜><steptml:invoke …>…</steptml:invoke>` at `pos`: the call, and the offset
 /// after it.
-fn call_body(text: &str, pos: usize, s: &Section) -> Result<(ToolCall, usize), ParseError> {
+fn call_body(text: &str, pos: usize, s: &Section, _: Defer<'_>) -> Result<(ToolCall, usize), ParseError> {
     let bytes = text.as_bytes();
     let p = expect_token(
         text,

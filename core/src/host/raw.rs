@@ -424,6 +424,16 @@ mod tests {
         // An OpenAI message: arguments objects, and JSON strings holding one.
         let message = r#"{"role": "assistant", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{\"a\": {\"b\": 1}}"}}, {"type": "function", "function": {"name": "g", "arguments": {}}}]}"#;
         assert_eq!(built_while_read(message), (2, 3));
+        // A JSON object after a format's own tokens.
+        let kimi = "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\": {\"b\": 1}}<|tool_call_end|><|tool_calls_section_end|>";
+        assert_eq!(built_while_read(kimi), (1, 2));
+        let solar = r#"<|tool_calls|><|tool_call:begin|>a1<|tool_call:name|>f<|tool_call:args|>{"c": "x"}<|tool_call:end|><|calls|>"#;
+        assert_eq!(built_while_read(solar), (1, 1));
+        assert_eq!(built_while_read(r#"[TOOL_CALLS]f[ARGS]{"a": [{}]}"#), (1, 2));
+        let deepseek_v31 = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"a\": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
+        assert_eq!(built_while_read(deepseek_v31), (1, 1));
+        let deepseek_v3 = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": {}}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
+        assert_eq!(built_while_read(deepseek_v3), (1, 2));
         // Values written as text: built in the core.
         let xml = "<tool_call><function=f><parameter=a>1</parameter></function></tool_call>";
         assert_eq!(built_while_read(xml), (0, 0));
