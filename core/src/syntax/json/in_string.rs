@@ -187,7 +187,7 @@ impl<'a, B: Build<'a>> Reader<'a, B> {
                                 out.push(char::from(c));
                                 i += 4;
                             }
-                            // `\\uXXXX`, its digits as written; a surrogate (half of a pair) is
+                            // `\\u` and four hex digits as written; a surrogate (half of a pair) is
                             // left to the decoding reader.
                             b'u' => {
                                 let c = hex4(bytes, i + 3).and_then(char::from_u32)?;
@@ -220,7 +220,7 @@ mod tests {
     use crate::value::Value;
 
     /// `text` as a JSON string literal, as JSON encoders write it (with `ascii`, every
-    /// non-ASCII character as `\uXXXX`, as Python's `json.dumps` does by default).
+    /// non-ASCII character as a `\u` escape, as Python's `json.dumps` does by default).
     fn encode(text: &str, ascii: bool) -> String {
         let mut out = String::new();
         crate::value::write_string(text, ascii, &mut out);
@@ -253,7 +253,7 @@ mod tests {
     /// left to the decoding reader.
     #[test]
     fn leaves_the_rest_to_the_decoding_reader() {
-        // Written with `\uXXXX` for every non-ASCII character, as `json.dumps` does by default:
+        // Written with a `\u` escape for every non-ASCII character, as `json.dumps` does by default:
         // the strings within are read in place, an escape outside them is left.
         let inner = r#"{"a": "é 😀", "b": 1}"#;
         let ascii = encode(inner, true);
