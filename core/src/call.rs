@@ -302,6 +302,9 @@ pub(crate) enum Grammar {
     CallSyntax,
     /// Gemma's object literal, as the format writes it (its string delimiter).
     ObjectLiteral(Format),
+    /// One text per argument between a format's tags ([`Args::Params`]): built from what the
+    /// parse read, never read again from the text.
+    Params,
 }
 
 impl Deferred {

@@ -38,17 +38,17 @@ pub(crate) struct Keys(Option<std::collections::HashSet<String>>);
 
 impl Keys {
     /// Whether `key` is already among `entries` (the object so far), before it is pushed.
-    pub(crate) fn repeated(&mut self, entries: &Object, key: &str) -> bool {
+    pub(crate) fn repeated<K: AsRef<str>, T>(&mut self, entries: &[(K, T)], key: &str) -> bool {
         if let Some(set) = &mut self.0 {
             return !set.insert(key.to_owned());
         }
-        if entries.iter().any(|(k, _)| k == key) {
+        if entries.iter().any(|(k, _)| k.as_ref() == key) {
             return true;
         }
         if entries.len() + 1 >= 16 {
             let keys = entries
                 .iter()
-                .map(|(k, _)| k.clone())
+                .map(|(k, _)| k.as_ref().to_owned())
                 .chain(std::iter::once(key.to_owned()));
             self.0 = Some(keys.collect());
         }

@@ -214,7 +214,7 @@ fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseEr
             return dsml_block(text, start, open, close, d, out);
         }
         if at(bytes, start, d.invoke.invoke) {
-            let (call, end) = xml_invoke::invoke(text, start, &d.invoke)?;
+            let (call, end) = xml_invoke::invoke(text, start, &d.invoke, out.defer)?;
             out.push(call);
             return Ok(end);
         }
@@ -471,7 +471,7 @@ fn dsml_block(
     loop {
         let q = skip_ws(bytes, p);
         if at(bytes, q, d.invoke.invoke) {
-            let (call, end) = xml_invoke::invoke(text, q, &d.invoke)?;
+            let (call, end) = xml_invoke::invoke(text, q, &d.invoke, out.defer)?;
             out.push(call);
             p = end;
             continue;

@@ -44,12 +44,13 @@
 
 use std::ops::Range;
 
-use super::tagged::{self, Opener, Place, ValueTags};
+use super::tagged::{self, Opener, Place, TextValue, ValueTags};
 use super::{expect, unexpected, unrecognized};
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
-use crate::value::{Object, Value};
+use crate::syntax::shape::Defer;
+use crate::value::Value;
 
 /// The tag names of one key/value pair grammar.
 pub(crate) struct Tags {
@@ -168,8 +169,9 @@ pub(crate) fn escaped_start(text: &str, pos: usize, tags: &Tags) -> bool {
     from > pos && at(bytes, from, "\\n") && at(bytes, from + 2, tags.key)
 }
 
-/// Parses the call whose open tag is at `start`; returns it and the offset after its close tag.
-pub(crate) fn call(text: &str, start: usize, tags: &Tags) -> Result<(ToolCall, usize), ParseError> {
+/// Parses the call whose open tag is at `start` (its pairs built as `defer` says); returns it
+/// and the offset after its close tag.
+pub(crate) fn call(text: &str, start: usize, tags: &Tags, defer: Defer<'_>) -> Result<(ToolCall, usize), ParseError> {
     let bytes = text.as_bytes();
     let name_at = skip_ws(bytes, start + tags.open.len());
     let name_to = name_end(bytes, name_at);
@@ -188,35 +190,29 @@ pub(crate) fn call(text: &str, start: usize, tags: &Tags) -> Result<(ToolCall, u
     if bytes.get(p) == Some(&b'{') {
         return json_call(text, start, name_at..name_to, p, tags);
     }
-    let mut arguments = Object::with_capacity(8);
-    let mut params = Vec::with_capacity(8);
-    let mut keys = crate::value::Keys::default();
-    while !at(bytes, p, tags.close) {
+    let (arguments, deferred, params, end) = tagged::parameters(text, p, tags.close, defer, |p, params| {
         if !at(bytes, p, tags.key) {
             return Err(unexpected(text, p, &[tags.key, tags.close], "the tool call"));
         }
         let (key, value, written, end) = pair(text, p, tags)?;
-        if keys.repeated(&arguments, key) {
+        if params.repeated(key) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
                 p,
                 format!("the argument {} is given twice", crate::lex::quote(key)),
             ));
         }
-        arguments.push((key.to_string(), value));
-        params.push(Param::new(written, Text::Raw));
-        p = skip_ws(bytes, end);
-    }
-    let end = p + tags.close.len();
+        params.push(key, value, Param::new(written, Text::Raw));
+        Ok(end)
+    })?;
     let name = text[name_at..name_to].to_string();
     let origin = Origin::At {
         name: name_at,
         args: Args::Params(params),
     };
-    Ok((
-        ToolCall::new(name, arguments, tags.format, start..end).with_origin(origin),
-        end,
-    ))
+    let mut call = ToolCall::new(name, arguments, tags.format, start..end).with_origin(origin);
+    call.deferred = deferred;
+    Ok((call, end))
 }
 
 /// The call whose name (at `name`) is followed by a JSON object at `args_at` (Laguna), then the
@@ -240,7 +236,11 @@ fn json_call(
 
 /// Parses the key/value pair whose key tag is at `pos`: its key, its value, where the value's
 /// text is, and the offset after the value's close tag.
-fn pair<'t>(text: &'t str, pos: usize, tags: &Tags) -> Result<(&'t str, Value, Range<usize>, usize), ParseError> {
+fn pair<'t>(
+    text: &'t str,
+    pos: usize,
+    tags: &Tags,
+) -> Result<(&'t str, TextValue<'t>, Range<usize>, usize), ParseError> {
     let bytes = text.as_bytes();
     let key_at = pos + tags.key.len();
     let key_to = memchr::memchr(b'<', &bytes[key_at..]).map_or(bytes.len(), |n| key_at + n);
@@ -252,10 +252,9 @@ fn pair<'t>(text: &'t str, pos: usize, tags: &Tags) -> Result<(&'t str, Value, R
     let value_at = expect(text, skip_ws(bytes, after_key), tags.value, "the argument")?;
     let len = tagged::read(text, value_at - tags.value.len(), value_at, &tags.value_tags())?.len;
     let raw = &text[value_at..value_at + len];
-    let value = crate::syntax::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
     Ok((
         key,
-        value,
+        TextValue::Probed(raw.into()),
         value_at..value_at + len,
         value_at + len + tags.value_close.len(),
     ))

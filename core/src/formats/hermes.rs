@@ -35,11 +35,11 @@ pub(crate) fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usi
     let first = out.len();
     let content = skip_ws(text.as_bytes(), start + MARKER.len());
     let end = if at(text.as_bytes(), content, qwen3_coder::MARKER) {
-        let (call, end) = qwen3_coder::function(text, content)?;
+        let (call, end) = qwen3_coder::function(text, content, out.defer)?;
         out.push(call);
         end
     } else if glm::starts_call(text, content, &glm::TAGS) {
-        let (call, end) = glm::call(text, start, &glm::TAGS)?;
+        let (call, end) = glm::call(text, start, &glm::TAGS, out.defer)?;
         out.push(call);
         return Ok(end);
     } else if glm::escaped_start(text, content, &glm::TAGS) {

@@ -54,7 +54,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     if !at(bytes, start, SECTION) {
-        let (call, end) = glm::call(text, start, &TAGS)?;
+        let (call, end) = glm::call(text, start, &TAGS, out.defer)?;
         out.push(call);
         return Ok(end);
     }
@@ -69,7 +69,7 @@ fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseEr
             };
             return Err(unexpected(text, p, expected, "the tool calls section"));
         }
-        let (call, end) = glm::call(text, p, &TAGS)?;
+        let (call, end) = glm::call(text, p, &TAGS, out.defer)?;
         out.push(call);
         let next = skip_ws(bytes, end);
         if at(bytes, next, SECTION_END) {

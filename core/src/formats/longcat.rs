@@ -53,7 +53,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let content = skip_ws(text.as_bytes(), start + TAGS.open.len());
     if glm::starts_call(text, content, &TAGS) {
-        let (call, end) = glm::call(text, start, &TAGS)?;
+        let (call, end) = glm::call(text, start, &TAGS, out.defer)?;
         out.push(call);
         return Ok(end);
     }

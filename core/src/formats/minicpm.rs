@@ -35,13 +35,14 @@
 
 use std::ops::Range;
 
-use super::tagged::{self, Opener, Place, ValueTags};
+use super::tagged::{self, Opener, Parameters, Place, TextValue, ValueTags};
 use super::xml_invoke::{read_tag, Dialect};
 use super::Calls;
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, find, is_ws, skip_ws};
-use crate::value::{Object, Value};
+use crate::syntax::shape::Defer;
+use crate::value::Value;
 
 const FUNCTION: &str = "<function";
 const CLOSE: &str = "</function>";
@@ -140,12 +141,14 @@ fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseEr
         }
     }
     let (tag, body) = read_tag(text, start, word, &TAG)?;
-    let (arguments, params, end) = parameters(text, body)?;
+    let (arguments, deferred, params, end) = parameters(text, body, out.defer)?;
     let origin = Origin::At {
         name: tag.name_at,
         args: Args::Params(params),
     };
-    out.push(ToolCall::new(tag.name.into_owned(), arguments, Format::Minicpm, start..end).with_origin(origin));
+    let mut call = ToolCall::new(tag.name.into_owned(), arguments, Format::Minicpm, start..end).with_origin(origin);
+    call.deferred = deferred;
+    out.push(call);
     Ok(end)
 }
 
@@ -165,11 +168,10 @@ fn opener_len(bytes: &[u8], p: usize, word: &str) -> Option<usize> {
     }
 }
 
-/// The parameters from `p` up to `</function>`, where their values are written, and the offset
-/// after `</function>`.
-fn parameters(text: &str, p: usize) -> Result<(Object, Vec<Param>, usize), ParseError> {
+/// The parameters from `p` up to `</function>` (as [`tagged::parameters`]).
+fn parameters(text: &str, p: usize, defer: Defer<'_>) -> Result<Parameters, ParseError> {
     let bytes = text.as_bytes();
-    tagged::parameters(text, p, CLOSE, |p, params| {
+    tagged::parameters(text, p, CLOSE, defer, |p, params| {
         let Some(word) = opener_len(bytes, p, PARAM) else {
             return Err(not_a_parameter(text, p));
         };
@@ -182,7 +184,7 @@ fn parameters(text: &str, p: usize) -> Result<(Object, Vec<Param>, usize), Parse
                 format!("the parameter {} is given twice", crate::lex::quote(&param.name)),
             ));
         }
-        params.push(param.name.into_owned(), value, Param::new(written, Text::Raw));
+        params.push(param.name, value, Param::new(written, Text::Raw));
         Ok(next)
     })
 }
@@ -213,19 +215,22 @@ fn not_a_parameter(text: &str, p: usize) -> ParseError {
 
 /// The value of the parameter whose tag opens at `opener` and whose text starts at `value_at`,
 /// where its text is written, and the offset after its `</param>`.
-fn value(text: &str, opener: usize, value_at: usize) -> Result<(Value, Range<usize>, usize), ParseError> {
+fn value(text: &str, opener: usize, value_at: usize) -> Result<(TextValue<'_>, Range<usize>, usize), ParseError> {
     let bytes = text.as_bytes();
     let q = skip_ws(bytes, value_at);
     if at(bytes, q, CDATA) {
         let from = q + CDATA.len();
         let (len, end) = cdata(text, opener, from)?;
         let raw = &text[from..from + len];
-        return Ok((Value::String(raw.to_string()), from..from + len, end));
+        return Ok((TextValue::Typed(Value::String(raw.to_string())), from..from + len, end));
     }
     let len = tagged::read(text, opener, value_at, &VALUE_TAGS)?.len;
     let raw = &text[value_at..value_at + len];
-    let value = crate::syntax::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
-    Ok((value, value_at..value_at + len, value_at + len + PARAM_CLOSE.len()))
+    Ok((
+        TextValue::Probed(raw.into()),
+        value_at..value_at + len,
+        value_at + len + PARAM_CLOSE.len(),
+    ))
 }
 
 /// The CDATA section whose text starts at `from`, in the value whose `<param` is at `opener`:

@@ -23,12 +23,13 @@
 
 use std::ops::Range;
 
-use super::tagged::{self, Opener, Place, ValueTags};
+use super::tagged::{self, Opener, Parameters, Place, TextValue, ValueTags};
 use super::Calls;
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
 use crate::syntax::origin::offset_of;
+use crate::syntax::shape::Defer;
 use crate::value::{Object, Value};
 
 pub(crate) const MARKER: &str = "<function=";
@@ -66,27 +67,29 @@ pub(crate) const FAMILY: super::Family = super::Family {
 
 /// Parses the bare call whose `<function=` is at `start`; returns the offset after `</function>`.
 pub(crate) fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
-    let (call, end) = function(text, start)?;
+    let (call, end) = function(text, start, out.defer)?;
     out.push(call);
     Ok(end)
 }
 
-/// The call whose `<function=` is at `start`, and the offset after its `</function>`.
-pub(crate) fn function(text: &str, start: usize) -> Result<(ToolCall, usize), ParseError> {
+/// The call whose `<function=` is at `start` (its parameters built as `defer` says), and the
+/// offset after its `</function>`.
+pub(crate) fn function(text: &str, start: usize, defer: Defer<'_>) -> Result<(ToolCall, usize), ParseError> {
     let (name, p) = function_name(text, start)?;
     let q = skip_ws(text.as_bytes(), p);
-    let (arguments, args, format, end) = if text.as_bytes().get(q) == Some(&b'{') {
+    let (arguments, deferred, args, format, end) = if text.as_bytes().get(q) == Some(&b'{') {
         let (arguments, end) = json_arguments(text, q)?;
-        (arguments, Args::Json(q), Format::FunctionaryV31, end)
+        (arguments, None, Args::Json(q), Format::FunctionaryV31, end)
     } else {
-        let (arguments, params, end) = parameters(text, p)?;
-        (arguments, Args::Params(params), Format::Qwen3Coder, end)
+        let (arguments, deferred, params, end) = parameters(text, p, defer)?;
+        (arguments, deferred, Args::Params(params), Format::Qwen3Coder, end)
     };
     let origin = Origin::At {
         name: offset_of(text, name),
         args,
     };
-    let call = ToolCall::new(name.to_string(), arguments, format, start..end).with_origin(origin);
+    let mut call = ToolCall::new(name.to_string(), arguments, format, start..end).with_origin(origin);
+    call.deferred = deferred;
     Ok((call, end))
 }
 
@@ -140,10 +143,11 @@ fn json_arguments(text: &str, p: usize) -> Result<(Object, usize), ParseError> {
 }
 
 /// Qwen3-Coder: `<parameter=KEY>value</parameter>` pairs from `p`, then `</function>`. Returns
-/// the arguments, where their values are written, and the offset after `</function>`.
-fn parameters(text: &str, p: usize) -> Result<(Object, Vec<Param>, usize), ParseError> {
+/// the arguments (as [`tagged::parameters`]), where their values are written, and the offset
+/// after `</function>`.
+fn parameters(text: &str, p: usize, defer: Defer<'_>) -> Result<Parameters, ParseError> {
     let bytes = text.as_bytes();
-    tagged::parameters(text, p, CLOSE, |p, params| {
+    tagged::parameters(text, p, CLOSE, defer, |p, params| {
         if p == bytes.len() {
             return Err(ParseError::new(
                 ErrorCode::Unclosed,
@@ -163,7 +167,7 @@ fn parameters(text: &str, p: usize) -> Result<(Object, Vec<Param>, usize), Parse
         let (key, value_at) = tag_value(text, key_at, "<parameter=")?;
         params.check_key(key, key_at, p)?;
         let (value, written, end) = parameter_value(text, p, value_at)?;
-        params.push(key.to_string(), value, Param::new(written, Text::Raw));
+        params.push(key, value, Param::new(written, Text::Raw));
         Ok(end)
     })
 }
@@ -172,13 +176,16 @@ fn parameters(text: &str, p: usize) -> Result<(Object, Vec<Param>, usize), Parse
 /// `</parameter>`, where its text is, and the offset after that tag. [`tagged::read`] finds the
 /// close: a `<parameter=` at the start of a line inside the value means it was not closed, unless
 /// that parameter closes itself and the value's own close follows.
-fn parameter_value(text: &str, opener: usize, value_at: usize) -> Result<(Value, Range<usize>, usize), ParseError> {
+fn parameter_value(
+    text: &str,
+    opener: usize,
+    value_at: usize,
+) -> Result<(TextValue<'_>, Range<usize>, usize), ParseError> {
     let len = tagged::read(text, opener, value_at, &VALUE_TAGS)?.len;
     let raw = tagged::trim_line_breaks(&text[value_at..value_at + len]);
-    let value = crate::syntax::json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_string()));
     let raw_at = offset_of(text, raw);
     Ok((
-        value,
+        TextValue::Probed(raw.into()),
         raw_at..raw_at + raw.len(),
         value_at + len + PARAMETER_CLOSE.len(),
     ))

@@ -83,7 +83,7 @@ pub(crate) const FAMILY: super::Family = super::Family {
 fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     if at(bytes, start, STEPTML.invoke) {
-        let (call, end) = xml_invoke::invoke(text, start, &STEPTML)?;
+        let (call, end) = xml_invoke::invoke(text, start, &STEPTML, out.defer)?;
         out.push(call);
         return Ok(end);
     }
@@ -103,7 +103,7 @@ fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseEr
 
 /// `function<｜tool_sep｜><steptml:invoke …>…</steptml:invoke>` at `pos`: the call, and the offset
 /// after it.
-fn call_body(text: &str, pos: usize, s: &Section, _: Defer<'_>) -> Result<(ToolCall, usize), ParseError> {
+fn call_body(text: &str, pos: usize, s: &Section, defer: Defer<'_>) -> Result<(ToolCall, usize), ParseError> {
     let bytes = text.as_bytes();
     let p = expect_token(
         text,
@@ -114,7 +114,7 @@ fn call_body(text: &str, pos: usize, s: &Section, _: Defer<'_>) -> Result<(ToolC
     let p = expect_token(text, skip_ws(bytes, p), s.sep, "after the call's type")?;
     let invoke_at = skip_ws(bytes, p);
     expect_token(text, invoke_at, STEPTML.invoke, "after the separator")?;
-    xml_invoke::invoke(text, invoke_at, &STEPTML)
+    xml_invoke::invoke(text, invoke_at, &STEPTML, defer)
 }
 
 #[cfg(test)]

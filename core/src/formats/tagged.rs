@@ -46,11 +46,15 @@
 //! ([`ParseError::read_to`]), so that the scanner, which reads on after a call that fails inside
 //! reasoning, goes on from there and reads no text twice.
 
-use crate::call::Param;
+use std::borrow::Cow;
+
+use crate::call::{Deferred, Grammar, Param};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
 use crate::repair::{Fix, RepairCode};
-use crate::value::{Keys, Object, Value};
+use crate::syntax::shape::Defer;
+pub(crate) use crate::syntax::shape::TextValue;
+use crate::value::{Keys, Object};
 
 /// An opening tag as it is recognised inside a value: `tag` (its `<` and element name) followed by
 /// one of the bytes `after` (`=` for `<parameter=`, whitespace for `<parameter name=…>`, `>` for
@@ -234,16 +238,25 @@ pub(crate) fn not_closed(text: &str, opener: usize, sibling: usize, tags: &Value
 
 /// The arguments of a call whose values are tagged text, in the order written, with where each
 /// value is written (the call's [`crate::call::Args::Params`]).
-pub(crate) struct Params {
-    arguments: Object,
+pub(crate) struct Params<'t> {
+    entries: Entries<'t>,
     written: Vec<Param>,
     keys: Keys,
 }
 
-impl Params {
+/// The arguments read so far: built in the core, or kept as read for a host's builder.
+enum Entries<'t> {
+    Tree(Object),
+    Host(Vec<(Cow<'t, str>, TextValue<'t>)>),
+}
+
+impl<'t> Params<'t> {
     /// Whether the parameter `key` was given already (asked before it is pushed).
     pub(crate) fn repeated(&mut self, key: &str) -> bool {
-        self.keys.repeated(&self.arguments, key)
+        match &self.entries {
+            Entries::Tree(arguments) => self.keys.repeated(arguments, key),
+            Entries::Host(entries) => self.keys.repeated(entries, key),
+        }
     }
 
     /// Checks the parameter name `key` (written at `key_at`, in the tag at `opener`) before it is
@@ -267,9 +280,38 @@ impl Params {
         Ok(())
     }
 
-    pub(crate) fn push(&mut self, key: String, value: Value, written: Param) {
-        self.arguments.push((key, value));
+    pub(crate) fn push(&mut self, key: impl Into<Cow<'t, str>>, value: TextValue<'t>, written: Param) {
+        let key = key.into();
+        match &mut self.entries {
+            Entries::Tree(arguments) => arguments.push((key.into_owned(), value.into_value())),
+            Entries::Host(entries) => entries.push((key, value)),
+        }
         self.written.push(written);
+    }
+
+    /// The arguments, where their values are written, and where the host's builder put them
+    /// when they were kept for it (the arguments are then empty). Kept arguments the builder
+    /// failed to take are built in the core.
+    fn finish(self, at: usize, defer: Defer<'_>) -> (Object, Option<Deferred>, Vec<Param>) {
+        let entries = match self.entries {
+            Entries::Tree(arguments) => return (arguments, None, self.written),
+            Entries::Host(entries) => entries,
+        };
+        if let Defer::Build(build) = defer {
+            if let Some(handle) = build.params(&entries).and_then(|h| u32::try_from(h).ok()) {
+                let deferred = Deferred::Built {
+                    handle,
+                    at,
+                    grammar: Grammar::Params,
+                };
+                return (Object::new(), Some(deferred), self.written);
+            }
+        }
+        let arguments = entries
+            .into_iter()
+            .map(|(k, v)| (k.into_owned(), v.into_value()))
+            .collect();
+        (arguments, None, self.written)
     }
 }
 
@@ -298,26 +340,38 @@ pub(crate) fn trim_line_breaks_at(raw: &str, start: bool, end: bool) -> &str {
     }
 }
 
+/// What [`parameters`] read: the arguments (empty when the host's builder took them), where the
+/// builder put them, where each value is written, and the offset after the call's closing tag.
+pub(crate) type Parameters = (Object, Option<Deferred>, Vec<Param>, usize);
+
 /// A call's parameters from `p` up to its closing tag `close`: after whitespace, either `close`,
 /// which ends them, or one parameter, which `one` reads from where it starts into the
-/// [`Params`] and returns the offset after it. Returns the arguments, where their values are
+/// [`Params`] and returns the offset after it. Returns the arguments (built as `defer` says:
+/// into the host's builder when there is one, and where they went), where their values are
 /// written, and the offset after `close`.
-pub(crate) fn parameters(
-    text: &str,
+pub(crate) fn parameters<'t>(
+    text: &'t str,
     mut p: usize,
     close: &str,
-    mut one: impl FnMut(usize, &mut Params) -> Result<usize, ParseError>,
-) -> Result<(Object, Vec<Param>, usize), ParseError> {
+    defer: Defer<'_>,
+    mut one: impl FnMut(usize, &mut Params<'t>) -> Result<usize, ParseError>,
+) -> Result<Parameters, ParseError> {
     let bytes = text.as_bytes();
+    let at_first = p;
+    let entries = match defer {
+        Defer::Build(_) => Entries::Host(Vec::with_capacity(8)),
+        _ => Entries::Tree(Object::with_capacity(8)),
+    };
     let mut params = Params {
-        arguments: Object::with_capacity(8),
+        entries,
         written: Vec::with_capacity(8),
         keys: Keys::default(),
     };
     loop {
         p = skip_ws(bytes, p);
         if at(bytes, p, close) {
-            return Ok((params.arguments, params.written, p + close.len()));
+            let (arguments, deferred, written) = params.finish(at_first, defer);
+            return Ok((arguments, deferred, written, p + close.len()));
         }
         p = one(p, &mut params)?;
     }

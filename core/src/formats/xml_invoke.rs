@@ -21,12 +21,13 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::tagged::{self, Opener, Place, ValueTags};
+use super::tagged::{self, Opener, Parameters, Place, TextValue, ValueTags};
 use super::Calls;
 use super::{cut_short, expect_token};
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, decode_entities, is_ws, skip_ws};
+use crate::syntax::shape::Defer;
 use crate::value::{Object, Value};
 
 /// The tag names of one invoke dialect, and the rules in which dialects differ.
@@ -97,36 +98,37 @@ pub(crate) const FAMILY: super::Family = super::Family {
 
 /// Parses the call whose marker is at `start`; returns the offset after `</invoke>`.
 pub(crate) fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
-    let (call, end) = invoke(text, start, &XML)?;
+    let (call, end) = invoke(text, start, &XML, out.defer)?;
     out.push(call);
     Ok(end)
 }
 
-/// The call whose invoke tag (`d.invoke`) is at `start`, and the offset after its closing tag.
-pub(crate) fn invoke(text: &str, start: usize, d: &Dialect) -> Result<(ToolCall, usize), ParseError> {
+/// The call whose invoke tag (`d.invoke`) is at `start` (its parameters built as `defer` says),
+/// and the offset after its closing tag.
+pub(crate) fn invoke(text: &str, start: usize, d: &Dialect, defer: Defer<'_>) -> Result<(ToolCall, usize), ParseError> {
     let bytes = text.as_bytes();
     let (tag, body) = read_tag(text, start, d.invoke.len(), d)?;
     let body = skip_ws(bytes, body);
-    let (arguments, args, end) = if d.json_body && bytes.get(body) == Some(&b'{') {
+    let (arguments, deferred, args, end) = if d.json_body && bytes.get(body) == Some(&b'{') {
         let (arguments, end) = json_body(text, body, d)?;
-        (arguments, Args::Json(body), end)
+        (arguments, None, Args::Json(body), end)
     } else {
-        let (arguments, params, end) = parameters(text, body, d)?;
-        (arguments, Args::Params(params), end)
+        let (arguments, deferred, params, end) = parameters(text, body, d, defer)?;
+        (arguments, deferred, Args::Params(params), end)
     };
     let origin = Origin::At {
         name: tag.name_at,
         args,
     };
-    let call = ToolCall::new(tag.name.into_owned(), arguments, d.format, start..end).with_origin(origin);
+    let mut call = ToolCall::new(tag.name.into_owned(), arguments, d.format, start..end).with_origin(origin);
+    call.deferred = deferred;
     Ok((call, end))
 }
 
-/// The parameters from `p` up to the invoke's closing tag, where their values are written, and
-/// the offset after that tag.
-fn parameters(text: &str, p: usize, d: &Dialect) -> Result<(Object, Vec<Param>, usize), ParseError> {
+/// The parameters from `p` up to the invoke's closing tag (as [`tagged::parameters`]).
+fn parameters(text: &str, p: usize, d: &Dialect, defer: Defer<'_>) -> Result<Parameters, ParseError> {
     let bytes = text.as_bytes();
-    tagged::parameters(text, p, d.invoke_close, |p, params| {
+    tagged::parameters(text, p, d.invoke_close, defer, |p, params| {
         if p == bytes.len() {
             return Err(ParseError::new(
                 ErrorCode::Unclosed,
@@ -146,7 +148,7 @@ fn parameters(text: &str, p: usize, d: &Dialect) -> Result<(Object, Vec<Param>, 
                 format!("the parameter {} is given twice", crate::lex::quote(&param.name)),
             ));
         }
-        params.push(param.name.into_owned(), value, written);
+        params.push(param.name, value, written);
         Ok(next)
     })
 }
@@ -198,17 +200,17 @@ fn json_body(text: &str, p: usize, d: &Dialect) -> Result<(Object, usize), Parse
 /// the value where the template writes the next one (`d.place`) means this value was not closed
 /// (`tool_call.unclosed` at `opener`), unless that parameter closes itself and the value's own
 /// close follows.
-fn parameter_value(
-    text: &str,
+fn parameter_value<'t>(
+    text: &'t str,
     opener: usize,
     value_at: usize,
     string: Option<(&str, usize)>,
     d: &Dialect,
-) -> Result<(Value, Param, usize), ParseError> {
+) -> Result<(TextValue<'t>, Param, usize), ParseError> {
     let string = if d.typed { string } else { None };
     if let Some(("false", _)) = string {
         let (value, written, end) = json_parameter(text, opener, value_at, d)?;
-        return Ok((value, Param::new(written, Text::Typed), end));
+        return Ok((TextValue::Typed(value), Param::new(written, Text::Typed), end));
     }
     if let Some((other, attr_at)) = string.filter(|(s, _)| *s != "true") {
         return Err(ParseError::new(
@@ -225,7 +227,11 @@ fn parameter_value(
     let written = value_at..value_at + len;
     let raw = &text[written.clone()];
     if string.is_some() {
-        return Ok((Value::String(raw.to_string()), Param::new(written, Text::Typed), end));
+        return Ok((
+            TextValue::Typed(Value::String(raw.to_string())),
+            Param::new(written, Text::Typed),
+            end,
+        ));
     }
     let kind = if d.entities { Text::Xml } else { Text::Raw };
     let raw = if d.entities && amp {
@@ -233,8 +239,7 @@ fn parameter_value(
     } else {
         Cow::Borrowed(raw)
     };
-    let value = crate::syntax::json::probe_text(&raw).unwrap_or_else(|| Value::String(raw.into_owned()));
-    Ok((value, Param::new(written, kind), end))
+    Ok((TextValue::Probed(raw), Param::new(written, kind), end))
 }
 
 /// A `string="false"` value: one strict JSON value (whitespace around it allowed), then the

@@ -366,7 +366,7 @@ pub(super) fn object<S: Sink>(sink: &mut S, object: Object) -> Result<S::Value, 
     sink.end_map(m)
 }
 
-fn value<S: Sink>(sink: &mut S, v: Value) -> Result<S::Value, S::Error> {
+pub(super) fn value<S: Sink>(sink: &mut S, v: Value) -> Result<S::Value, S::Error> {
     match v {
         Value::Null => sink.null(),
         Value::Bool(b) => sink.bool(b),

@@ -11,7 +11,7 @@ use crate::call::Grammar;
 use crate::syntax::callsyntax;
 use crate::syntax::json::{self, Build, Check, CheckObject};
 use crate::syntax::object_literal::Literal;
-use crate::syntax::shape::BuildArguments;
+use crate::syntax::shape::{BuildArguments, TextValue};
 use crate::value::{Number, Value};
 
 /// Builds arguments objects in a sink while the parse reads them, as strictly as the parse's
@@ -63,13 +63,10 @@ impl<S: Sink> Arguments<'_, S> {
         if state.error.is_some() {
             return None;
         }
-        let checked = Checked {
-            check: Check::default(),
-            host: Host {
-                sink: &mut *state.sink,
-                error: None,
-            },
-        };
+        let checked = Checked::over(Host {
+            sink: &mut *state.sink,
+            error: None,
+        });
         let (value, checked) = read(checked);
         if let Some(error) = checked.host.error {
             state.error = Some(error);
@@ -113,6 +110,34 @@ impl<S: Sink> BuildArguments for Arguments<'_, S> {
             (value, checked)
         })
     }
+
+    fn params(&self, params: &[(Cow<'_, str>, TextValue<'_>)]) -> Option<usize> {
+        self.keep(|Checked { check, mut host }| {
+            let mut map = host.object();
+            for (key, value) in params {
+                // The keys were checked as they were read; the host's builder takes any key.
+                let _ = host.key(&mut map, Cow::Borrowed(&**key));
+                let value = match value {
+                    TextValue::Probed(raw) => {
+                        let (built, back) = json::build_text(raw, Checked::over(host));
+                        host = back.host;
+                        match built {
+                            Some(value) => value,
+                            None => host.string(Cow::Borrowed(raw)),
+                        }
+                    }
+                    TextValue::Typed(value) => {
+                        let r = super::answer::value(host.sink, value.clone());
+                        host.keep(r)
+                    }
+                };
+                host.value(&mut map, value);
+            }
+            let value = host.end_object(map);
+            (Some((value, 0)), Checked { check, host })
+        })
+        .map(|(handle, _)| handle)
+    }
 }
 
 /// A reader of Gemma's object literal at `open` in `src`.
@@ -130,6 +155,16 @@ fn literal<'t>(src: &'t str, open: usize, delimiter: &'t str) -> Literal<'t> {
 struct Checked<'a, 's, S: Sink> {
     check: Check<'a>,
     host: Host<'s, S>,
+}
+
+impl<'s, S: Sink> Checked<'_, 's, S> {
+    /// A fresh check over `host`.
+    fn over(host: Host<'s, S>) -> Self {
+        Checked {
+            check: Check::default(),
+            host,
+        }
+    }
 }
 
 impl<'a, S: Sink> Build<'a> for Checked<'a, '_, S> {
@@ -212,6 +247,9 @@ pub(super) fn written<S: Sink>(sink: &mut S, source: &str, at: usize, grammar: G
         }
         Grammar::ObjectLiteral(format) => crate::formats::gemma::delimiter(format)
             .and_then(|delimiter| literal(source, at, delimiter).object_into(&mut host, true).ok()),
+        // Built from what the parse read (`BuildArguments::params`), not from the text, and a
+        // parse reports each such call once.
+        Grammar::Params => None,
     };
     host.finish(built.flatten())
 }
@@ -434,9 +472,14 @@ mod tests {
         assert_eq!(built_while_read(deepseek_v31), (1, 1));
         let deepseek_v3 = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": {}}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
         assert_eq!(built_while_read(deepseek_v3), (1, 2));
-        // Values written as text: built in the core.
-        let xml = "<tool_call><function=f><parameter=a>1</parameter></function></tool_call>";
-        assert_eq!(built_while_read(xml), (0, 0));
+        // Values written as text: JSON-first (an object among them), and as the format types
+        // them (`string="true"`, `string="false"`).
+        let qwen = "<tool_call><function=f><parameter=a>1</parameter><parameter=b>{\"c\": {}}</parameter></function></tool_call>";
+        assert_eq!(built_while_read(qwen), (1, 3));
+        let glm = "<tool_call>f<arg_key>a</arg_key><arg_value>x</arg_value></tool_call><tool_call>g</tool_call>";
+        assert_eq!(built_while_read(glm), (2, 2));
+        let dsml = "<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"x\" string=\"false\">{\"y\": 1}</｜DSML｜parameter><｜DSML｜parameter name=\"z\" string=\"true\">{}</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>";
+        assert_eq!(built_while_read(dsml), (1, 2));
     }
 
     #[test]

@@ -336,9 +336,27 @@ pub fn parse_json(text: &str) -> Result<Value, ParseError> {
 /// JSON when it is exactly one JSON value, else `None` (the caller keeps the text as a string).
 /// Text that cannot begin a JSON value is not parsed at all.
 pub(crate) fn probe_text(raw: &str) -> Option<Value> {
+    probe_complete(json_text(raw)?)
+}
+
+/// [`probe_text`] into `build`: the JSON value that `raw`, trimmed, is exactly, or `None` (the
+/// caller keeps the text as a string); and the builder back.
+pub(crate) fn build_text<'a, B: Build<'a>>(raw: &'a str, build: B) -> (Option<B::Value>, B) {
+    let Some(trimmed) = json_text(raw) else {
+        return (None, build);
+    };
+    // `trimmed` starts with the value and ends with its last byte.
+    let mut parser = Parser::with(trimmed, 0, build);
+    let value = parser.value().ok();
+    let whole = parser.pos == trimmed.len();
+    (value.filter(|_| whole), parser.build)
+}
+
+/// `raw` trimmed, when it may begin a JSON value ([`probe_text`] reads nothing else).
+fn json_text(raw: &str) -> Option<&str> {
     let trimmed = trim(raw);
     match trimmed.as_bytes().first()? {
-        b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => probe_complete(trimmed),
+        b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => Some(trimmed),
         _ => None,
     }
 }

@@ -190,6 +190,31 @@ pub(crate) trait BuildArguments {
     /// Reads Gemma's object literal whose `{` is at `open` in `src` (strings between two
     /// `delimiter`s) into the host's values, as [`Self::object`] does.
     fn object_literal(&self, src: &str, open: usize, delimiter: &'static str) -> Option<(usize, usize)>;
+
+    /// Builds the arguments of a call written as one text per argument between a format's tags:
+    /// each key with its value, in the order written (the keys checked already). Their handle,
+    /// or `None` when the host failed (nothing is kept; the caller builds them the general way).
+    fn params(&self, params: &[(std::borrow::Cow<'_, str>, TextValue<'_>)]) -> Option<usize>;
+}
+
+/// The value of one argument written as text between a format's tags.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TextValue<'t> {
+    /// Typed the JSON-first way ([`json::probe_text`]): the JSON value the text is, trimmed,
+    /// when it is exactly one, else the text as a string.
+    Probed(std::borrow::Cow<'t, str>),
+    /// As the format itself types it (DeepSeek's `string="true"`, a CDATA section).
+    Typed(Value),
+}
+
+impl TextValue<'_> {
+    /// The value as the core builds it.
+    pub(crate) fn into_value(self) -> Value {
+        match self {
+            TextValue::Probed(raw) => json::probe_text(&raw).unwrap_or_else(|| Value::String(raw.into_owned())),
+            TextValue::Typed(value) => value,
+        }
+    }
 }
 
 /// Reads the most common call shapes without building the object around each call: one object

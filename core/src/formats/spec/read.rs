@@ -24,9 +24,11 @@
 use super::{ArgumentsEncoding, CallKind, FormatSpec, IdPosition};
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::formats::{tagged, Calls};
+use crate::formats::tagged::{self, Parameters, TextValue};
+use crate::formats::Calls;
 use crate::lex::{at, find, skip_ws};
 use crate::syntax::json;
+use crate::syntax::shape::Defer;
 use crate::value::{Object, Value};
 
 /// Reads the region whose opening marker is at `start`; pushes its calls and returns the offset
@@ -39,7 +41,7 @@ pub(crate) fn read(
 ) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     if spec.section_start.is_empty() {
-        let (call, end) = call(spec, text, start)?;
+        let (call, end) = call(spec, text, start, out.defer)?;
         out.push(call);
         return Ok(end);
     }
@@ -52,7 +54,7 @@ pub(crate) fn read(
         ));
     }
     loop {
-        let (call, end) = call(spec, text, skip_ws(bytes, p))?;
+        let (call, end) = call(spec, text, skip_ws(bytes, p), out.defer)?;
         out.push(call);
         p = skip_ws(bytes, end);
         if !spec.section_end.is_empty() && at(bytes, p, &spec.section_end) {
@@ -97,8 +99,9 @@ pub(crate) fn read(
     }
 }
 
-/// The call at `p` (its `call_start`, when the spec has one), and the offset after it.
-fn call(spec: &'static FormatSpec, text: &str, p: usize) -> Result<(ToolCall, usize), ParseError> {
+/// The call at `p` (its `call_start`, when the spec has one; arguments written one per tag built
+/// as `defer` says), and the offset after it.
+fn call(spec: &'static FormatSpec, text: &str, p: usize, defer: Defer<'_>) -> Result<(ToolCall, usize), ParseError> {
     let bytes = text.as_bytes();
     let from = p;
     let mut p = if spec.call_start.is_empty() {
@@ -150,12 +153,13 @@ fn call(spec: &'static FormatSpec, text: &str, p: usize) -> Result<(ToolCall, us
         CallKind::TagPerArgument => {
             let (name, name_at, q) = name(spec, text, p, b"")?;
             let q = after_name_id(spec, text, q, &mut id)?;
-            let (arguments, params, end) = parameters(spec, text, q)?;
+            let (arguments, deferred, params, end) = parameters(spec, text, q, defer)?;
             let mut call = ToolCall::new(name, arguments, Format::Spec, from..end).with_origin(Origin::At {
                 name: name_at,
                 args: Args::Params(params),
             });
             call.id = id;
+            call.deferred = deferred;
             return Ok((call, end));
         }
     };
@@ -444,10 +448,10 @@ fn name(spec: &FormatSpec, text: &str, p: usize, stops: &[u8]) -> Result<(String
 
 /// `tag_per_argument`: the parameters from `p` up to the call's end, where their values are
 /// written, and the offset after the call's end.
-fn parameters(spec: &FormatSpec, text: &str, p: usize) -> Result<(Object, Vec<Param>, usize), ParseError> {
+fn parameters(spec: &FormatSpec, text: &str, p: usize, defer: Defer<'_>) -> Result<Parameters, ParseError> {
     let bytes = text.as_bytes();
     let open = format!("{}…", spec.key_open);
-    tagged::parameters(text, p, &spec.call_end, |p, params| {
+    tagged::parameters(text, p, &spec.call_end, defer, |p, params| {
         if p == bytes.len() || spec.call_end.as_bytes().starts_with(&bytes[p..]) {
             return Err(ends_inside(text, "the call"));
         }
@@ -498,20 +502,17 @@ fn parameters(spec: &FormatSpec, text: &str, p: usize) -> Result<(Object, Vec<Pa
         let raw_at = crate::syntax::origin::offset_of(text, raw);
         let raw_end = raw_at + raw.len();
         let (value, how) = match typed {
-            None => (
-                json::probe_text(raw).unwrap_or_else(|| Value::String(raw.to_owned())),
-                Text::Raw,
-            ),
-            Some(true) => (Value::String(raw.to_owned()), Text::Typed),
+            None => (TextValue::Probed(raw.into()), Text::Raw),
+            Some(true) => (TextValue::Typed(Value::String(raw.to_owned())), Text::Typed),
             Some(false) => {
                 let value = json::parse_complete(raw.trim()).map_err(|e| {
                     let at = raw_at + (raw.len() - raw.trim_start().len());
                     ParseError::new(ErrorCode::InvalidArguments, at + e.offset, e.message)
                 })?;
-                (value, Text::Typed)
+                (TextValue::Typed(value), Text::Typed)
             }
         };
-        params.push(key.to_owned(), value, Param::new(raw_at..raw_end, how));
+        params.push(key, value, Param::new(raw_at..raw_end, how));
         Ok(value_end + spec.value_close.len())
     })
 }
