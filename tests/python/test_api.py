@@ -280,7 +280,7 @@ THREAD_INPUTS = [
     hermes("{}", name="a") + hermes("{}", name="b"),
     hermes('{"x": }'),
     "no call at all",
-    "x" * 20000 + SEED,
+    "x" * 70000 + SEED,  # parsed with the GIL released (64 KB and more)
 ]
 
 
@@ -343,7 +343,7 @@ def test_an_integer_past_pythons_digit_limit_raises_as_json_loads_does():
     digits = "7" * 700
     small = f'<tool_call>{{"name": "f", "arguments": {{"n": {digits}}}}}</tool_call>'
     call_syntax = f"[f(n={digits})]"
-    large = small.replace('"n"', '"pad": "' + "x" * 5000 + '", "n"')
+    large = small.replace('"n"', '"pad": "' + "x" * 70000 + '", "n"')  # over 64 KB
     old = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(640)
     try:

@@ -614,13 +614,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         let start = self.pos + open;
         // The plain run up to the first quote, backslash or line break: a one-line string without
         // escapes (most of them) ends there and is copied once, at its exact size.
-        let mut i = start;
-        while let Some(&b) = self.bytes.get(i) {
-            if b == quote_char || matches!(b, b'\\' | b'\n' | b'\r') {
-                break;
-            }
-            i += 1;
-        }
+        let mut i = self.plain_run(start, quote_char, triple);
         if !triple && self.bytes.get(i) == Some(&quote_char) {
             self.last_string = Some(i);
             self.pos = i + 1;
@@ -632,29 +626,44 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             let Some(&b) = self.bytes.get(i) else {
                 return Err(self.unclosed("a string"));
             };
-            if b == quote_char && (!triple || self.bytes.get(i..i + 3) == Some(&[quote_char; 3][..])) {
-                out.push_str(&self.src[run..i]);
-                self.last_string = (!triple).then_some(i);
-                self.pos = i + open;
-                return Ok(Cow::Owned(out));
-            }
-            match b {
-                b'\\' => {
+            if b == quote_char {
+                if !triple || self.bytes.get(i..i + 3) == Some(&[quote_char; 3][..]) {
                     out.push_str(&self.src[run..i]);
-                    i = self.escape(i, &mut out)?;
-                    run = i;
+                    self.last_string = (!triple).then_some(i);
+                    self.pos = i + open;
+                    return Ok(Cow::Owned(out));
                 }
-                b'\n' | b'\r' if !triple => {
-                    return Err(ParseError::new(
-                        ErrorCode::InvalidLiteral,
-                        i,
-                        "a line break inside a one-line string (use \\n, or triple quotes)",
-                    )
-                    .fix(crate::repair::escape_control(i, b)))
-                }
-                _ => i += 1,
+                i = self.plain_run(i + 1, quote_char, triple);
+                continue;
             }
+            if b == b'\\' {
+                out.push_str(&self.src[run..i]);
+                i = self.escape(i, &mut out)?;
+                run = i;
+                i = self.plain_run(i, quote_char, triple);
+                continue;
+            }
+            // A line break in a one-line string.
+            return Err(ParseError::new(
+                ErrorCode::InvalidLiteral,
+                i,
+                "a line break inside a one-line string (use \\n, or triple quotes)",
+            )
+            .fix(crate::repair::escape_control(i, b)));
         }
+    }
+
+    /// The offset of the first byte from `from` that a string's plain text stops at: its quote,
+    /// a backslash, or (in a one-line string) a line break; the end of the text when none comes.
+    fn plain_run(&self, from: usize, quote: u8, triple: bool) -> usize {
+        let rest = &self.bytes[from..];
+        let n = if triple {
+            memchr::memchr2(quote, b'\\', rest).unwrap_or(rest.len())
+        } else {
+            let n = memchr::memchr3(quote, b'\\', b'\n', rest).unwrap_or(rest.len());
+            memchr::memchr(b'\r', &rest[..n]).unwrap_or(n)
+        };
+        from + n
     }
 
     /// Decodes the escape at `at` (a backslash) into `out`; returns the offset after it.
