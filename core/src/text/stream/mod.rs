@@ -281,6 +281,10 @@ impl ToolCallStream {
 
     fn feed_strict(&mut self, delta: &str, out: &mut Vec<Event>) -> Result<(), ParseError> {
         self.check_open()?;
+        if delta.is_empty() {
+            // No new text decides nothing new (providers stream empty deltas, often first).
+            return Ok(());
+        }
         let before = self.text.len();
         self.text.push_str(delta);
         if self.refused {
