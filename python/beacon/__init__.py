@@ -16,8 +16,8 @@ Completions and Responses, Anthropic, Gemini, Cohere, Bedrock, Ollama and every 
 server), in one ``{"id", "name", "arguments"}`` shape; :func:`format_results` writes the tool
 results back in the shape that API expects next.
 
-The parsing runs in Rust (``beacon._core``, the same core as the WebAssembly package) without
-holding the GIL, so threads can parse in parallel.
+The parsing runs in Rust (``beacon._core``, the same core as the WebAssembly package); a text of
+64 KB or more is parsed without holding the GIL, so threads can parse large texts in parallel.
 """
 
 from __future__ import annotations
