@@ -33,6 +33,7 @@ use super::{Calls, LeadScan};
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, find, is_ws, skip_ws};
+use crate::syntax::shape::Defer;
 use crate::value::Value;
 
 const START: &str = "<|start|>";
@@ -91,7 +92,8 @@ fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseEr
     match header.recipient {
         Some((recipient, recipient_at)) if recipient.starts_with(FUNCTIONS) => {
             let name_at = recipient_at + FUNCTIONS.len();
-            let (call, end) = call(text, span_start, &recipient[FUNCTIONS.len()..], name_at, body)?;
+            let name = &recipient[FUNCTIONS.len()..];
+            let (call, end) = call(text, span_start, name, name_at, body, out.defer)?;
             out.push(call);
             Ok(end)
         }
@@ -238,13 +240,15 @@ fn lead(bytes: &[u8], scan: &mut LeadScan) {
     }
 }
 
-/// The call `NAME` whose body starts at `body`, and the offset after its `<|call|>`.
+/// The call `NAME` whose body starts at `body` (its arguments built as `defer` says), and the
+/// offset after its `<|call|>`.
 fn call(
     text: &str,
     span_start: usize,
     name: &str,
     name_at: usize,
     body: usize,
+    defer: Defer<'_>,
 ) -> Result<(ToolCall, usize), ParseError> {
     let bytes = text.as_bytes();
     if name.is_empty() {
@@ -258,18 +262,20 @@ fn call(
     if q == bytes.len() {
         return Err(unclosed(text, "the call, before its arguments"));
     }
-    let (value, json_end) = if bytes[q] == b'{' {
-        crate::syntax::json::parse_value_at(text, q)?
-    } else {
-        (Value::Null, q)
-    };
-    let Value::Object(arguments) = value else {
+    if bytes[q] != b'{' {
         return Err(ParseError::new(
             ErrorCode::InvalidArguments,
             q,
             "the body of a call to `functions.…` must be a JSON object of arguments",
         ));
-    };
+    }
+    let (arguments, deferred, json_end) = super::json_arguments_as(text, q, defer, || {
+        let (value, end) = crate::syntax::json::parse_value_at(text, q)?;
+        let Value::Object(arguments) = value else {
+            unreachable!("a JSON value that starts with `{{` is an object")
+        };
+        Ok((arguments, end))
+    })?;
     let r = skip_ws(bytes, json_end);
     let end = if at(bytes, r, CALL) {
         r + CALL.len()
@@ -280,13 +286,12 @@ fn call(
     } else {
         return Err(syntax(r, "expected `<|call|>` after the arguments"));
     };
-    let args = if bytes.get(q) == Some(&b'{') {
-        Args::Json(q)
-    } else {
-        Args::None
+    let origin = Origin::At {
+        name: name_at,
+        args: Args::Json(q),
     };
-    let origin = Origin::At { name: name_at, args };
-    let call = ToolCall::new(name.to_string(), arguments, Format::Harmony, span_start..end).with_origin(origin);
+    let mut call = ToolCall::new(name.to_string(), arguments, Format::Harmony, span_start..end).with_origin(origin);
+    call.deferred = deferred;
     Ok((call, end))
 }
 

@@ -42,7 +42,6 @@ use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, find, is_ws, skip_ws};
 use crate::syntax::shape::Defer;
-use crate::value::Value;
 
 const FUNCTION: &str = "<function";
 const CLOSE: &str = "</function>";
@@ -222,7 +221,7 @@ fn value(text: &str, opener: usize, value_at: usize) -> Result<(TextValue<'_>, R
         let from = q + CDATA.len();
         let (len, end) = cdata(text, opener, from)?;
         let raw = &text[from..from + len];
-        return Ok((TextValue::Typed(Value::String(raw.to_string())), from..from + len, end));
+        return Ok((TextValue::Text(raw), from..from + len, end));
     }
     let len = tagged::read(text, opener, value_at, &VALUE_TAGS)?.len;
     let raw = &text[value_at..value_at + len];

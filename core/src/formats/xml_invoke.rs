@@ -227,11 +227,7 @@ fn parameter_value<'t>(
     let written = value_at..value_at + len;
     let raw = &text[written.clone()];
     if string.is_some() {
-        return Ok((
-            TextValue::Typed(Value::String(raw.to_string())),
-            Param::new(written, Text::Typed),
-            end,
-        ));
+        return Ok((TextValue::Text(raw), Param::new(written, Text::Typed), end));
     }
     let kind = if d.entities { Text::Xml } else { Text::Raw };
     let raw = if d.entities && amp {

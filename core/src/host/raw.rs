@@ -126,6 +126,7 @@ impl<S: Sink> BuildArguments for Arguments<'_, S> {
                             None => host.string(Cow::Borrowed(raw)),
                         }
                     }
+                    TextValue::Text(text) => host.string(Cow::Borrowed(text)),
                     TextValue::Typed(value) => {
                         let r = super::answer::value(host.sink, value.clone());
                         host.keep(r)
@@ -472,6 +473,8 @@ mod tests {
         assert_eq!(built_while_read(deepseek_v31), (1, 1));
         let deepseek_v3 = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": {}}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
         assert_eq!(built_while_read(deepseek_v3), (1, 2));
+        let harmony = "<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\": {\"b\": 1}}<|call|>";
+        assert_eq!(built_while_read(harmony), (1, 2));
         // Values written as text: JSON-first (an object among them), and as the format types
         // them (`string="true"`, `string="false"`).
         let qwen = "<tool_call><function=f><parameter=a>1</parameter><parameter=b>{\"c\": {}}</parameter></function></tool_call>";

@@ -203,7 +203,9 @@ pub(crate) enum TextValue<'t> {
     /// Typed the JSON-first way ([`json::probe_text`]): the JSON value the text is, trimmed,
     /// when it is exactly one, else the text as a string.
     Probed(std::borrow::Cow<'t, str>),
-    /// As the format itself types it (DeepSeek's `string="true"`, a CDATA section).
+    /// The text as a string, as the format says (DeepSeek's `string="true"`, a CDATA section).
+    Text(&'t str),
+    /// As the format itself types it otherwise (DeepSeek's `string="false"`: JSON).
     Typed(Value),
 }
 
@@ -212,6 +214,7 @@ impl TextValue<'_> {
     pub(crate) fn into_value(self) -> Value {
         match self {
             TextValue::Probed(raw) => json::probe_text(&raw).unwrap_or_else(|| Value::String(raw.into_owned())),
+            TextValue::Text(text) => Value::String(text.to_owned()),
             TextValue::Typed(value) => value,
         }
     }

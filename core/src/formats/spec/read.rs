@@ -503,7 +503,7 @@ fn parameters(spec: &FormatSpec, text: &str, p: usize, defer: Defer<'_>) -> Resu
         let raw_end = raw_at + raw.len();
         let (value, how) = match typed {
             None => (TextValue::Probed(raw.into()), Text::Raw),
-            Some(true) => (TextValue::Typed(Value::String(raw.to_owned())), Text::Typed),
+            Some(true) => (TextValue::Text(raw), Text::Typed),
             Some(false) => {
                 let value = json::parse_complete(raw.trim()).map_err(|e| {
                     let at = raw_at + (raw.len() - raw.trim_start().len());
