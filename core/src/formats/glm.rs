@@ -44,12 +44,12 @@
 
 use std::ops::Range;
 
-use super::tagged::{self, Opener, Place, TextValue, ValueTags};
+use super::tagged::{self, Opener, Place, ValueTags};
 use super::{expect, unexpected, unrecognized};
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
-use crate::syntax::shape::Defer;
+use crate::syntax::shape::{Defer, TextValue};
 use crate::value::Value;
 
 /// The tag names of one key/value pair grammar.

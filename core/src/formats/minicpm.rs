@@ -35,13 +35,13 @@
 
 use std::ops::Range;
 
-use super::tagged::{self, Opener, Parameters, Place, TextValue, ValueTags};
+use super::tagged::{self, Opener, Parameters, Place, ValueTags};
 use super::xml_invoke::{read_tag, Dialect};
 use super::Calls;
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, find, is_ws, skip_ws};
-use crate::syntax::shape::Defer;
+use crate::syntax::shape::{Defer, TextValue};
 
 const FUNCTION: &str = "<function";
 const CLOSE: &str = "</function>";

@@ -23,13 +23,13 @@
 
 use std::ops::Range;
 
-use super::tagged::{self, Opener, Parameters, Place, TextValue, ValueTags};
+use super::tagged::{self, Opener, Parameters, Place, ValueTags};
 use super::Calls;
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
 use crate::syntax::origin::offset_of;
-use crate::syntax::shape::Defer;
+use crate::syntax::shape::{Defer, TextValue};
 use crate::value::{Object, Value};
 
 pub(crate) const MARKER: &str = "<function=";

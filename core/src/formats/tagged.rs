@@ -52,8 +52,7 @@ use crate::call::{Deferred, Grammar, Param};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
 use crate::repair::{Fix, RepairCode};
-use crate::syntax::shape::Defer;
-pub(crate) use crate::syntax::shape::TextValue;
+use crate::syntax::shape::{Defer, TextValue};
 use crate::value::{Keys, Object};
 
 /// An opening tag as it is recognised inside a value: `tag` (its `<` and element name) followed by

@@ -21,13 +21,13 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::tagged::{self, Opener, Parameters, Place, TextValue, ValueTags};
+use super::tagged::{self, Opener, Parameters, Place, ValueTags};
 use super::Calls;
 use super::{cut_short, expect_token};
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, decode_entities, is_ws, skip_ws};
-use crate::syntax::shape::Defer;
+use crate::syntax::shape::{Defer, TextValue};
 use crate::value::{Object, Value};
 
 /// The tag names of one invoke dialect, and the rules in which dialects differ.

@@ -24,11 +24,11 @@
 use super::{ArgumentsEncoding, CallKind, FormatSpec, IdPosition};
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::formats::tagged::{self, Parameters, TextValue};
+use crate::formats::tagged::{self, Parameters};
 use crate::formats::Calls;
 use crate::lex::{at, find, skip_ws};
 use crate::syntax::json;
-use crate::syntax::shape::Defer;
+use crate::syntax::shape::{Defer, TextValue};
 use crate::value::{Object, Value};
 
 /// Reads the region whose opening marker is at `start`; pushes its calls and returns the offset
