@@ -445,10 +445,7 @@ pub fn panic_for_testing(panic: bool) -> u32 {
 
 /// Reads the options (`op`), runs them on `input` and answers.
 fn run(input: Input<'_>, capacity: usize, op: impl FnOnce() -> Result<Op, ArgError>) -> String {
-    let output = op()
-        .map_err(Failure::Arg)
-        .and_then(|op| host::run(&input, op, HOST).map_err(Failure::Parse));
-    answer(capacity, output)
+    sink::run_answer(capacity, &input, HOST, op)
 }
 
 /// An unknown format id or `ids` value is a `TypeError` in JavaScript.

@@ -8,7 +8,10 @@
 //! units), or `t` + a `TypeError`'s message. Its sink is the main module's own file.
 #![cfg(target_family = "wasm")]
 
+// The main module's sink: this module answers through its `answer` only (a parse that builds
+// arguments as it reads, `run_answer`, would link every parser's builders here).
 #[path = "../../src/sink.rs"]
+#[allow(dead_code)]
 mod sink;
 
 use beacon_core::host::{self, ArgError, Failure, Host, Input, Op};

@@ -289,28 +289,29 @@ impl<'t> Params<'t> {
     }
 
     /// The arguments, where their values are written, and where the host's builder put them
-    /// when they were kept for it (the arguments are then empty). Kept arguments the builder
-    /// failed to take are built in the core.
+    /// when they were kept for it (the arguments are then empty, and stay empty when the host
+    /// failed: its error is the answer).
     fn finish(self, at: usize, defer: Defer<'_>) -> (Object, Option<Deferred>, Vec<Param>) {
         let entries = match self.entries {
             Entries::Tree(arguments) => return (arguments, None, self.written),
             Entries::Host(entries) => entries,
         };
-        if let Defer::Build(build) = defer {
-            if let Some(handle) = build.params(&entries).and_then(|h| u32::try_from(h).ok()) {
-                let deferred = Deferred::Built {
-                    handle,
-                    at,
-                    grammar: Grammar::Params,
-                };
-                return (Object::new(), Some(deferred), self.written);
-            }
-        }
-        let arguments = entries
-            .into_iter()
-            .map(|(k, v)| (k.into_owned(), v.into_value()))
-            .collect();
-        (arguments, None, self.written)
+        let Defer::Build(build) = defer else {
+            let arguments = entries
+                .into_iter()
+                .map(|(k, v)| (k.into_owned(), v.into_value()))
+                .collect();
+            return (arguments, None, self.written);
+        };
+        let deferred = build
+            .params(entries)
+            .and_then(|h| u32::try_from(h).ok())
+            .map(|handle| Deferred::Built {
+                handle,
+                at,
+                grammar: Grammar::Params,
+            });
+        (Object::new(), deferred, self.written)
     }
 }
 

@@ -239,10 +239,10 @@ pub fn run<'a>(input: &Input<'a>, op: Op, host: Host) -> Result<Output<'a>, Loca
     run_with(input, op, host, Defer::Large)
 }
 
-/// [`run`] and [`emit`] in one, for a sink whose values stand alone (host objects, not text
-/// written in order): the arguments of the common JSON call shapes are built in `sink` while the
-/// parse reads them, so no [`Value`] tree is built and freed in between. The answer, or the
-/// sink's own error; a parse error as in [`run`].
+/// [`run`] and [`emit`] in one: the arguments of the common call shapes are built in `sink`
+/// while the parse reads them, so no [`Value`] tree is built and freed in between. The sink is
+/// told when the parse has ended ([`Sink::parsed`]); the values it made before are placed by
+/// `push` and `set`. The answer, or the sink's own error; a parse error as in [`run`].
 pub fn run_into<S: Sink>(
     sink: &mut S,
     input: &Input<'_>,
@@ -252,6 +252,7 @@ pub fn run_into<S: Sink>(
     let arguments = raw::Arguments::new(sink);
     let output = run_with(input, op, host, Defer::Build(&arguments));
     let (sink, built) = arguments.finish();
+    sink.parsed();
     let output = output?;
     Ok(built.and_then(|built| answer::emit_built(sink, output, built)))
 }

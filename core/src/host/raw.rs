@@ -111,24 +111,24 @@ impl<S: Sink> BuildArguments for Arguments<'_, S> {
         })
     }
 
-    fn params(&self, params: &[(Cow<'_, str>, TextValue<'_>)]) -> Option<usize> {
+    fn params(&self, params: Vec<(Cow<'_, str>, TextValue<'_>)>) -> Option<usize> {
         self.keep(|Checked { check, mut host }| {
             let mut map = host.object();
             for (key, value) in params {
                 // The keys were checked as they were read; the host's builder takes any key.
-                let _ = host.key(&mut map, Cow::Borrowed(&**key));
+                let _ = host.key(&mut map, key);
                 let value = match value {
                     TextValue::Probed(raw) => {
-                        let (built, back) = json::build_text(raw, Checked::over(host));
+                        let (built, back) = json::build_text(&raw, Checked::over(host));
                         host = back.host;
                         match built {
                             Some(value) => value,
-                            None => host.string(Cow::Borrowed(raw)),
+                            None => host.string(raw),
                         }
                     }
                     TextValue::Text(text) => host.string(Cow::Borrowed(text)),
                     TextValue::Typed(value) => {
-                        let r = super::answer::value(host.sink, value.clone());
+                        let r = super::answer::value(host.sink, value);
                         host.keep(r)
                     }
                 };
@@ -222,19 +222,21 @@ pub(super) fn value<S: Sink>(sink: &mut S, source: &str, at: usize) -> Result<S:
 /// The arguments written at `at` in `source` in `grammar` (checked when they were parsed), built
 /// in `sink`. Only a host that builds arguments while the parse reads them needs this (see
 /// `answer::Again`): a host that does not is spared the builders of every grammar but JSON.
+/// Built with the checking builder the parse used, so that a host links one builder per grammar
+/// (this is rare: a call reported twice).
 pub(super) fn written<S: Sink>(sink: &mut S, source: &str, at: usize, grammar: Grammar) -> Result<S::Value, S::Error> {
-    let mut host = Host { sink, error: None };
+    let mut checked = Checked::over(Host { sink, error: None });
     let built = match grammar {
-        Grammar::Json => return value(host.sink, source, at),
+        Grammar::Json => return value(checked.host.sink, source, at),
         Grammar::JsonString => {
-            let (built, back) = json::build_object_in_string(source, at, host);
-            host = back;
+            let (built, back) = json::build_object_in_string(source, at, checked);
+            checked = back;
             match built {
                 Some((value, _)) => Some(value),
                 None => match json::string_at(source, at) {
                     Some((text, _)) => {
-                        let (built, back) = json::build_complete_object(&text, host);
-                        host = back;
+                        let (built, back) = json::build_complete_object(&text, Checked::over(checked.host));
+                        checked = Checked::over(back.host);
                         built
                     }
                     None => None,
@@ -242,17 +244,17 @@ pub(super) fn written<S: Sink>(sink: &mut S, source: &str, at: usize, grammar: G
             }
         }
         Grammar::CallSyntax => {
-            let (built, back) = callsyntax::build_arguments(source, at, host);
-            host = back;
+            let (built, back) = callsyntax::build_arguments(source, at, checked);
+            checked = back;
             built.ok().map(|(value, _)| value)
         }
         Grammar::ObjectLiteral(format) => crate::formats::gemma::delimiter(format)
-            .and_then(|delimiter| literal(source, at, delimiter).object_into(&mut host, true).ok()),
+            .and_then(|delimiter| literal(source, at, delimiter).object_into(&mut checked, true).ok()),
         // Built from what the parse read (`BuildArguments::params`), not from the text, and a
         // parse reports each such call once.
         Grammar::Params => None,
     };
-    host.finish(built.flatten())
+    checked.host.finish(built.flatten())
 }
 
 /// The parser's builder over a [`Sink`]: the first error of the sink is kept, and everything

@@ -133,4 +133,11 @@ pub trait Sink {
     fn key(&mut self, map: &mut Self::Map, key: Key<'_>) -> Result<(), Self::Error>;
     fn set(&mut self, map: &mut Self::Map, value: Self::Value) -> Result<(), Self::Error>;
     fn end_map(&mut self, map: Self::Map) -> Result<Self::Value, Self::Error>;
+
+    /// Called by [`run_into`](super::run_into) once the parse has ended, before the answer (or
+    /// the error) is built: the values made before it are the arguments the parse built while
+    /// it read, and each is handed to `push` or `set` where the answer places it. A sink of
+    /// objects has nothing to do; a sink that writes text in order keeps those values apart
+    /// and copies each into place.
+    fn parsed(&mut self) {}
 }

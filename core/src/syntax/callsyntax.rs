@@ -248,7 +248,7 @@ pub(crate) fn locate_literal(src: &str, at: usize, path: &[Step]) -> usize {
 
 /// Reads call syntax into its builder (see [`Build`]: a [`Value`] tree, nothing but the check, or
 /// a host's values). A tuple's first item is built before the builder learns that it is in a
-/// tuple (`(x)` is `x`), so a builder that writes text in order does not read call syntax.
+/// tuple (`(x)` is `x`): a builder that writes text in order moves it when it is pushed.
 struct Parser<'a, B> {
     src: &'a str,
     bytes: &'a [u8],

@@ -193,8 +193,8 @@ pub(crate) trait BuildArguments {
 
     /// Builds the arguments of a call written as one text per argument between a format's tags:
     /// each key with its value, in the order written (the keys checked already). Their handle,
-    /// or `None` when the host failed (nothing is kept; the caller builds them the general way).
-    fn params(&self, params: &[(std::borrow::Cow<'_, str>, TextValue<'_>)]) -> Option<usize>;
+    /// or `None` when the host failed: nothing is kept, and the host's error is the answer.
+    fn params(&self, params: Vec<(std::borrow::Cow<'_, str>, TextValue<'_>)>) -> Option<usize>;
 }
 
 /// The value of one argument written as text between a format's tags.
