@@ -40,8 +40,8 @@ use arrow_array::ffi_stream::{ArrayStreamReader, FFI_ArrowArrayStream};
 use arrow_array::{make_array, Array, ArrayRef, ListArray, RecordBatch, RecordBatchIterator, StructArray};
 use arrow_buffer::{OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields};
-use beacon_core::host::{self, Input, Located, Op, Output};
-use beacon_core::{ErrorCode, Ids, Message, Value};
+use beacon_core::host::{self, Input, JsonText, Located, Op, Piece, Plain};
+use beacon_core::{Ids, Message, Value};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyDict, PyList, PyTuple};
@@ -107,16 +107,12 @@ struct CallOut {
 }
 
 /// One row through the core's host boundary, as `parse_message` runs it (`op` is an
-/// `Op::Message`): panics are caught there, and errors are located in code points.
+/// `Op::Message`): panics are caught there, and errors are located in code points. Each call's
+/// arguments are written as JSON text while the core reads them (`host::message_into`).
 fn parse_row(text: &str, op: &Op) -> Out {
-    match host::run_settled(&Input::Text(text), op.clone(), HOST) {
-        Ok(Output::Message { message, .. }) => parsed(text, message),
-        Ok(_) => Out::Failed {
-            code: ErrorCode::Internal.as_str().to_owned(),
-            message: "the message operation gave another answer; this is a bug in beacon".to_owned(),
-            position: 0,
-            truncated: false,
-        },
+    let mut sink = JsonText::new(Plain, 0);
+    match host::message_into(sink.reading(text.len()), &Input::Text(text), op.clone(), HOST) {
+        Ok(Ok((message, arguments))) => parsed(text, message, &arguments, &sink),
         Err(err) => failed(err),
     }
 }
@@ -148,15 +144,17 @@ fn count(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-fn parsed(text: &str, message: Message) -> Out {
+/// The row of `message`, whose calls' arguments are `arguments`, written in `sink`.
+fn parsed(text: &str, message: Message, arguments: &[Piece], sink: &JsonText<Plain>) -> Out {
     let repairs = receipts(text, &message.repairs);
     let calls = message
         .tool_calls
         .into_iter()
-        .map(|call| CallOut {
+        .zip(arguments)
+        .map(|(call, &arguments)| CallOut {
             id: call.id,
             name: call.name,
-            arguments: Value::Object(call.arguments).to_json(),
+            arguments: sink.text(arguments).to_owned(),
             format: call.format.as_str(),
         })
         .collect();

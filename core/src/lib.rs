@@ -40,4 +40,4 @@ pub use text::parse::{
 pub use text::reasoning::Start;
 pub use text::stream::{scan_stream, Event, StreamScan, StreamState, ToolCallStream};
 pub use tools::{SchemaViolation, Tool, Tools, ToolsError, UnknownTools};
-pub use value::{Number, Object, Value, MAX_DEPTH};
+pub use value::{write_json_escaped, write_json_string, Number, Object, Value, MAX_DEPTH};

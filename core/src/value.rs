@@ -138,13 +138,7 @@ pub(crate) fn write_json_styled(value: &Value, style: JsonStyle, out: &mut Strin
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(Number::Int(i)) => out.push_str(&i.to_string()),
         Value::Number(Number::BigInt(s)) => out.push_str(s),
-        Value::Number(Number::Float(f)) => {
-            if f.fract() == 0.0 && f.abs() < 1e16 {
-                let _ = write!(out, "{f:.1}");
-            } else {
-                let _ = write!(out, "{f:?}");
-            }
-        }
+        Value::Number(Number::Float(f)) => write_float(*f, out),
         Value::String(s) => write_string(s, style.ascii, out),
         Value::Array(items) => {
             out.push('[');
@@ -174,14 +168,55 @@ pub(crate) fn write_object(entries: &Object, style: JsonStyle, out: &mut String)
     out.push('}');
 }
 
+/// Writes a float as JSON: a whole number below 10^16 with one decimal (`2.0`), any other as
+/// its shortest round-trip text.
+pub(crate) fn write_float(f: f64, out: &mut String) {
+    if f.fract() == 0.0 && f.abs() < 1e16 {
+        let _ = write!(out, "{f:.1}");
+    } else {
+        let _ = write!(out, "{f:?}");
+    }
+}
+
 /// Writes `s` as a JSON string literal.
 pub fn write_json_string(s: &str, out: &mut String) {
-    write_string(s, false, out);
+    out.push('"');
+    write_json_escaped(s, out);
+    out.push('"');
+}
+
+/// Writes the JSON-escaped contents of `s` (no quotes): its unescaped runs copied in one go
+/// (most strings have nothing to escape).
+pub fn write_json_escaped(s: &str, out: &mut String) {
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{b:04x}");
+        } else {
+            out.push_str(escape);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
 }
 
 /// Writes `s` as a JSON string literal; with `ascii`, every character beyond ASCII as a `\u`
 /// escape in lowercase hex (a surrogate pair beyond the BMP), as Python's `json.dumps` does.
 pub(crate) fn write_string(s: &str, ascii: bool, out: &mut String) {
+    if !ascii {
+        return write_json_string(s, out);
+    }
     out.push('"');
     for c in s.chars() {
         match c {

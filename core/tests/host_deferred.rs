@@ -3,11 +3,14 @@
 //! (`host::run_settled`), and so do the arguments `host::run_into` builds in the sink while the
 //! parse reads them: every text fixture, as written and padded so that its calls' arguments are
 //! deferred, through `parse_tool_call`, `parse_tool_calls` and `parse_message`, answers and
-//! errors alike.
+//! errors alike. The JSON text sink (`host::JsonText`) writes the same answers as JSON text, and
+//! `host::message_into` the same arguments.
 
 mod common;
 
-use beacon_core::host::{emit, run, run_into, run_settled, Host, Input, Key, Op, Output, Sink, ToolOptions};
+use beacon_core::host::{
+    emit, message_into, run, run_into, run_settled, Host, Input, JsonText, Key, Op, Output, Plain, Sink, ToolOptions,
+};
 use beacon_core::{FormatSet, Ids, Number, Value};
 
 /// Builds the answer as a [`Value`].
@@ -94,6 +97,40 @@ fn answer_into(text: &str, op: Op) -> Result<Value, (String, usize)> {
     }
 }
 
+/// The answer as JSON text, or the error (code, position), of `op` on `text` from [`run_into`]
+/// with the JSON text sink.
+fn answer_text(text: &str, op: Op) -> Result<String, (String, usize)> {
+    let mut sink = JsonText::new(Plain, 0);
+    match run_into(sink.reading(0), &Input::Text(text), op, Host::Python) {
+        Ok(Ok(piece)) => Ok(sink.text(piece).to_owned()),
+        Err(err) => Err((err.code.as_str().to_owned(), err.position)),
+    }
+}
+
+/// The arguments of each call of `parse_message` on `text` as JSON text ([`message_into`]).
+fn arguments_text(text: &str, op: Op) -> Result<Vec<String>, (String, usize)> {
+    let mut sink = JsonText::new(Plain, 0);
+    match message_into(sink.reading(0), &Input::Text(text), op, Host::Python) {
+        Ok(Ok((message, pieces))) => {
+            assert!(message.tool_calls.iter().all(|c| c.arguments.is_empty()));
+            Ok(pieces.into_iter().map(|p| sink.text(p).to_owned()).collect())
+        }
+        Err(err) => Err((err.code.as_str().to_owned(), err.position)),
+    }
+}
+
+/// The JSON text of each call's arguments in a settled `parse_message` answer.
+fn settled_arguments(answer: &Result<Value, (String, usize)>) -> Result<Vec<String>, (String, usize)> {
+    let message = answer.clone()?;
+    let Some(Value::Array(calls)) = message.get("tool_calls") else {
+        panic!("no tool_calls in {message:?}")
+    };
+    Ok(calls
+        .iter()
+        .map(|c| c.get("arguments").expect("arguments").to_json())
+        .collect())
+}
+
 fn ops() -> [Op; 3] {
     let tools = ToolOptions::default;
     [
@@ -125,7 +162,8 @@ fn deferred_arguments_build_what_the_core_builds() {
         let padded = format!("{input}{}", " ".repeat(4096));
         for text in [input, padded.as_str()] {
             texts += 1;
-            for ((deferred_op, settled_op), into_op) in ops().into_iter().zip(ops()).zip(ops()) {
+            for (((deferred_op, settled_op), into_op), text_op) in ops().into_iter().zip(ops()).zip(ops()).zip(ops()) {
+                let message = matches!(text_op, Op::Message { .. });
                 let (deferred, n) = answer(text, deferred_op, true);
                 let (settled, none) = answer(text, settled_op, false);
                 assert_eq!(none, 0, "run_settled leaves no arguments in the text");
@@ -134,6 +172,20 @@ fn deferred_arguments_build_what_the_core_builds() {
                     answer_into(text, into_op),
                     settled,
                     "run_into: {:?} on {text:?}",
+                    case["id"]
+                );
+                if message {
+                    assert_eq!(
+                        arguments_text(text, text_op.clone()),
+                        settled_arguments(&settled),
+                        "message_into: {:?} on {text:?}",
+                        case["id"]
+                    );
+                }
+                assert_eq!(
+                    answer_text(text, text_op),
+                    settled.as_ref().map(Value::to_json).map_err(Clone::clone),
+                    "run_into, JSON text: {:?} on {text:?}",
                     case["id"]
                 );
                 deferred_calls += n;

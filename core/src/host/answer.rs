@@ -38,6 +38,30 @@ pub(super) fn emit_built<S: Sink>(
     answer(sink, output, built, Some(super::raw::written::<S>))
 }
 
+/// The arguments of `message`'s calls built in `sink`, in order, and the message with them
+/// taken out ([`super::message_into`]).
+pub(super) fn message_arguments<S: Sink>(
+    sink: &mut S,
+    mut message: crate::text::message::Message,
+    source: &str,
+    built: Built<S::Value>,
+) -> Result<super::MessageArguments<S::Value>, S::Error> {
+    let mut left = Left {
+        source,
+        built,
+        again: Some(super::raw::written::<S>),
+    };
+    let arguments = message
+        .tool_calls
+        .iter_mut()
+        .map(|call| {
+            let object = std::mem::take(&mut call.arguments);
+            arguments(sink, object, call.deferred.take(), &mut left)
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((message, arguments))
+}
+
 fn answer<S: Sink>(
     sink: &mut S,
     output: Output<'_>,

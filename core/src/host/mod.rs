@@ -17,6 +17,7 @@ mod answer;
 mod error;
 mod feed;
 mod input;
+mod json_text;
 mod options;
 mod raw;
 mod results;
@@ -28,6 +29,7 @@ pub use error::{
 };
 pub use feed::Stream;
 pub use input::{Host, Input};
+pub use json_text::{Dialect, JsonText, Open, Piece, Plain};
 pub use options::{formats, ids, provider, provider_id, spec, start, tools, unknown};
 pub use results::{read_calls, read_results};
 pub use sink::{Field, Key, Sink};
@@ -255,6 +257,31 @@ pub fn run_into<S: Sink>(
     sink.parsed();
     let output = output?;
     Ok(built.and_then(|built| answer::emit_built(sink, output, built)))
+}
+
+/// A message whose calls' arguments were taken out, and those arguments as a host built them, in
+/// the calls' order ([`message_into`]).
+pub type MessageArguments<V> = (Message, Vec<V>);
+
+/// `parse_message` (`op` is an [`Op::Message`]) for a host that keeps each call's arguments
+/// apart from the rest of the answer (Arrow's columns): the message, its calls' arguments left
+/// empty, and each call's arguments built in `sink`, in order (while the parse reads them, as
+/// in [`run_into`]). Another operation is an `internal` error.
+pub fn message_into<S: Sink>(
+    sink: &mut S,
+    input: &Input<'_>,
+    op: Op,
+    host: Host,
+) -> Result<Result<MessageArguments<S::Value>, S::Error>, Located> {
+    let arguments = raw::Arguments::new(sink);
+    let output = run_with(input, op, host, Defer::Build(&arguments));
+    let (sink, built) = arguments.finish();
+    sink.parsed();
+    let Output::Message { message, source, .. } = output? else {
+        let err = ParseError::new(ErrorCode::Internal, 0, "message_into runs parse_message only");
+        return Err(input.locate(&err, host));
+    };
+    Ok(built.and_then(|built| answer::message_arguments(sink, message, source, built)))
 }
 
 /// [`run`] with every call's arguments built in the core: an output that does not borrow the
