@@ -352,7 +352,7 @@ struct Left<'s, S: Sink> {
 /// Builds a host-built value again from the text, in its grammar, when it was taken already (a
 /// call reported twice): `raw::written` after a parse that built while it read
 /// ([`emit_built`]), else `None` (nothing was built), so that a host that never builds while the
-/// parse reads ([`emit`] alone: JavaScript) does not carry every grammar's builder for it.
+/// parse reads ([`emit`] alone) does not carry every grammar's builder for it.
 type Again<S> = Option<fn(&mut S, &str, usize, Grammar) -> Result<<S as Sink>::Value, <S as Sink>::Error>>;
 
 /// A call's arguments: built from the text when the parse left them there, taken from what the

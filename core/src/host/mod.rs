@@ -5,6 +5,8 @@
 //! [`formats`], [`tools`], [`provider`] and the like, and the tool-result reader
 //! [`read_results`]), runs it ([`run`]: plain Rust, so Python can release the GIL meanwhile),
 //! and then walks the [`Output`] into its [`Sink`] ([`emit`]) or raises the [`Located`] error.
+//! A host that builds while the parse reads runs [`run_into`] (or [`message_into`], for the
+//! calls' arguments alone); one that takes JSON text uses the [`JsonText`] sink.
 //! So the output's key names, the error text and its position in the caller's units, and the
 //! meaning of every option exist here only; a binding implements [`Sink`] and maps [`Failure`]
 //! to its exception classes.
