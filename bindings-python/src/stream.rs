@@ -33,8 +33,10 @@ fn events<'py>(py: Python<'py>, output: Result<Output, Failure>) -> PyResult<Bou
     host::emit(&mut crate::sink::PySink { py }, output.map_err(failure)?)
 }
 
-/// A model's output read while it arrives. See `beacon.ToolCallStream`.
-#[pyclass(module = "beacon._core", name = "ToolCallStream")]
+/// A model's output read while it arrives. `beacon.ToolCallStream` subclasses it (its options
+/// read in Python) and inherits its `feed`, `finish` and `finished` as they are: a feed is one
+/// call into this module, with no Python function around it.
+#[pyclass(module = "beacon._core", name = "ToolCallStream", subclass)]
 pub(crate) struct PyToolCallStream {
     stream: Stream,
 }
@@ -72,23 +74,27 @@ impl PyToolCallStream {
         })
     }
 
+    /// Add the next piece of the text; returns the events it decided (often none).
     fn feed<'py>(&mut self, py: Python<'py>, delta: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let text = piece(&mut self.stream, "ToolCallStream.feed", "delta", delta)?;
         events(py, self.stream.feed(text))
     }
 
+    /// The text has ended: the remaining events, or the whole text's error.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         events(py, self.stream.finish())
     }
 
+    /// Whether `finish` was called, or an error ended the stream.
     #[getter]
     fn finished(&self) -> bool {
         self.stream.is_finished()
     }
 }
 
-/// A provider's response stream read while it arrives. See `beacon.ResponseStream`.
-#[pyclass(module = "beacon._core", name = "ResponseStream")]
+/// A provider's response stream read while it arrives. `beacon.ResponseStream` subclasses it, as
+/// `beacon.ToolCallStream` does [`PyToolCallStream`].
+#[pyclass(module = "beacon._core", name = "ResponseStream", subclass)]
 pub(crate) struct PyResponseStream {
     stream: Stream,
 }
@@ -115,8 +121,9 @@ impl PyResponseStream {
         })
     }
 
-    /// `chunk`: text (`str`), UTF-8 bytes, one decoded event (a dict or an SDK object), or a
-    /// list of decoded events.
+    /// Add the next piece of the stream; returns the events it completed.
+    // `chunk`: text (`str`), UTF-8 bytes, one decoded event (a dict or an SDK object), or a list
+    // of decoded events.
     fn feed<'py>(&mut self, py: Python<'py>, chunk: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         const FUNC: &str = "ResponseStream.feed";
         if chunk.is_instance_of::<PyString>() {
@@ -162,10 +169,12 @@ impl PyResponseStream {
         }
     }
 
+    /// The stream has ended: the remaining events, or the stream's error.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         events(py, self.stream.finish())
     }
 
+    /// Whether `finish` was called, or an error ended the stream.
     #[getter]
     fn finished(&self) -> bool {
         self.stream.is_finished()

@@ -436,7 +436,7 @@ StreamEvent = Union[ContentEvent, ReasoningEvent, CallStartEvent, ArgumentsEvent
 Start = Literal["detect", "content", "reasoning"]
 
 
-class ToolCallStream:
+class ToolCallStream(_core.ToolCallStream):
     """Parse a model's output while it arrives: :meth:`feed` each delta, then :meth:`finish`.
 
     The events add up to :func:`parse_message` of the whole text with the same options, however
@@ -495,10 +495,11 @@ class ToolCallStream:
             once the stream has finished.
     """
 
-    __slots__ = ("_stream", "_tools")
+    # `feed`, `finish` and `finished` are the core's own: a feed is one call into the core.
+    __slots__ = ("_tools",)
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
         formats: Optional[Iterable[Format]] = None,
         ids: Optional[Literal["generate"]] = None,
@@ -509,23 +510,22 @@ class ToolCallStream:
         start: Start = "detect",
         repair: bool = False,
         template: Optional[Union[FormatSpec, Template]] = None,
-    ) -> None:
-        self._tools = tools_arg(tools)
-        self._stream = _core.ToolCallStream(
+    ) -> "ToolCallStream":
+        definitions = tools_arg(tools)
+        self = super().__new__(
+            cls,
             spec=None if template is None else spec_arg("ToolCallStream", template),
             formats=_format_ids(formats),
             ids=ids,
-            tools=compiled(self._tools),
+            tools=compiled(definitions),
             validate=validate,
             unknown=unknown,
             start=start,
             id_seed=id_seed,
             repair=repair,
         )
-
-    def feed(self, delta: str) -> List[StreamEvent]:
-        """Add the next piece of the text; returns the events it decided (often none)."""
-        return self._stream.feed(delta)
+        self._tools = definitions
+        return self
 
     def feed_many(self, deltas: Sequence[str]) -> List[StreamEvent]:
         """Add several pieces at once, in one call into the core: the events :meth:`feed` would
@@ -548,19 +548,10 @@ class ToolCallStream:
         except TypeError:
             i, delta = next((i, d) for i, d in enumerate(deltas) if not isinstance(d, str))
             raise TypeError(f"ToolCallStream.feed_many(): deltas[{i}] must be str, not {type(delta).__name__}") from None
-        return self._stream.feed(text)
-
-    def finish(self) -> List[StreamEvent]:
-        """The text has ended: the remaining events, or the whole text's error."""
-        return self._stream.finish()
-
-    @property
-    def finished(self) -> bool:
-        """Whether :meth:`finish` was called, or an error ended the stream."""
-        return self._stream.finished
+        return self.feed(text)
 
 
-class ResponseStream:
+class ResponseStream(_core.ResponseStream):
     """Read a model API's response stream while it arrives: :meth:`feed` each piece, then
     :meth:`finish`. The events are :class:`ToolCallStream`'s: ``content`` for the assistant's
     text, ``reasoning`` where the API marks it (Anthropic thinking, Gemini thoughts, Cohere's tool
@@ -609,34 +600,22 @@ class ResponseStream:
             or ``unknown`` option; :meth:`feed` or :meth:`finish` once the stream has finished.
     """
 
-    __slots__ = ("_stream", "_tools")
+    # `feed`, `finish` and `finished` are the core's own, as :class:`ToolCallStream`'s are.
+    __slots__ = ("_tools",)
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         provider: Union[Provider, Literal["auto"]] = "auto",
         *,
         tools: Optional[ToolDefinitions] = None,
         validate: bool = True,
         unknown: UnknownTools = "error",
         repair: bool = False,
-    ) -> None:
-        self._tools = tools_arg(tools)
-        self._stream = _core.ResponseStream(
-            provider, tools=compiled(self._tools), validate=validate, unknown=unknown, repair=repair
-        )
-
-    def feed(self, chunk: Union[str, bytes, bytearray, Dict[str, Any], List[Any], Any]) -> List[StreamEvent]:
-        """Add the next piece of the stream; returns the events it completed."""
-        return self._stream.feed(chunk)
-
-    def finish(self) -> List[StreamEvent]:
-        """The stream has ended: the remaining events, or the stream's error."""
-        return self._stream.finish()
-
-    @property
-    def finished(self) -> bool:
-        """Whether :meth:`finish` was called, or an error ended the stream."""
-        return self._stream.finished
+    ) -> "ResponseStream":
+        definitions = tools_arg(tools)
+        self = super().__new__(cls, provider, tools=compiled(definitions), validate=validate, unknown=unknown, repair=repair)
+        self._tools = definitions
+        return self
 
 
 @overload

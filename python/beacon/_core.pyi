@@ -63,8 +63,8 @@ def infer_format(
 ) -> Dict[str, Any]: ...
 
 class ToolCallStream:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
         formats: Optional[List[str]] = None,
         ids: Optional[str] = None,
@@ -75,7 +75,7 @@ class ToolCallStream:
         id_seed: Optional[str] = None,
         repair: bool = False,
         spec: Optional[Spec] = None,
-    ) -> None: ...
+    ) -> "ToolCallStream": ...
     def feed(self, delta: str) -> List[StreamEvent]: ...
     def finish(self) -> List[StreamEvent]: ...
     @property
@@ -83,15 +83,15 @@ class ToolCallStream:
 
 class ResponseStream:
     # `provider` None means "auto".
-    def __init__(
-        self,
+    def __new__(
+        cls,
         provider: Union[Provider, Literal["auto"], None] = None,
         *,
         tools: Optional[Tools] = None,
         validate: bool = True,
         unknown: Optional[str] = None,
         repair: bool = False,
-    ) -> None: ...
+    ) -> "ResponseStream": ...
     def feed(self, chunk: Any) -> List[StreamEvent]: ...
     def finish(self) -> List[StreamEvent]: ...
     @property
