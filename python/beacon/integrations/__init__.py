@@ -152,8 +152,8 @@ class Stream:
             start=options.start,  # type: ignore[arg-type]
             template=options.template if calls else None,
         )
-        # The core stream's own feed, one call less per delta than the public wrapper's.
-        self._feed = self._stream._stream.feed
+        # Bound once: the core's own feed (ToolCallStream inherits it), one lookup less a delta.
+        self._feed = self._stream.feed
         self._hold = options.on_error == "content"
         self._engine = engine
         self._held: List[Dict[str, Any]] = []
