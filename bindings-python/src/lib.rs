@@ -6,10 +6,11 @@
 //! docstrings, type hints and the exception classes live in the pure-Python package
 //! `python/beacon/`; this module is private.
 //!
-//! - The core runs detached from the interpreter (`Python::detach`) for inputs of
-//!   `DETACH_FROM` bytes or more, so other Python threads run meanwhile; objects are built after.
-//!   Below that, the arguments of the common JSON call shapes become Python objects while the
-//!   core reads them (`host::run_into`), with no tree of the core's own in between.
+//! - Below `DETACH_FROM` bytes, the arguments of the common call shapes become Python objects
+//!   while the core reads them (`host::run_into`), with no tree of the core's own in between.
+//!   From there on the core runs detached from the interpreter (`Python::detach`), so other
+//!   Python threads run meanwhile: it records the answer on a `host::Tape`, and the objects are
+//!   built from the tape after.
 //! - A panic in the core is `ToolCallError` with code `internal` (the host boundary catches it).
 //!
 //! Gated off on wasm so `cargo build --workspace --target wasm32-unknown-unknown` compiles this
@@ -26,7 +27,7 @@ mod stream;
 
 use std::sync::Arc;
 
-use beacon_core::host::{self, ArgError, Host, Input, Located, Op, Query, ToolOptions, Wire};
+use beacon_core::host::{self, ArgError, Host, Input, Located, Op, Query, Tape, ToolOptions, Wire};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::import_exception;
 use pyo3::prelude::*;
@@ -48,10 +49,17 @@ const HOST: Host = Host::Python;
 /// 0.72x -> 0.60x, measured against a limit of 4 KB (callgrind).
 const DETACH_FROM: usize = 1 << 16;
 
-/// Answers of at least this many calls are built with the cyclic garbage collector paused, as
-/// `parse_many` builds its chunks (`batch::GcPause`): each call makes two containers or more, and
-/// a collection every 700 new containers would traverse the growing answer again and again.
-const GC_PAUSE_FROM: usize = 256;
+/// Inputs of at least this many bytes give the memory their parse freed back to the system
+/// before the answer's objects are made (`alloc::give_back`), so the core's calls and the answer
+/// do not add up: 10 MB of small call-syntax calls peak at 603 MB, not 874. Below this the
+/// memory is small and reused by the next parse.
+const GIVE_BACK_FROM: usize = 1 << 20;
+
+/// The room a tape starts with, for each of the answer and the arguments read, for an input of
+/// `len` bytes: a typical answer records in fewer bytes than its text, and a large one grows.
+fn tape_room(len: usize) -> usize {
+    len.min(1 << 16)
+}
 
 /// The exception for a located core error.
 fn located_error(err: Located) -> PyErr {
@@ -78,21 +86,26 @@ fn arg_error(err: ArgError) -> PyErr {
     }
 }
 
-/// Runs `op` on `input` (detached when it is large) and builds the answer.
+/// Runs `op` on `input` and builds the answer: as the core reads when the input is short, else
+/// detached, the answer recorded on a tape (`host::Tape`) and built from it after.
 fn call<'py>(py: Python<'py>, input: Input<'_>, op: Op) -> PyResult<Bound<'py, PyAny>> {
     if input.len() < DETACH_FROM {
-        // The arguments of the common JSON call shapes become Python objects as they are read.
+        // The arguments of the common call shapes become Python objects as they are read.
         return host::run_into(&mut sink::PySink { py }, &input, op, HOST).map_err(located_error)?;
     }
-    let output = py.detach(|| host::run(&input, op, HOST));
-    drop(input);
-    let output = output.map_err(located_error)?;
-    let _pause = if output.calls() >= GC_PAUSE_FROM {
-        Some(batch::GcPause::new(py)?)
-    } else {
-        None
-    };
-    host::emit(&mut sink::PySink { py }, output)
+    let (tape, answer) = py.detach(|| {
+        let room = tape_room(input.len());
+        let mut tape = Tape::with_capacity(room);
+        let answer = host::run_into(tape.reading(room), &input, op, HOST);
+        if input.len() >= GIVE_BACK_FROM {
+            alloc::give_back();
+        }
+        (tape, answer)
+    });
+    let Ok(answer) = answer.map_err(located_error)?;
+    // A large input's answer may hold many calls, each of two containers or more.
+    let _pause = batch::GcPause::new(py)?;
+    tape.replay(answer, &input, &mut sink::PySink { py })
 }
 
 /// The `formats` option, with the format of `spec` (the `template=` option, compiled).

@@ -3,13 +3,15 @@
 //! (`host::run_settled`), and so do the arguments `host::run_into` builds in the sink while the
 //! parse reads them: every text fixture, as written and padded so that its calls' arguments are
 //! deferred, through `parse_tool_call`, `parse_tool_calls` and `parse_message`, answers and
-//! errors alike. The JSON text sink (`host::JsonText`) writes the same answers as JSON text, and
-//! `host::message_into` the same arguments.
+//! errors alike. The JSON text sink (`host::JsonText`) writes the same answers as JSON text,
+//! `host::message_into` the same arguments, and an answer recorded on a `host::Tape` replays as
+//! the same answer.
 
 mod common;
 
 use beacon_core::host::{
-    emit, message_into, run, run_into, run_settled, Host, Input, JsonText, Key, Op, Output, Plain, Sink, ToolOptions,
+    emit, message_into, run, run_into, run_settled, Host, Input, JsonText, Key, Op, Output, Plain, Sink, Tape,
+    ToolOptions,
 };
 use beacon_core::{FormatSet, Ids, Number, Value};
 
@@ -107,6 +109,18 @@ fn answer_text(text: &str, op: Op) -> Result<String, (String, usize)> {
     }
 }
 
+/// The answer recorded on a tape by [`run_into`] and replayed, or the error (code, position).
+fn answer_taped(text: &str, op: Op) -> Result<Value, (String, usize)> {
+    let mut tape = Tape::new();
+    match run_into(tape.reading(0), &Input::Text(text), op, Host::Python) {
+        Ok(Ok(piece)) => {
+            let Ok(value) = tape.replay(piece, &Input::Text(text), &mut Tree);
+            Ok(value)
+        }
+        Err(err) => Err((err.code.as_str().to_owned(), err.position)),
+    }
+}
+
 /// The arguments of each call of `parse_message` on `text` as JSON text ([`message_into`]).
 fn arguments_text(text: &str, op: Op) -> Result<Vec<String>, (String, usize)> {
     let mut sink = JsonText::new(Plain, 0);
@@ -162,7 +176,9 @@ fn deferred_arguments_build_what_the_core_builds() {
         let padded = format!("{input}{}", " ".repeat(4096));
         for text in [input, padded.as_str()] {
             texts += 1;
-            for (((deferred_op, settled_op), into_op), text_op) in ops().into_iter().zip(ops()).zip(ops()).zip(ops()) {
+            for ((((deferred_op, settled_op), into_op), text_op), tape_op) in
+                ops().into_iter().zip(ops()).zip(ops()).zip(ops()).zip(ops())
+            {
                 let message = matches!(text_op, Op::Message { .. });
                 let (deferred, n) = answer(text, deferred_op, true);
                 let (settled, none) = answer(text, settled_op, false);
@@ -172,6 +188,12 @@ fn deferred_arguments_build_what_the_core_builds() {
                     answer_into(text, into_op),
                     settled,
                     "run_into: {:?} on {text:?}",
+                    case["id"]
+                );
+                assert_eq!(
+                    answer_taped(text, tape_op),
+                    settled,
+                    "run_into, taped: {:?} on {text:?}",
                     case["id"]
                 );
                 if message {
@@ -254,4 +276,36 @@ fn a_broken_deferred_call_raises_where_the_core_does() {
     let text = "<tool_call>{\"name\": \"f\", \"arguments\": {\"b\": {\"k\": 1, \"k\": 2}}}</tool_call>";
     let at = text.find("\"k\": 2").expect("second key");
     assert_eq!(answer_into(text, op()), Err(("json.duplicate_key".to_owned(), at)));
+}
+
+#[test]
+fn large_arguments_on_a_tape_are_left_in_the_text() {
+    let items: Vec<String> = (0..6000)
+        .map(|i| format!("{{\"n\": {i}, \"s\": \"x\\u00e9{i}\"}}"))
+        .collect();
+    let items = items.join(", ");
+    let escaped = items.replace('"', "\\\"");
+    let call_items = items.replace("\\u00e9", "é");
+    let texts = [
+        // JSON arguments (hermes), an arguments string (OpenAI's message), call syntax.
+        format!("<tool_call>{{\"name\": \"f\", \"arguments\": {{\"items\": [{items}], \"t\": true}}}}</tool_call>"),
+        format!("{{\"role\": \"assistant\", \"tool_calls\": [{{\"type\": \"function\", \"function\": {{\"name\": \"f\", \"arguments\": \"{{\\\"items\\\": [{escaped}]}}\"}}}}]}}"),
+        format!("[f(items=[{call_items}], t=True), g(a=1)]"),
+    ];
+    for text in &texts {
+        for (tape_op, settled_op) in ops().into_iter().zip(ops()) {
+            if matches!(tape_op, Op::ToolCall { .. }) && text.contains("g(a=1)") {
+                continue;
+            }
+            let (settled, _) = answer(text, settled_op, false);
+            assert!(settled.is_ok(), "{settled:?}");
+            let mut tape = Tape::new();
+            let Ok(Ok(piece)) = run_into(tape.reading(0), &Input::Text(text), tape_op, Host::Python) else {
+                panic!("no answer for {}", &text[..40]);
+            };
+            assert!(tape.len() < 1024, "{} bytes recorded for {}", tape.len(), &text[..40]);
+            let Ok(value) = tape.replay(piece, &Input::Text(text), &mut Tree);
+            assert_eq!(Ok(value), settled, "{}", &text[..40]);
+        }
+    }
 }

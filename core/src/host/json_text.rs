@@ -1,13 +1,12 @@
 //! A [`Sink`] that writes JSON text ([`JsonText`]), for hosts that take an answer or an
 //! argument as text (WebAssembly's answer, Arrow's arguments column) rather than as objects.
 //!
-//! Text is written in order, but a parse that builds arguments while it reads
-//! ([`run_into`](super::run_into)) makes values before the answer around them exists, and a few
-//! grammars make a value before they know where it goes. So every value is a [`Piece`] (where
-//! its text is) and is moved into place when it is pushed or set ([`JsonText::place`]).
+//! Text is written in order, each value moved into place when the value around it takes it
+//! ([`super::ordered`]).
 
 use std::fmt::Write as _;
 
+use super::ordered::{Open, Piece};
 use super::sink::{Key, Sink};
 use crate::value::write_json_string as write_string;
 
@@ -45,23 +44,6 @@ pub struct JsonText<D> {
     aside: String,
     reading: bool,
     pub dialect: D,
-}
-
-/// A value written: where its text is, and whether among the values made while a parse read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Piece {
-    start: usize,
-    end: usize,
-    aside: bool,
-}
-
-/// A list or mapping being written: where it starts, whether no item was written yet, and where
-/// the current item's value belongs (after its separator or key).
-#[derive(Debug)]
-pub struct Open {
-    start: usize,
-    first: bool,
-    next: usize,
 }
 
 impl<D: Dialect> JsonText<D> {
@@ -147,26 +129,8 @@ impl<D: Dialect> JsonText<D> {
         }
     }
 
-    /// Places `value` where `open`'s current item belongs:
-    /// - a value made while the parse read is copied there once it has ended;
-    /// - a value written after that place (after the text of a reading that failed midway: a
-    ///   parameter's text tried as JSON first) is moved there, dropping what lay between;
-    /// - a value written before its list was opened (call syntax's `(a, b)`: `a` is read
-    ///   before the comma makes it a tuple) is moved after the list's opening.
     fn place(&mut self, open: &mut Open, value: Piece) {
-        if value.aside && !self.reading {
-            self.out.push_str(&self.aside[value.start..value.end]);
-        } else if value.end <= open.start {
-            let buf = self.buf();
-            let moved = buf.split_off(value.start);
-            let len = value.end - value.start;
-            buf.push_str(&moved[len..]);
-            open.start -= len;
-            open.next = buf.len();
-            buf.push_str(&moved[..len]);
-        } else if value.start != open.next {
-            self.buf().replace_range(open.next..value.start, "");
-        }
+        super::ordered::place(&mut self.out, &mut self.aside, self.reading, open, value);
     }
 }
 

@@ -6,7 +6,9 @@
 //! [`read_results`]), runs it ([`run`]: plain Rust, so Python can release the GIL meanwhile),
 //! and then walks the [`Output`] into its [`Sink`] ([`emit`]) or raises the [`Located`] error.
 //! A host that builds while the parse reads runs [`run_into`] (or [`message_into`], for the
-//! calls' arguments alone); one that takes JSON text uses the [`JsonText`] sink.
+//! calls' arguments alone); one that takes JSON text uses the [`JsonText`] sink; one that
+//! cannot make its objects while the parse runs records the answer on a [`Tape`] and builds it
+//! after.
 //! So the output's key names, the error text and its position in the caller's units, and the
 //! meaning of every option exist here only; a binding implements [`Sink`] and maps [`Failure`]
 //! to its exception classes.
@@ -21,9 +23,11 @@ mod feed;
 mod input;
 mod json_text;
 mod options;
+mod ordered;
 mod raw;
 mod results;
 mod sink;
+mod tape;
 
 pub use answer::{emit, emit_error};
 pub use error::{
@@ -31,10 +35,12 @@ pub use error::{
 };
 pub use feed::Stream;
 pub use input::{Host, Input};
-pub use json_text::{Dialect, JsonText, Open, Piece, Plain};
+pub use json_text::{Dialect, JsonText, Plain};
 pub use options::{formats, ids, provider, provider_id, spec, start, tools, unknown};
+pub use ordered::{Open, Piece};
 pub use results::{read_calls, read_results};
-pub use sink::{Field, Key, Sink};
+pub use sink::{Field, Key, Sink, Written};
+pub use tape::Tape;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;

@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-use super::sink::{Key, Sink};
+use super::sink::{Key, Sink, Written};
 use crate::call::Grammar;
 use crate::syntax::callsyntax;
 use crate::syntax::json::{self, Build, Check, CheckObject};
@@ -53,9 +53,11 @@ impl<'s, S: Sink> Arguments<'s, S> {
 
 impl<S: Sink> Arguments<'_, S> {
     /// Runs `read` with a checking builder over the sink and keeps what it built: its handle
-    /// and the offset `read` ended at, or `None` (nothing kept) when it failed.
+    /// and the offset `read` ended at, or `None` (nothing kept) when it failed. Arguments the
+    /// sink can build again from the text (`at`, in `grammar`) are handed to [`Sink::built`].
     fn keep<'a>(
         &self,
+        written: Option<(usize, Grammar)>,
         read: impl for<'h> FnOnce(Checked<'a, 'h, S>) -> (Option<(Option<S::Value>, usize)>, Checked<'a, 'h, S>),
     ) -> Option<(usize, usize)> {
         let mut state = self.state.try_borrow_mut().ok()?;
@@ -75,6 +77,10 @@ impl<S: Sink> Arguments<'_, S> {
         let (Some(value), end) = value? else {
             return None;
         };
+        let value = match written {
+            Some((at, grammar)) => state.sink.built(value, Written { at, end, grammar }),
+            None => value,
+        };
         state.values.push(Some(value));
         Some((state.values.len() - 1, end))
     }
@@ -82,29 +88,33 @@ impl<S: Sink> Arguments<'_, S> {
 
 impl<S: Sink> BuildArguments for Arguments<'_, S> {
     fn object(&self, src: &str, at: usize, depth: usize) -> Option<(usize, usize)> {
-        self.keep(|checked| json::build_nested_at(src, at, depth, checked))
+        self.keep(Some((at, Grammar::Json)), |checked| {
+            json::build_nested_at(src, at, depth, checked)
+        })
     }
 
     fn json_string(&self, src: &str, at: usize) -> Option<(usize, usize)> {
-        if let Some(kept) = self.keep(|checked| json::build_object_in_string(src, at, checked)) {
+        if let Some(kept) = self.keep(Some((at, Grammar::JsonString)), |checked| {
+            json::build_object_in_string(src, at, checked)
+        }) {
             return Some(kept);
         }
         let (text, end) = json::string_at(src, at)?;
-        self.keep(|checked| {
+        self.keep(Some((at, Grammar::JsonString)), |checked| {
             let (value, checked) = json::build_complete_object(&text, checked);
             (value.map(|v| (v, end)), checked)
         })
     }
 
     fn call_arguments(&self, src: &str, open: usize) -> Option<(usize, usize)> {
-        self.keep(|checked| {
+        self.keep(Some((open, Grammar::CallSyntax)), |checked| {
             let (value, checked) = callsyntax::build_arguments(src, open, checked);
             (value.ok(), checked)
         })
     }
 
     fn object_literal(&self, src: &str, open: usize, delimiter: &'static str) -> Option<(usize, usize)> {
-        self.keep(|mut checked| {
+        self.keep(None, |mut checked| {
             let mut read = literal(src, open, delimiter);
             let value = read.object_into(&mut checked, true).ok().map(|value| (value, read.pos));
             (value, checked)
@@ -112,7 +122,7 @@ impl<S: Sink> BuildArguments for Arguments<'_, S> {
     }
 
     fn params(&self, params: Vec<(Cow<'_, str>, TextValue<'_>)>) -> Option<usize> {
-        self.keep(|Checked { check, mut host }| {
+        self.keep(None, |Checked { check, mut host }| {
             let mut map = host.object();
             for (key, value) in params {
                 // The keys were checked as they were read; the host's builder takes any key.

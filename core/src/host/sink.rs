@@ -99,6 +99,26 @@ impl Key<'_> {
     }
 }
 
+/// Where a call's arguments are written in the text a parse read, for a sink that builds them
+/// from there later ([`Sink::built`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Written {
+    pub(super) at: usize,
+    pub(super) end: usize,
+    pub(super) grammar: crate::call::Grammar,
+}
+
+impl Written {
+    /// The length of their text, in bytes.
+    pub fn len(&self) -> usize {
+        self.end - self.at
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.end == self.at
+    }
+}
+
 /// Builds host values. A list is built as `list`, then for each item `item`, the item's value,
 /// `push`; a mapping as `map`, then for each entry `key`, the value, `set`. (The calls before an
 /// item or value let a writer of text put its separators; a builder of objects ignores them.)
@@ -140,4 +160,14 @@ pub trait Sink {
     /// objects has nothing to do; a sink that writes text in order keeps those values apart
     /// and copies each into place.
     fn parsed(&mut self) {}
+
+    /// Called by [`run_into`](super::run_into) with each call's arguments the parse built while
+    /// it read, and where they are written: the value the answer takes in their place. A sink
+    /// that can build them from the text later may answer a value that stands for `written`
+    /// (a [`Tape`](super::Tape) does for large arguments, to hold less meanwhile); by default,
+    /// `value` itself.
+    fn built(&mut self, value: Self::Value, written: Written) -> Self::Value {
+        let _ = written;
+        value
+    }
 }
