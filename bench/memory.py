@@ -6,7 +6,7 @@ and of a ``ToolCallStream`` fed the same kind of output in 4 KB pieces, against 
 
     .venv/bin/python bench/memory.py
 
-- **peak** is the growth of the process's peak resident set (``ru_maxrss``) across the one call,
+- **peak** is the growth of the process's peak resident set (``VmHWM``) across the one call,
   measured after the input was built and the modules imported: everything the call allocates
   at its worst moment, Rust and Python alike. Nothing else is traced meanwhile.
 - **result** is the Python memory the answer keeps (``tracemalloc``, which sees every Python
@@ -56,10 +56,17 @@ def make(kind, part):
     raise ValueError(kind)
 
 
+def peak_rss():
+    """This process's peak resident set in bytes: ``VmHWM``, which belongs to the process image.
+    (``getrusage``'s ``ru_maxrss`` survives ``exec`` on Linux: a child of the large bench process
+    would start at its parent's peak and show no growth at all.)"""
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmHWM:"))
+
+
 def child(kind, parser, what):
     """Runs in the child: prints {"input", "peak"} (``what`` is "peak") or {"input", "result"}
     ("result") in bytes."""
-    import resource
     import tracemalloc
 
     if parser in ("beacon", "stream"):
@@ -86,9 +93,9 @@ def child(kind, parser, what):
         tracemalloc.stop()
         print(json.dumps({"input": len(arg), "result": kept}))
     else:
-        before_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        before_peak = peak_rss()
         result = call(arg)
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before_peak
+        peak = peak_rss() - before_peak
         print(json.dumps({"input": len(arg), "peak": peak}))
     del result
 

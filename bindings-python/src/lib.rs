@@ -43,8 +43,8 @@ const HOST: Host = Host::Python;
 /// Inputs shorter than this (in bytes) are parsed without releasing the GIL, their arguments
 /// built as Python objects while the core reads them (`host::run_into`). Such a parse takes at
 /// most a few hundred microseconds, well within the interpreter's switch interval (5 ms), and
-/// building while reading beats checking first and building from the text after (the detached
-/// path): for 10 KB outputs, by instructions per call against `json.loads` of the arguments,
+/// building while reading beats the detached path (then, checking first and building from the
+/// text after; now, recording the answer on a tape, which costs more still): for 10 KB outputs, by instructions per call against `json.loads` of the arguments,
 /// hermes 0.92x -> 0.70x, `json` 0.96x -> 0.85x, pythonic 1.09x -> 1.01x, qwen3_coder
 /// 0.72x -> 0.60x, measured against a limit of 4 KB (callgrind).
 const DETACH_FROM: usize = 1 << 16;
