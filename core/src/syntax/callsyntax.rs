@@ -825,7 +825,17 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             return Err(invalid("malformed number (only decimal literals are allowed)"));
         }
         self.pos = i;
-        let text: String = self.src[start..i].chars().filter(|&c| c != '_' && c != '+').collect();
+        let written = &self.src[start..i];
+        // Copied only when it has a `_` or a `+` to drop.
+        let text: std::borrow::Cow<'_, str> = if written.bytes().any(|c| c == b'_' || c == b'+') {
+            written
+                .chars()
+                .filter(|&c| c != '_' && c != '+')
+                .collect::<String>()
+                .into()
+        } else {
+            written.into()
+        };
         self.build
             .number(&text, float)
             .ok_or_else(|| invalid("the number is too large for a 64-bit float"))
