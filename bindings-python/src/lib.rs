@@ -44,8 +44,8 @@ const HOST: Host = Host::Python;
 /// built as Python objects while the core reads them (`host::run_into`). Such a parse takes at
 /// most a few hundred microseconds, well within the interpreter's switch interval (5 ms), and
 /// building while reading beats the detached path (then, checking first and building from the
-/// text after; now, recording the answer on a tape, which costs more still): for 10 KB outputs, by instructions per call against `json.loads` of the arguments,
-/// hermes 0.92x -> 0.70x, `json` 0.96x -> 0.85x, pythonic 1.09x -> 1.01x, qwen3_coder
+/// text after; now, recording the answer on a tape, which costs more still): for 10 KB outputs,
+/// by instructions per call against `json.loads` of the arguments, hermes 0.92x -> 0.70x, `json` 0.96x -> 0.85x, pythonic 1.09x -> 1.01x, qwen3_coder
 /// 0.72x -> 0.60x, measured against a limit of 4 KB (callgrind).
 const DETACH_FROM: usize = 1 << 16;
 
@@ -55,11 +55,9 @@ const DETACH_FROM: usize = 1 << 16;
 /// memory is small and reused by the next parse.
 const GIVE_BACK_FROM: usize = 1 << 20;
 
-/// The room a tape starts with, for each of the answer and the arguments read, for an input of
-/// `len` bytes: a typical answer records in fewer bytes than its text, and a large one grows.
-fn tape_room(len: usize) -> usize {
-    len.min(1 << 16)
-}
+/// The room a tape starts with, for each of the answer and the arguments read (it grows from
+/// there).
+const TAPE_ROOM: usize = 1 << 16;
 
 /// The exception for a located core error.
 fn located_error(err: Located) -> PyErr {
@@ -94,9 +92,8 @@ fn call<'py>(py: Python<'py>, input: Input<'_>, op: Op) -> PyResult<Bound<'py, P
         return host::run_into(&mut sink::PySink { py }, &input, op, HOST).map_err(located_error)?;
     }
     let (tape, answer) = py.detach(|| {
-        let room = tape_room(input.len());
-        let mut tape = Tape::with_capacity(room);
-        let answer = host::run_into(tape.reading(room), &input, op, HOST);
+        let mut tape = Tape::with_capacity(TAPE_ROOM);
+        let answer = host::run_into(tape.reading(TAPE_ROOM), &input, op, HOST);
         if input.len() >= GIVE_BACK_FROM {
             alloc::give_back();
         }

@@ -78,7 +78,7 @@ impl<S: Sink> Arguments<'_, S> {
             return None;
         };
         let value = match written {
-            Some((at, grammar)) => state.sink.built(value, Written { at, end, grammar }),
+            Some((at, grammar)) => state.sink.built(value, Written { at, grammar }),
             None => value,
         };
         state.values.push(Some(value));

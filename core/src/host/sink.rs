@@ -104,19 +104,7 @@ impl Key<'_> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Written {
     pub(super) at: usize,
-    pub(super) end: usize,
     pub(super) grammar: crate::call::Grammar,
-}
-
-impl Written {
-    /// The length of their text, in bytes.
-    pub fn len(&self) -> usize {
-        self.end - self.at
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.end == self.at
-    }
 }
 
 /// Builds host values. A list is built as `list`, then for each item `item`, the item's value,
