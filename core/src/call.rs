@@ -286,8 +286,9 @@ pub struct ToolCall {
 /// in the core.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Deferred {
-    /// Checked and left in the text at this offset (`shape::Defer::Large`).
-    Text(usize),
+    /// Checked and left in the text where they are written, in `grammar`, for the host to build
+    /// from there (`shape::Defer::Large`, or a builder that only checks: `shape::CHECK`).
+    Text { at: usize, grammar: Grammar },
     /// Built by the host (`shape::Defer::Build`): their handle, and where they are written in the
     /// text (the object's `{`, the argument list's `(`) in which grammar.
     Built { handle: u32, at: usize, grammar: Grammar },
@@ -308,17 +309,10 @@ pub(crate) enum Grammar {
 }
 
 impl Deferred {
-    /// The offset of the arguments object in the text it was read from.
-    pub(crate) fn at(self) -> usize {
-        match self {
-            Deferred::Text(at) | Deferred::Built { at, .. } => at,
-        }
-    }
-
     /// The same arguments, read from a text that starts `by` bytes later in the caller's.
     pub(crate) fn shifted(self, by: usize) -> Self {
         match self {
-            Deferred::Text(at) => Deferred::Text(at + by),
+            Deferred::Text { at, grammar } => Deferred::Text { at: at + by, grammar },
             Deferred::Built { handle, at, grammar } => Deferred::Built {
                 handle,
                 at: at + by,

@@ -305,12 +305,7 @@ impl<'t> Params<'t> {
         };
         let deferred = build
             .params(entries)
-            .and_then(|h| u32::try_from(h).ok())
-            .map(|handle| Deferred::Built {
-                handle,
-                at,
-                grammar: Grammar::Params,
-            });
+            .and_then(|handle| build.deferred(handle, at, Grammar::Params));
         (Object::new(), deferred, self.written)
     }
 }
@@ -359,7 +354,7 @@ pub(crate) fn parameters<'t>(
     let bytes = text.as_bytes();
     let at_first = p;
     let entries = match defer {
-        Defer::Build(_) => Entries::Host(Vec::with_capacity(8)),
+        Defer::Build(build) if build.keeps() => Entries::Host(Vec::with_capacity(8)),
         _ => Entries::Tree(Object::with_capacity(8)),
     };
     let mut params = Params {

@@ -130,10 +130,13 @@ fn answer<S: Sink>(
             let mut deferred = deferred.into_iter().peekable();
             list(sink, events.len(), events, |sink, e| {
                 let left = match &e {
-                    Event::CallEnd { index, .. } => deferred.next_if(|&(i, _)| i == *index).map(|(_, at)| at),
+                    Event::CallEnd { index, .. } => deferred.next_if(|l| l.index == *index),
+                    Event::Arguments { index, delta } if delta.is_empty() => {
+                        deferred.peek().filter(|l| l.index == *index).copied()
+                    }
                     _ => None,
                 };
-                event(sink, e, left.map(Deferred::Text), source, &at)
+                event(sink, e, left.map(|l| l.deferred), source, &at)
             })
         }
     }
@@ -146,8 +149,8 @@ fn answer<S: Sink>(
 /// - `{"type": "call_end", "index", "arguments", "repairs"?}` (`repairs`, located by `at`, only
 ///   when the call was mended).
 ///
-/// A `CallEnd` whose arguments were left in the text (`deferred`: their offset in `source`) is
-/// built from there.
+/// A `CallEnd` whose arguments were left in the text (`deferred`: where they are in `source`)
+/// is built from there, and the empty delta of its `Arguments` is their text there.
 fn event<S: Sink>(
     sink: &mut S,
     event: Event,
@@ -178,7 +181,10 @@ fn event<S: Sink>(
         }
         Event::Arguments { index, delta } => {
             field(sink, &mut m, Field::Index, |s| s.int(count(index)))?;
-            field(sink, &mut m, Field::Delta, |s| s.str(&delta))?;
+            field(sink, &mut m, Field::Delta, |s| match deferred {
+                Some(deferred) if delta.is_empty() => s.str(&super::raw::json_text(source, deferred)),
+                _ => s.str(&delta),
+            })?;
         }
         Event::CallEnd {
             index,
@@ -375,7 +381,7 @@ fn arguments<S: Sink>(
                 },
             }
         }
-        Some(Deferred::Text(at)) => super::raw::value(sink, left.source, at),
+        Some(Deferred::Text { at, grammar }) => super::raw::left(sink, left.source, at, grammar),
         None => object(sink, arguments),
     }
 }

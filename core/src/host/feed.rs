@@ -12,7 +12,7 @@ use crate::text::message::MessageOptions;
 use crate::text::stream::{Event, ToolCallStream};
 use crate::value::Value;
 
-use super::{panic_message, ArgError, Failure, Host, Located, Output, Receipts, ToolOptions};
+use super::{panic_message, ArgError, Failure, Host, LeftInText, Located, Output, Receipts, ToolOptions};
 
 /// A stream being fed, for one binding object.
 #[derive(Debug)]
@@ -215,7 +215,11 @@ impl Stream {
                 Ok(match &mut self.kind {
                     Kind::Text(s) => Output::Events {
                         events,
-                        deferred: s.take_deferred(),
+                        deferred: s
+                            .take_deferred()
+                            .into_iter()
+                            .map(|(index, deferred)| LeftInText { index, deferred })
+                            .collect(),
                         source: s.text(),
                         at,
                     },

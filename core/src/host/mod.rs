@@ -45,7 +45,7 @@ pub use tape::Tape;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use crate::call::{FormatSet, ToolCall};
+use crate::call::{Deferred, FormatSet, ToolCall};
 use crate::error::{locate, ErrorCode, ParseError};
 use crate::providers::{Provider, ProviderCall, ResponseOptions, ToolResult};
 use crate::syntax::shape::Defer;
@@ -232,15 +232,23 @@ pub enum Output<'a> {
         position: usize,
     },
     Value(Value),
-    /// What a stream reported ([`Stream`]). The `CallEnd` of each call in `deferred` (its index
-    /// and the offset of its arguments object in `source`, in order) has its arguments still in
-    /// `source`, the text the stream was fed.
+    /// What a stream reported ([`Stream`]). The `CallEnd` of each call in `deferred` (in order)
+    /// has its arguments still in `source`, the text the stream was fed, and so has its
+    /// `Arguments` event when its delta is empty.
     Events {
         events: Vec<Event>,
-        deferred: Vec<(usize, usize)>,
+        deferred: Vec<LeftInText>,
         source: &'a str,
         at: Receipts,
     },
+}
+
+/// A call of a stream whose arguments are left in the stream's text: its index, and where and
+/// in which grammar they are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeftInText {
+    pub(crate) index: usize,
+    pub(crate) deferred: Deferred,
 }
 
 /// Runs `op` on `input` for `host`: the core call, with its error located in the caller's

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 
 use super::sink::{Key, Sink, Written};
-use crate::call::Grammar;
+use crate::call::{Deferred, Grammar};
 use crate::syntax::callsyntax;
 use crate::syntax::json::{self, Build, Check, CheckObject};
 use crate::syntax::object_literal::Literal;
@@ -115,7 +115,7 @@ impl<S: Sink> BuildArguments for Arguments<'_, S> {
 
     fn object_literal(&self, src: &str, open: usize, delimiter: &'static str) -> Option<(usize, usize)> {
         self.keep(None, |mut checked| {
-            let mut read = literal(src, open, delimiter);
+            let mut read = Literal::new(src, open, delimiter);
             let value = read.object_into(&mut checked, true).ok().map(|value| (value, read.pos));
             (value, checked)
         })
@@ -148,17 +148,6 @@ impl<S: Sink> BuildArguments for Arguments<'_, S> {
             (Some((value, 0)), Checked { check, host })
         })
         .map(|(handle, _)| handle)
-    }
-}
-
-/// A reader of Gemma's object literal at `open` in `src`.
-fn literal<'t>(src: &'t str, open: usize, delimiter: &'t str) -> Literal<'t> {
-    Literal {
-        text: src,
-        bytes: src.as_bytes(),
-        pos: open,
-        depth: 0,
-        delimiter,
     }
 }
 
@@ -229,29 +218,62 @@ pub(super) fn value<S: Sink>(sink: &mut S, source: &str, at: usize) -> Result<S:
     host.finish(built.flatten())
 }
 
+/// The arguments a parse checked and left in the text at `at` (`shape::Check`,
+/// `shape::Defer::Large`), built in `sink`: a JSON object, or an arguments string whose content
+/// is one (read with the checking builder `written` uses, so that a host links one builder for it).
+pub(super) fn left<S: Sink>(sink: &mut S, source: &str, at: usize, grammar: Grammar) -> Result<S::Value, S::Error> {
+    if grammar != Grammar::JsonString {
+        return value(sink, source, at);
+    }
+    let (built, checked) = object_in_string(Checked::over(Host { sink, error: None }), source, at);
+    checked.host.finish(built)
+}
+
+/// The JSON object that is the whole content of the string at `at`, read into `checked`.
+fn object_in_string<'a, 's, S: Sink>(
+    checked: Checked<'a, 's, S>,
+    source: &'a str,
+    at: usize,
+) -> (Option<S::Value>, Checked<'a, 's, S>) {
+    let (built, checked) = json::build_object_in_string(source, at, checked);
+    if let Some((value, _)) = built {
+        return (value, checked);
+    }
+    let Some((text, _)) = json::string_at(source, at) else {
+        return (None, checked);
+    };
+    let (built, back) = json::build_complete_object(&text, Checked::over(checked.host));
+    (built.flatten(), Checked::over(back.host))
+}
+
+/// The JSON text of the arguments `deferred` says are in `source`: the `Arguments` delta of a
+/// stream's call read whole, as the model wrote it (as when it streams): an object's own text, an
+/// arguments string's content. Empty when they cannot be read (they were checked when the call
+/// was read).
+pub(super) fn json_text(source: &str, deferred: Deferred) -> Cow<'_, str> {
+    let (Deferred::Text { at, grammar } | Deferred::Built { at, grammar, .. }) = deferred;
+    match grammar {
+        Grammar::Json => {
+            json::raw_value_end(source.as_bytes(), at).map_or(Cow::Borrowed(""), |end| Cow::Borrowed(&source[at..end]))
+        }
+        Grammar::JsonString => json::string_at(source, at).map_or(Cow::Borrowed(""), |(text, _)| text),
+        // Not left in the text by a stream (`shape::Check`): their delta is written from the tree.
+        Grammar::CallSyntax | Grammar::ObjectLiteral(_) | Grammar::Params => Cow::Borrowed(""),
+    }
+}
+
 /// The arguments written at `at` in `source` in `grammar` (checked when they were parsed), built
-/// in `sink`. Only a host that builds arguments while the parse reads them needs this (see
-/// `answer::Again`): a host that does not is spared the builders of every grammar but JSON.
-/// Built with the checking builder the parse used, so that a host links one builder per grammar
-/// (this is rare: a call reported twice).
+/// in `sink`: those a stream left in its text, and a call that a parse which built while it read
+/// reported twice. Built with the checking builder the parse used, so that a host links one
+/// builder per grammar.
 pub(super) fn written<S: Sink>(sink: &mut S, source: &str, at: usize, grammar: Grammar) -> Result<S::Value, S::Error> {
     let mut checked = Checked::over(Host { sink, error: None });
     let built = match grammar {
         Grammar::Json => return value(checked.host.sink, source, at),
         Grammar::JsonString => {
-            let (built, back) = json::build_object_in_string(source, at, checked);
+            let (built, back) = object_in_string(checked, source, at);
             checked = back;
-            match built {
-                Some((value, _)) => Some(value),
-                None => match json::string_at(source, at) {
-                    Some((text, _)) => {
-                        let (built, back) = json::build_complete_object(&text, Checked::over(checked.host));
-                        checked = Checked::over(back.host);
-                        built
-                    }
-                    None => None,
-                },
-            }
+            Some(built)
         }
         Grammar::CallSyntax => {
             let (built, back) = callsyntax::build_arguments(source, at, checked);
@@ -259,7 +281,7 @@ pub(super) fn written<S: Sink>(sink: &mut S, source: &str, at: usize, grammar: G
             built.ok().map(|(value, _)| value)
         }
         Grammar::ObjectLiteral(format) => crate::formats::gemma::delimiter(format)
-            .and_then(|delimiter| literal(source, at, delimiter).object_into(&mut checked, true).ok()),
+            .and_then(|delimiter| Literal::new(source, at, delimiter).object_into(&mut checked, true).ok()),
         // Built from what the parse read (`BuildArguments::params`), not from the text, and a
         // parse reports each such call once.
         Grammar::Params => None,

@@ -13,7 +13,7 @@
 use crate::call::{Deferred, Format, Grammar, Origin, ToolCall};
 use crate::lex::{self, skip_ws};
 use crate::syntax::json::{self, Tree};
-use crate::syntax::shape::{Defer, ARGUMENT_KEYS, DEFER_FROM, ID_KEYS};
+use crate::syntax::shape::{BuildArguments, Defer, ARGUMENT_KEYS, DEFER_FROM, ID_KEYS};
 use crate::value::{Object, Value};
 
 /// The most keys one object of the shape may have here (more: the general reading).
@@ -130,16 +130,18 @@ fn call_object(src: &str, p: usize, defer: Defer<'_>) -> Option<(Read, usize)> {
 /// The arguments at `p` (four containers deep): an object, or a string whose whole content is
 /// one JSON object (read as a text of its own, from depth zero). The offset after them comes last.
 fn arguments_at(src: &str, p: usize, defer: Defer<'_>) -> Option<(Object, Option<Deferred>, usize)> {
-    let kept = |(handle, end): (usize, usize), grammar| {
-        let handle = u32::try_from(handle).ok()?;
-        Some((Object::new(), Some(Deferred::Built { handle, at: p, grammar }), end))
+    let kept = |builder: &dyn BuildArguments, (handle, end): (usize, usize), grammar| {
+        Some((Object::new(), Some(builder.deferred(handle, p, grammar)?), end))
     };
     match src.as_bytes().get(p)? {
         b'{' => match defer {
-            Defer::Build(builder) => kept(builder.object(src, p, 4)?, Grammar::Json),
+            Defer::Build(builder) => kept(builder, builder.object(src, p, 4)?, Grammar::Json),
             Defer::Large if src.len() - p >= DEFER_FROM => Some((
                 Object::new(),
-                Some(Deferred::Text(p)),
+                Some(Deferred::Text {
+                    at: p,
+                    grammar: Grammar::Json,
+                }),
                 json::check_nested_at(src, p, 4)?,
             )),
             _ => match json::value_nested_at(src, p, 4)? {
@@ -149,7 +151,7 @@ fn arguments_at(src: &str, p: usize, defer: Defer<'_>) -> Option<(Object, Option
         },
         b'"' => {
             if let Defer::Build(builder) = defer {
-                return kept(builder.json_string(src, p)?, Grammar::JsonString);
+                return kept(builder, builder.json_string(src, p)?, Grammar::JsonString);
             }
             let (object, end) = if let (Some(read), _) = json::build_object_in_string(src, p, Tree) {
                 read

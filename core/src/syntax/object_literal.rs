@@ -38,13 +38,7 @@ pub(crate) fn arguments_as(
     (format, defer): (Format, Defer<'_>),
 ) -> Result<(Object, Option<Deferred>, usize), ParseError> {
     let read = || {
-        let mut literal = Literal {
-            text: src,
-            bytes: src.as_bytes(),
-            pos: open,
-            depth: 0,
-            delimiter,
-        };
+        let mut literal = Literal::new(src, open, delimiter);
         Ok((literal.object(true)?, literal.pos))
     };
     let grammar = Grammar::ObjectLiteral(format);
@@ -66,6 +60,17 @@ pub(crate) struct Literal<'t> {
 }
 
 impl<'t> Literal<'t> {
+    /// A reader of the literal whose `{` is at `open` in `src`, strings between two `delimiter`s.
+    pub(crate) fn new(src: &'t str, open: usize, delimiter: &'t str) -> Self {
+        Literal {
+            text: src,
+            bytes: src.as_bytes(),
+            pos: open,
+            depth: 0,
+            delimiter,
+        }
+    }
+
     /// The object at `pos` (a `{`); `arguments` for the call's own argument object.
     pub(crate) fn object(&mut self, arguments: bool) -> Result<Object, ParseError> {
         match self.object_into(&mut Tree, arguments)? {

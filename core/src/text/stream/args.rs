@@ -23,7 +23,6 @@ use crate::call::Format;
 use crate::formats::JsonBody;
 use crate::lex::skip_ws;
 use crate::syntax::json::{check_nested_at, parse_value_at, raw_string_end, raw_value_end, Nesting};
-use crate::syntax::shape::DEFER_FROM;
 use crate::value::{Object, Value};
 
 /// How far an object's head (the keys before the arguments) is looked for.
@@ -127,8 +126,8 @@ impl Walk {
     }
 
     /// Reads the text that came since the last call; `may_start`: whether a new call may start
-    /// now (every call before it has ended); `defer`: arguments of [`DEFER_FROM`] bytes or more
-    /// are checked, not built.
+    /// now (every call before it has ended); `defer`: the arguments are checked and left in the
+    /// text for the host, not built.
     pub(super) fn advance(&mut self, text: &str, mut may_start: bool, defer: bool, out: &mut Vec<Piece>) {
         let bytes = text.as_bytes();
         loop {
@@ -179,7 +178,7 @@ impl Walk {
                         self.phase = Phase::Args { args, pos: to, nesting };
                         return;
                     };
-                    let ended = if defer && close + 1 - args >= DEFER_FROM {
+                    let ended = if defer {
                         check_nested_at(text, args, 0)
                             .filter(|&end| end == close + 1)
                             .map(|_| (Object::new(), Some(args)))

@@ -31,11 +31,11 @@ mod state;
 
 pub use state::{scan_stream, StreamScan, StreamState};
 
-use crate::call::{Format, ToolCall};
+use crate::call::{Deferred, Format, Grammar, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::repair::Repair;
 use crate::syntax::json::{parse_value_at, raw_value_end};
-use crate::syntax::shape::Defer;
+use crate::syntax::shape::{BuildArguments, Defer, CHECK};
 use crate::text::content::{prose, Content, Out};
 use crate::text::message::{parse_message, region_start, IdHasher, MessageOptions};
 use crate::text::scanner::marks::Marks;
@@ -176,10 +176,9 @@ pub struct ToolCallStream {
     diverged: bool,
     /// The ids of this stream's calls, from one seed (fresh with [`Ids::Generate`]).
     hasher: Option<IdHasher>,
-    /// When large arguments are left in the text for the host
-    /// ([`ToolCallStream::leaving_arguments`]), the calls so left: their index and the offset of
-    /// their arguments object.
-    deferred: Option<Vec<(usize, usize)>>,
+    /// When arguments are left in the text for the host ([`ToolCallStream::leaving_arguments`]),
+    /// the calls so left: their index and where their arguments are.
+    deferred: Option<Vec<(usize, Deferred)>>,
     /// With [`MessageOptions::repair`]: what the events have shown so far, and the receipts.
     shown: Option<Box<Shown>>,
     repairs: Vec<Repair>,
@@ -241,11 +240,15 @@ impl ToolCallStream {
         }
     }
 
-    /// A stream for a host that builds its own values from the text ([`crate::host`]): a call
-    /// whose arguments object is [`DEFER_FROM`](crate::syntax::shape::DEFER_FROM) bytes or more
-    /// ends with empty `arguments`, its index and the offset of the object in [`Self::text`]
-    /// being kept for [`Self::take_deferred`]. No tree of such arguments is built, so the stream
-    /// needs about the memory of [`crate::parse_message`] on the same text.
+    /// A stream for a host that builds its own values from the text ([`crate::host`]): the
+    /// arguments of a call are checked where they are written and left there
+    /// ([`CHECK`]), the call ending with empty `arguments` and its index and where they are
+    /// kept for [`Self::take_deferred`]. A call read whole has an empty `Arguments` delta: the
+    /// host writes it from the text too. No
+    /// tree of such arguments is built, so the host's values are the only ones made, and the
+    /// stream needs about the memory of [`crate::parse_message`] on the same text. Values
+    /// written as text between a format's tags are built as a tree (they are not read again
+    /// from the text), as are all arguments when the caller gives tools (their checks read it).
     pub(crate) fn leaving_arguments(options: MessageOptions<'_>) -> Self {
         ToolCallStream {
             deferred: options.defer(Defer::Large).is_large().then(Vec::new),
@@ -253,9 +256,9 @@ impl ToolCallStream {
         }
     }
 
-    /// The calls whose arguments were left in the text since the last call: (call index, offset
-    /// of the arguments object in [`Self::text`]), in order.
-    pub(crate) fn take_deferred(&mut self) -> Vec<(usize, usize)> {
+    /// The calls whose arguments were left in the text since the last call: (call index, where
+    /// they are in [`Self::text`]), in order.
+    pub(crate) fn take_deferred(&mut self) -> Vec<(usize, Deferred)> {
         self.deferred.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
@@ -517,13 +520,14 @@ impl ToolCallStream {
             .tools
             .as_ref()
             .filter(|_| self.options.unknown != UnknownTools::Keep);
-        self.scanner.run(&self.text, false, names)?;
+        let check = self.checker();
+        self.scanner.run_building(&self.text, false, names, check)?;
         let (late, found) = tiers::later_tiers(
             &self.text,
             self.options.formats,
             &self.scanner.found,
             self.names(),
-            Defer::Never,
+            check.map_or(Defer::Never, Defer::Build),
         )?;
         let late = late.map(|scanned| {
             self.scanner.found.scanned = scanned.regions;
@@ -576,7 +580,7 @@ impl ToolCallStream {
                 .tools
                 .as_ref()
                 .filter(|_| self.options.unknown != UnknownTools::Keep);
-            let _ = self.scanner.run(text, true, names);
+            let _ = self.scanner.run_building(text, true, names, self.checker());
         }
         let has_calls = has_calls.or(self.calls_certain().then_some(true));
         self.walk_on(text, events);
@@ -811,7 +815,13 @@ impl ToolCallStream {
                 },
                 Piece::End { arguments, deferred } => {
                     if let (Some(at), Some(left)) = (deferred, &mut self.deferred) {
-                        left.push((index, at));
+                        left.push((
+                            index,
+                            Deferred::Text {
+                                at,
+                                grammar: Grammar::Json,
+                            },
+                        ));
                     }
                     events.0.push(Event::CallEnd {
                         index,
@@ -896,7 +906,8 @@ impl ToolCallStream {
         self.repairs.extend(repairs.iter().cloned());
         let (delta, arguments) = match call.deferred {
             None => (crate::value::object_json(&call.arguments), call.arguments),
-            Some(deferred) => self.left_in_text(text, index, deferred.at()),
+            Some(deferred) if self.deferred.is_some() => self.left_for_host(index, deferred),
+            Some(deferred) => self.built_from_text(text, deferred),
         };
         events.0.push(Event::Arguments { index, delta });
         events.0.push(Event::CallEnd {
@@ -907,24 +918,41 @@ impl ToolCallStream {
         self.index += 1;
     }
 
-    /// The arguments delta and `CallEnd` arguments of the `index`-th call, whose arguments the
-    /// scanner checked and left in the text at `at`: the object's text, and the object (built
-    /// now, or left there for the host).
-    fn left_in_text(&mut self, text: &str, index: usize, at: usize) -> (String, Object) {
-        let Some(end) = raw_value_end(text.as_bytes(), at) else {
-            self.diverged = true;
-            return (String::new(), Object::new());
-        };
-        let delta = text[at..end].to_string();
-        if let Some(left) = &mut self.deferred {
-            left.push((index, at));
-            return (delta, Object::new());
-        }
-        if let Ok((Value::Object(arguments), _)) = parse_value_at(text, at) {
-            return (delta, arguments);
+    /// The arguments delta and `CallEnd` arguments of a call whose large JSON arguments the
+    /// scanner checked and left in the text ([`Defer::Large`]), for a caller that is not a host:
+    /// the object's text, and the object built from it.
+    fn built_from_text(&mut self, text: &str, deferred: Deferred) -> (String, Object) {
+        if let Deferred::Text {
+            at,
+            grammar: Grammar::Json,
+        } = deferred
+        {
+            if let Some(end) = raw_value_end(text.as_bytes(), at) {
+                if let Ok((Value::Object(arguments), _)) = parse_value_at(text, at) {
+                    return (text[at..end].to_string(), arguments);
+                }
+            }
         }
         self.diverged = true;
-        (delta, Object::new())
+        (String::new(), Object::new())
+    }
+
+    /// The arguments delta and `CallEnd` arguments of the `index`-th call, whose arguments the
+    /// scanner checked and left in the text for the host: both empty, the host writing the delta
+    /// (compact JSON, as for a call whose arguments were built) and the arguments from the text.
+    fn left_for_host(&mut self, index: usize, deferred: Deferred) -> (String, Object) {
+        match &mut self.deferred {
+            Some(left) => left.push((index, deferred)),
+            // Only a stream for a host checks arguments without building them.
+            None => self.diverged = true,
+        }
+        (String::new(), Object::new())
+    }
+
+    /// The builder the scanner and the later tiers read arguments with: [`CHECK`] when they are
+    /// left in the text for the host, else none (a tree).
+    fn checker(&self) -> Option<&'static dyn BuildArguments> {
+        self.deferred.is_some().then_some(CHECK as &dyn BuildArguments)
     }
 }
 
