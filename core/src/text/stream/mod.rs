@@ -240,15 +240,15 @@ impl ToolCallStream {
         }
     }
 
-    /// A stream for a host that builds its own values from the text ([`crate::host`]): the
-    /// arguments of a call are checked where they are written and left there
-    /// ([`CHECK`]), the call ending with empty `arguments` and its index and where they are
-    /// kept for [`Self::take_deferred`]. A call read whole has an empty `Arguments` delta: the
-    /// host writes it from the text too. No
-    /// tree of such arguments is built, so the host's values are the only ones made, and the
-    /// stream needs about the memory of [`crate::parse_message`] on the same text. Values
-    /// written as text between a format's tags are built as a tree (they are not read again
-    /// from the text), as are all arguments when the caller gives tools (their checks read it).
+    /// A stream for a host that builds its own values from the text ([`crate::host`]): a call's
+    /// arguments written in JSON (an object, or an arguments string) are checked where they are
+    /// written and left there ([`CHECK`]); the call ends with empty `arguments`, its index and
+    /// where they are being kept for [`Self::take_deferred`], and when it is read whole its
+    /// `Arguments` delta is empty too: the host builds both from the text. No tree of such
+    /// arguments is built, so the host's values are the only ones made, and the stream needs
+    /// about the memory of [`crate::parse_message`] on the same text. Arguments in call syntax
+    /// or written as text between a format's tags are built as a tree (see [`CHECK`]), and so
+    /// are all arguments when the caller gives tools (their checks read the tree).
     pub(crate) fn leaving_arguments(options: MessageOptions<'_>) -> Self {
         ToolCallStream {
             deferred: options.defer(Defer::Large).is_large().then(Vec::new),
