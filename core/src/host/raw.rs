@@ -263,9 +263,9 @@ pub(super) fn json_text(source: &str, deferred: Deferred) -> Cow<'_, str> {
 }
 
 /// The arguments written at `at` in `source` in `grammar` (checked when they were parsed), built
-/// in `sink`: those a stream left in its text, and a call that a parse which built while it read
-/// reported twice. Built with the checking builder the parse used, so that a host links one
-/// builder per grammar.
+/// in `sink`: a call that a parse which built while it read reported twice (a stream's arguments
+/// left in its text are built by [`left`]). Built with the checking builder the parse used, so
+/// that a host links one builder per grammar.
 pub(super) fn written<S: Sink>(sink: &mut S, source: &str, at: usize, grammar: Grammar) -> Result<S::Value, S::Error> {
     let mut checked = Checked::over(Host { sink, error: None });
     let built = match grammar {
