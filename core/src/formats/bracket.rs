@@ -75,20 +75,24 @@ fn key_value(text: &str, from: usize, out: &mut Calls<'_>) -> Result<usize, Pars
         // `;args=…` or a longer name may follow: nothing here is a whole call yet.
         return Err(cut(text, "the tool name"));
     }
-    let (arguments, args, end) = if bytes[p] == b';' {
-        let (arguments, value_at, end) = arguments(text, p + 1, name)?;
-        (arguments, Args::Json(value_at), end)
+    let (arguments, deferred, args, end) = if bytes[p] == b';' {
+        let value_at = arguments_at(text, p + 1)?;
+        let (arguments, deferred, end) = super::json_arguments_as(text, value_at, out.defer, || {
+            super::object_arguments(text, value_at, name)
+        })?;
+        (arguments, deferred, Args::Json(value_at), end)
     } else {
-        (Object::new(), Args::None, name_to)
+        (Object::new(), None, Args::None, name_to)
     };
     let origin = Origin::At { name: name_at, args };
-    out.push(ToolCall::new(name.to_string(), arguments, Format::Bracket, name_at..end).with_origin(origin));
+    let mut call = ToolCall::new(name.to_string(), arguments, Format::Bracket, name_at..end).with_origin(origin);
+    call.deferred = deferred;
+    out.push(call);
     Ok(end)
 }
 
-/// `args={...}` after the `;` that ends at `from`; returns the arguments, where they start and the
-/// offset after them.
-fn arguments(text: &str, from: usize, name: &str) -> Result<(Object, usize, usize), ParseError> {
+/// Where the arguments of `args={...}` start, after the `;` that ends at `from`.
+fn arguments_at(text: &str, from: usize) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let q = skip_ws(bytes, from);
     let eq = skip_ws(bytes, q + 4);
@@ -108,8 +112,7 @@ fn arguments(text: &str, from: usize, name: &str) -> Result<(Object, usize, usiz
     if value_at == bytes.len() {
         return Err(cut(text, "`args=`"));
     }
-    let (o, end) = super::object_arguments(text, value_at, name)?;
-    Ok((o, value_at, end))
+    Ok(value_at)
 }
 
 /// The text ends inside the `name=` form, before a whole call.

@@ -188,7 +188,7 @@ pub(crate) fn call(text: &str, start: usize, tags: &Tags, defer: Defer<'_>) -> R
         }
     }
     if bytes.get(p) == Some(&b'{') {
-        return json_call(text, start, name_at..name_to, p, tags);
+        return json_call(text, start, name_at..name_to, p, tags, defer);
     }
     let (arguments, deferred, params, end) = tagged::parameters(text, p, tags.close, defer, |p, params| {
         if !at(bytes, p, tags.key) {
@@ -223,14 +223,18 @@ fn json_call(
     name: Range<usize>,
     args_at: usize,
     tags: &Tags,
+    defer: Defer<'_>,
 ) -> Result<(ToolCall, usize), ParseError> {
-    let (arguments, end) = super::object_arguments(text, args_at, &text[name.clone()])?;
+    let (arguments, deferred, end) = super::json_arguments_as(text, args_at, defer, || {
+        super::object_arguments(text, args_at, &text[name.clone()])
+    })?;
     let end = expect(text, skip_ws(text.as_bytes(), end), tags.close, "the tool call")?;
     let origin = Origin::At {
         name: name.start,
         args: Args::Json(args_at),
     };
-    let call = ToolCall::new(text[name].to_string(), arguments, tags.format, start..end).with_origin(origin);
+    let mut call = ToolCall::new(text[name].to_string(), arguments, tags.format, start..end).with_origin(origin);
+    call.deferred = deferred;
     Ok((call, end))
 }
 

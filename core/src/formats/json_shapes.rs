@@ -12,12 +12,16 @@ use memchr::memchr2;
 
 use crate::call::{Format, ToolCall};
 use crate::error::ParseError;
-use crate::syntax::json;
-use crate::syntax::shape::{call_spans, calls_in, claims_call, may_be_call_shape, Mode};
+use crate::syntax::shape::{call_spans, calls_in, claims_call, may_be_call_shape, Defer, Mode};
+use crate::syntax::{json, plain_shapes};
 
-/// Every JSON call in `text`, in text order; the range of each value that holds calls (a call, a
-/// list of calls or a message) goes to `regions`.
-pub(crate) fn calls(text: &str, regions: &mut Vec<Range<usize>>) -> Result<Vec<ToolCall>, ParseError> {
+/// Every JSON call in `text`, in text order, its arguments read as `defer` says; the range of
+/// each value that holds calls (a call, a list of calls or a message) goes to `regions`.
+pub(crate) fn calls(
+    text: &str,
+    regions: &mut Vec<Range<usize>>,
+    defer: Defer<'_>,
+) -> Result<Vec<ToolCall>, ParseError> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut pos = 0;
@@ -37,6 +41,11 @@ pub(crate) fn calls(text: &str, regions: &mut Vec<Range<usize>>) -> Result<Vec<T
             }
         };
         if !may_be_call_shape(bytes, start) {
+            pos = end;
+            continue;
+        }
+        if plain_shapes::calls(text, start, Mode::Bare, Format::Json, defer, &mut out).is_some() {
+            regions.push(start..end);
             pos = end;
             continue;
         }

@@ -61,7 +61,7 @@ use crate::syntax::json::{
 };
 use crate::syntax::origin::offset_of;
 use crate::syntax::path::Step;
-use crate::syntax::shape::{plain_calls, CallKeys};
+use crate::syntax::shape::{plain_calls, CallKeys, Defer};
 use crate::value::{Object, Value};
 
 const START_ACTION: &str = "<|START_ACTION|>";
@@ -403,6 +403,12 @@ fn value(text: &str, p: usize, entry: &Entry, marker: &str, out: &mut Calls<'_>)
         }
         out.truncate(first);
     }
+    if let (Reader::NameKey, false) = (entry.reader, entry.spaced) {
+        let defer = out.defer;
+        if let Some(end) = name_keyed_calls(text, p, entry.format, defer, out) {
+            return Ok(end);
+        }
+    }
     let (value, end, ranges) = if entry.spaced {
         parse_spaced_items_at(text, p)?
     } else {
@@ -441,6 +447,64 @@ fn value(text: &str, p: usize, entry: &Entry, marker: &str, out: &mut Calls<'_>)
         out.push(call);
     }
     Ok(end)
+}
+
+/// The calls of `[{"NAME": {arguments}}, …]` (or one such object) at `p`, read without building
+/// the list, their arguments as `defer` says: pushed to `out` as calls of `format`, and the offset
+/// after the value. `None` when it is not written so (a name with an escape, arguments that are
+/// not one object, any error; nothing is pushed): the general reading reads it or reports why.
+fn name_keyed_calls(text: &str, p: usize, format: Format, defer: Defer<'_>, out: &mut Vec<ToolCall>) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let first = out.len();
+    let mut one = |at: usize, outer: usize| -> Option<usize> {
+        let key_at = skip_ws(bytes, at + 1);
+        let name_at = key_at + 1;
+        let len = bytes
+            .get(name_at..)?
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        if bytes.get(key_at) != Some(&b'"') || bytes[name_at + len] != b'"' || len == 0 {
+            return None;
+        }
+        let colon = skip_ws(bytes, name_at + len + 1);
+        let args_at = skip_ws(bytes, colon + 1);
+        if bytes.get(colon) != Some(&b':') || bytes.get(args_at) != Some(&b'{') {
+            return None;
+        }
+        let (arguments, deferred, end) = crate::syntax::plain_shapes::arguments_at(text, args_at, outer + 1, defer)?;
+        let close = skip_ws(bytes, end);
+        if bytes.get(close) != Some(&b'}') {
+            return None;
+        }
+        let origin = name_key_origin(bytes, at);
+        let name = text[name_at..name_at + len].to_owned();
+        let mut call = ToolCall::new(name, arguments, format, at..close + 1).with_origin(origin);
+        call.deferred = deferred;
+        out.push(call);
+        Some(close + 1)
+    };
+    let end = match bytes.get(p) {
+        Some(b'{') => one(p, 0),
+        Some(b'[') => {
+            let mut q = skip_ws(bytes, p + 1);
+            loop {
+                if bytes.get(q) != Some(&b'{') {
+                    break None;
+                }
+                q = skip_ws(bytes, one(q, 1)?);
+                match bytes.get(q) {
+                    Some(b',') => q = skip_ws(bytes, q + 1),
+                    Some(b']') => break Some(q + 1),
+                    _ => break None,
+                }
+            }
+        }
+        _ => None,
+    };
+    if end.is_none() {
+        out.truncate(first);
+    }
+    end
 }
 
 /// Where the name and arguments of `{"NAME": {arguments}}` at `at` stand: the key, its value.

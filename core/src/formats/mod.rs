@@ -208,14 +208,10 @@ pub(crate) fn tagged_json(
         Some(_) => return Err(unrecognized(text, pos, marker)),
         None => return Err(unclosed_marker(text, marker)),
     }
-    let first = out.len();
-    let plain = shape::plain_calls(text, pos, &shape::NAME_ARGUMENTS, out.defer, |call, span| {
-        out.push(call.into_call(format, span));
-    });
-    if let Some(end) = plain {
+    let defer = out.defer;
+    if let Some(end) = crate::syntax::plain_shapes::calls(text, pos, Mode::Tagged, format, defer, out) {
         return Ok(end);
     }
-    out.truncate(first);
     let (value, end, items) = crate::syntax::json::parse_value_items_at(text, pos)?;
     let spans = shape::call_spans_of_items(text, pos, end, &value, Mode::Tagged, Some(items));
     if let Some((index, key)) = shape::stray_key(&value).filter(|_| !shape::is_tagged_call_shape(&value)) {

@@ -25,7 +25,7 @@ use std::ops::Range;
 
 use super::tagged::{self, Opener, Parameters, Place, ValueTags};
 use super::Calls;
-use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
+use crate::call::{Args, Deferred, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{at, skip_ws};
 use crate::syntax::origin::offset_of;
@@ -78,8 +78,8 @@ pub(crate) fn function(text: &str, start: usize, defer: Defer<'_>) -> Result<(To
     let (name, p) = function_name(text, start)?;
     let q = skip_ws(text.as_bytes(), p);
     let (arguments, deferred, args, format, end) = if text.as_bytes().get(q) == Some(&b'{') {
-        let (arguments, end) = json_arguments(text, q)?;
-        (arguments, None, Args::Json(q), Format::FunctionaryV31, end)
+        let (arguments, deferred, end) = json_arguments(text, q, defer)?;
+        (arguments, deferred, Args::Json(q), Format::FunctionaryV31, end)
     } else {
         let (arguments, deferred, params, end) = parameters(text, p, defer)?;
         (arguments, deferred, Args::Params(params), Format::Qwen3Coder, end)
@@ -115,17 +115,21 @@ fn function_name(text: &str, start: usize) -> Result<(&str, usize), ParseError> 
     Ok((name, p))
 }
 
-/// Functionary v3.1: the JSON object at `p`, then whitespace and `</function>`. Returns the
-/// arguments and the offset after `</function>`.
-fn json_arguments(text: &str, p: usize) -> Result<(Object, usize), ParseError> {
+/// Functionary v3.1: the JSON object at `p` (read as `defer` says), then whitespace and
+/// `</function>`. Returns the arguments, where they went when not built here, and the offset
+/// after `</function>`.
+fn json_arguments(text: &str, p: usize, defer: Defer<'_>) -> Result<(Object, Option<Deferred>, usize), ParseError> {
     let bytes = text.as_bytes();
-    let (value, end) = crate::syntax::json::parse_value_at(text, p)?;
-    let Value::Object(arguments) = value else {
-        unreachable!("a JSON value that starts with `{{` is an object")
-    };
+    let (arguments, deferred, end) = super::json_arguments_as(text, p, defer, || {
+        let (value, end) = crate::syntax::json::parse_value_at(text, p)?;
+        let Value::Object(arguments) = value else {
+            unreachable!("a JSON value that starts with `{{` is an object")
+        };
+        Ok((arguments, end))
+    })?;
     let q = skip_ws(bytes, end);
     if at(bytes, q, CLOSE) {
-        return Ok((arguments, q + CLOSE.len()));
+        return Ok((arguments, deferred, q + CLOSE.len()));
     }
     if CLOSE.as_bytes().starts_with(&bytes[q..]) {
         return Err(ParseError::new(

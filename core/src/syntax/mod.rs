@@ -3,9 +3,9 @@
 
 pub(crate) mod callsyntax;
 pub(crate) mod json;
-pub(crate) mod message_calls;
 pub(crate) mod object_literal;
 pub(crate) mod origin;
 pub(crate) mod path;
+pub(crate) mod plain_shapes;
 pub(crate) mod pyliteral;
 pub(crate) mod shape;

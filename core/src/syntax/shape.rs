@@ -36,6 +36,8 @@ pub(crate) enum Mode {
 pub(crate) struct NamedArgs {
     pub name: String,
     pub arguments: Object,
+    /// Where the arguments went when they were not built here (see [`Defer`]).
+    pub deferred: Option<Deferred>,
     /// The call object is the `"function"` member of the value it was read from.
     pub wrapped: bool,
     /// The key its arguments were read from (`None`: none written).
@@ -51,7 +53,9 @@ impl NamedArgs {
             name: "name",
             args: self.key,
         };
-        crate::call::ToolCall::new(self.name, self.arguments, format, span).with_origin(origin)
+        let mut call = crate::call::ToolCall::new(self.name, self.arguments, format, span).with_origin(origin);
+        call.deferred = self.deferred;
+        call
     }
 }
 
@@ -72,20 +76,14 @@ pub(crate) fn calls_in(
     Ok(Some(out))
 }
 
-/// The keys of a call object as a template writes them, in order: an optional id (a string), the
-/// name (a non-empty string) and the arguments (an object) under the first of `arguments` present.
+/// The keys of a call object as a template writes them, in order: the id (a string) when the
+/// call has one, the name (a non-empty string) and the arguments (an object) under the first of
+/// `arguments` present.
 pub(crate) struct CallKeys<'a> {
     pub id: Option<&'static str>,
     pub name: &'static str,
     pub arguments: &'a [&'static str],
 }
-
-/// `{"name": …, "arguments": …}`, or `"parameters"` in place of `"arguments"`.
-pub(crate) const NAME_ARGUMENTS: CallKeys<'static> = CallKeys {
-    id: None,
-    name: "name",
-    arguments: &["arguments", "parameters"],
-};
 
 /// A call read by [`plain_calls`].
 pub(crate) struct PlainCall {
@@ -341,8 +339,8 @@ pub(crate) fn plain_call(
     let bytes = src.as_bytes();
     let mut p = skip_ws(bytes, at + 1);
     let mut id = None;
-    if let Some(key) = keys.id {
-        let (Value::String(s), end) = json::value_nested_at(src, after_key(bytes, p, key)?, outer + 1)? else {
+    if let Some(at) = keys.id.and_then(|key| after_key(bytes, p, key)) {
+        let (Value::String(s), end) = json::value_nested_at(src, at, outer + 1)? else {
             return None;
         };
         id = Some(s);
@@ -362,24 +360,7 @@ pub(crate) fn plain_call(
     if bytes.get(p) != Some(&b'{') {
         return None;
     }
-    let (arguments, deferred, end) = if let Defer::Build(build) = defer {
-        let (handle, end) = build.object(src, p, outer + 1)?;
-        (Object::new(), Some(build.deferred(handle, p, Grammar::Json)?), end)
-    } else if defer.is_large() && src.len() - p >= DEFER_FROM {
-        (
-            Object::new(),
-            Some(Deferred::Text {
-                at: p,
-                grammar: Grammar::Json,
-            }),
-            json::check_nested_at(src, p, outer + 1)?,
-        )
-    } else {
-        let (Value::Object(arguments), end) = json::value_nested_at(src, p, outer + 1)? else {
-            return None;
-        };
-        (arguments, None, end)
-    };
+    let (arguments, deferred, end) = crate::syntax::plain_shapes::arguments_at(src, p, outer + 1, defer)?;
     let p = skip_ws(bytes, end);
     let call = PlainCall {
         id,
@@ -749,6 +730,7 @@ impl Extractor<'_> {
             return Ok(NamedArgs {
                 name,
                 arguments: Object::new(),
+                deferred: None,
                 wrapped: false,
                 key: None,
             });
@@ -759,6 +741,7 @@ impl Extractor<'_> {
         Ok(NamedArgs {
             name,
             arguments,
+            deferred: None,
             wrapped: false,
             key: Some(key),
         })
@@ -921,10 +904,15 @@ pub(crate) fn claims_call(bytes: &[u8], pos: usize, limit: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{
-        call_spans_of_items, calls_in, is_call_shape, may_be_call_shape, plain_calls, Defer, Mode, NAME_ARGUMENTS,
-    };
+    use super::{call_spans_of_items, calls_in, is_call_shape, may_be_call_shape, plain_calls, CallKeys, Defer, Mode};
     use crate::call::{Format, ToolCall};
+
+    /// `{"name": …, "arguments": …}`, or `"parameters"` in place of `"arguments"`.
+    const NAME_ARGUMENTS: CallKeys<'static> = CallKeys {
+        id: None,
+        name: "name",
+        arguments: &["arguments", "parameters"],
+    };
 
     /// The calls of the JSON value at `pos`, read the general way (as `tagged_json` does).
     fn general(src: &str, pos: usize) -> Vec<ToolCall> {

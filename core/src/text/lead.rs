@@ -28,9 +28,8 @@ use crate::formats::pythonic;
 use crate::formats::Calls;
 use crate::lex::{dotted_name_end, skip_ws};
 use crate::syntax::callsyntax::{arguments_as, is_keyword, keyword_list};
-use crate::syntax::message_calls::message_calls;
-use crate::syntax::shape::Defer;
-use crate::syntax::shape::{call_spans, calls_in, Mode};
+use crate::syntax::plain_shapes;
+use crate::syntax::shape::{call_spans, calls_in, Defer, Mode};
 use crate::tools::Tools;
 
 /// What stands at a leading position.
@@ -146,10 +145,8 @@ fn recipient_at(text: &str, q: usize, formats: FormatSet, more: bool, out: &mut 
 
 /// A JSON value of a call shape at `q`.
 fn json_at(text: &str, q: usize, more: bool, defer: Defer<'_>, out: &mut Vec<ToolCall>) -> Lead {
-    if text.as_bytes()[q] == b'{' {
-        if let Some(end) = message_calls(text, q, defer, out) {
-            return Lead::Calls(end);
-        }
+    if let Some(end) = plain_shapes::calls(text, q, Mode::Bare, Format::Json, defer, out) {
+        return Lead::Calls(end);
     }
     let (value, end) = match crate::syntax::json::probe_value_at(text, q) {
         Ok(parsed) => parsed,

@@ -122,7 +122,7 @@ pub(crate) fn later_tiers(
         };
         python::calls(t, known, &skip, found_in, defer)
     };
-    let json = |t: &str, _: usize, regions: &mut Vec<Range<usize>>| json_shapes::calls(t, regions);
+    let json = |t: &str, _: usize, regions: &mut Vec<Range<usize>>| json_shapes::calls(t, regions, defer);
     let tiers: [(&Tier<'_>, &[Format]); 2] = [
         (&json, &[Format::Json]),
         (&call_syntax, &[Format::Python, Format::Pythonic]),
