@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # THE test command.  Runs scripts/setup.sh, then every test suite that exists:
-#   rust     cargo fmt --check; cargo clippy -D warnings; cargo test --workspace (always)
+#   rust     cargo fmt --check; cargo clippy -D warnings; cargo doc -D warnings (the core, private
+#            items too); cargo test --workspace (always)
 #   python   maturin develop --release; pytest tests/python        (pyproject.toml or tests/python)
 #   wasm     scripts/build-wasm.sh; node --test tests/js/...       (bindings-wasm/Cargo.toml or tests/js)
 #   browser  pytest tests/browser (Playwright + /usr/bin/chromium) (tests/browser)
@@ -41,6 +42,8 @@ suite_rust() {
   cargo fmt --all --check
   cmd "cargo clippy --workspace --all-targets -- -D warnings"
   cargo clippy --workspace --all-targets -- -D warnings
+  cmd "RUSTDOCFLAGS='-D warnings' cargo doc -p beacon-core --no-deps --document-private-items"
+  RUSTDOCFLAGS='-D warnings' cargo doc -p beacon-core --no-deps --document-private-items
   cmd "cargo test --workspace"
   cargo test --workspace
 }

@@ -1,4 +1,4 @@
-//! Builds a host's values straight from JSON text, so that no [`Value`](crate::Value) tree is
+//! Builds a host's values straight from JSON text, so that no [`Value`] tree is
 //! built and freed in between: the arguments of the common call shapes, either while the parse
 //! reads them ([`Arguments`], `shape::Defer::Build`) or after it, from the text where it left
 //! them once checked (`shape::Defer::Large`).

@@ -273,7 +273,7 @@ impl Sink for Tape {
     }
 
     /// Large arguments, the last value recorded, are dropped from the tape and left in the
-    /// text ([`IN_TEXT_FROM`]).
+    /// text (from `IN_TEXT_FROM` bytes on).
     fn built(&mut self, value: Piece, written: Written) -> Piece {
         let buf = if value.aside { &mut self.aside } else { &mut self.out };
         let Some(code) = grammar_code(written.grammar) else {

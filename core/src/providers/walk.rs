@@ -308,7 +308,7 @@ impl Joined {
 }
 
 /// A call a reader found, with where its name and arguments stand in the response (for the
-/// positions of the tools checks, [`super::tools`]).
+/// positions of the tools checks, [`crate::tools`]).
 #[derive(Debug, Clone)]
 pub(super) struct FoundCall {
     pub(super) call: ProviderCall,

@@ -1,5 +1,5 @@
 //! Chat templates: a model's own Jinja template, rendered as its tokenizer renders it
-//! ([`render`]), is the definition of the text the model writes; rendering probe conversations
+//! ([`render()`]), is the definition of the text the model writes; rendering probe conversations
 //! that differ in one thing and diffing the renders tells its tool-call format. Markers come only
 //! from those diffs, never from a list of known markers.
 

@@ -14,7 +14,7 @@
 //!   `arguments` holding all the arguments) is unwrapped first ([`wrapper`]).
 //! - **Validation** ([`validate`]): the first violation is `tool_call.schema` with the JSON
 //!   pointer of the offending value ([`crate::ParseError::path`]), the keyword in the message,
-//!   and the value's position in the text ([`origin`]).
+//!   and the value's position in the text ([`crate::syntax::origin`]).
 //!
 //! Parse errors come first: a broken call raises as it does without tools. Then each call, in
 //! text order, is named, typed and validated, and the first failure is raised.

@@ -28,7 +28,7 @@ pub(crate) const ARRAY: u8 = 32;
 pub(crate) const OBJECT: u8 = 64;
 pub(crate) const ANY: u8 = 127;
 
-/// The type names, in the order [`type_name`] lists them.
+/// The type names, in the order [`type_names`] lists them.
 const TYPE_NAMES: [(&str, u8); 7] = [
     ("null", NULL),
     ("boolean", BOOLEAN),

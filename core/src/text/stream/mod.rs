@@ -174,7 +174,7 @@ pub struct ToolCallStream {
     steps: Vec<Piece>,
     /// The events so far disagree with the scanner (a bug): `finish` reports it.
     diverged: bool,
-    /// The ids of this stream's calls, from one seed (fresh with [`Ids::Generate`]).
+    /// The ids of this stream's calls, from one seed (fresh with [`Ids::Generate`](crate::Ids::Generate)).
     hasher: Option<IdHasher>,
     /// When arguments are left in the text for the host ([`ToolCallStream::leaving_arguments`]),
     /// the calls so left: their index and where their arguments are.
