@@ -491,7 +491,8 @@ fn name_keyed_calls(text: &str, p: usize, format: Format, defer: Defer<'_>, out:
                 if bytes.get(q) != Some(&b'{') {
                     break None;
                 }
-                q = skip_ws(bytes, one(q, 1)?);
+                let Some(end) = one(q, 1) else { break None };
+                q = skip_ws(bytes, end);
                 match bytes.get(q) {
                     Some(b',') => q = skip_ws(bytes, q + 1),
                     Some(b']') => break Some(q + 1),
