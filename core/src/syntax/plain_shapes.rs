@@ -61,8 +61,8 @@ pub(crate) fn calls(
 /// neither has (a message's) is `None` at once.
 fn lone(src: &str, at: usize, inside: usize, mode: Mode, defer: Defer<'_>) -> Option<(NamedArgs, usize)> {
     match first_key(src, at)? {
-        "name" | "arguments" | "parameters" | "input" | "args" => call_object(src, at, inside, mode, defer),
         "function" => function_object(src, at, inside, defer),
+        key if key == "name" || ARGUMENT_KEYS.contains(&key) => call_object(src, at, inside, mode, defer),
         key if ID_KEYS.contains(&key) => {
             call_object(src, at, inside, mode, defer).or_else(|| function_object(src, at, inside, defer))
         }
@@ -157,19 +157,15 @@ fn call_object(src: &str, p: usize, inside: usize, mode: Mode, defer: Defer<'_>)
     let mut name = None;
     let mut arguments = None;
     let end = entries(src, p, |key, v| {
-        let argument_key = match key {
-            "name" => {
-                let (Value::String(s), end) = json::value_nested_at(src, v, inside)? else {
-                    return None;
-                };
-                name = Some(s).filter(|s| !s.is_empty());
-                return name.as_ref().map(|_| end);
-            }
-            "arguments" => ARGUMENT_KEYS[0],
-            "parameters" => ARGUMENT_KEYS[1],
-            "input" => ARGUMENT_KEYS[2],
-            "args" => ARGUMENT_KEYS[3],
-            _ => return ID_KEYS.contains(&key).then(|| json::check_nested_at(src, v, inside))?,
+        if key == "name" {
+            let (Value::String(s), end) = json::value_nested_at(src, v, inside)? else {
+                return None;
+            };
+            name = Some(s).filter(|s| !s.is_empty());
+            return name.as_ref().map(|_| end);
+        }
+        let Some(&argument_key) = ARGUMENT_KEYS.iter().find(|k| **k == key) else {
+            return ID_KEYS.contains(&key).then(|| json::check_nested_at(src, v, inside))?;
         };
         if arguments.is_some() {
             return None;
