@@ -25,6 +25,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import corpus  # noqa: E402
+from report import table  # noqa: E402
 
 import beacon  # noqa: E402
 
@@ -75,16 +76,6 @@ def best(fns: Dict[str, Callable[[], Any]], repeats: int) -> Dict[str, float]:
             times[name] = min(times[name], time.perf_counter() - start)
             del result
     return times
-
-
-def table(title: str, header: List[str], rows: List[List[Any]]) -> None:
-    print(f"\n## {title}\n")
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    line = lambda r: "| " + " | ".join(str(x).rjust(w) if i else str(x).ljust(w) for i, (x, w) in enumerate(zip(r, widths))) + " |"  # noqa: E731
-    print(line(header))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in rows:
-        print(line(r))
 
 
 def throughput(texts: List[Optional[str]], repeats: int) -> List[List[Any]]:

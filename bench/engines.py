@@ -1,5 +1,6 @@
-"""Plugin overhead per streamed delta: beacon's vLLM and SGLang plugins vs the engines' own
-parsers for the same format, on the same outputs cut into 4-code-point deltas, in one process.
+"""beacon against vLLM's and SGLang's own parsers, in one process: one-shot, each format's typical
+and 10 KB outputs parsed whole; and the plugin overhead per streamed delta, beacon's vLLM and
+SGLang plugins against the engines' own parsers on the same outputs cut into 4-code-point deltas.
 
     PYTHONPATH=python build/engines-venv/bin/python bench/engines.py [--quick]
 
@@ -14,7 +15,15 @@ beacon's own share: the rest of a plugin's time is building the engine's result 
 (vLLM's ``DeltaMessage``/``DeltaToolCall``, pydantic models with a validator, cost about 5 µs
 a delta that says something; SGLang's ``StreamingParseResult``), which every parser pays.
 
-Only vLLM's text-streaming parsers are timed: its engine-based ones (``qwen3_coder``,
+One-shot, each side parses the whole output with the same tools: beacon's ``parse_message``
+(content and calls, as the engines' parsers give both; the tools compiled once, as
+``beacon.Tools``); and per request, as the engines serve one, vLLM's ``extract_tool_calls`` on a
+parser made with the request's tools and SGLang's ``FunctionCallParser.parse_non_stream``, for
+beacon's plugins (which compile the request's tools and build the engines' result objects
+besides the parse) and the engines' own parsers. The lead is the peer's time over
+``parse_message``'s (target: ≥ 10×, issue #30).
+
+Only vLLM's text-streaming parsers are timed streaming: its engine-based ones (``qwen3_coder``,
 ``glm45``, ``kimi_k2``) stream on the model's token ids, which a benchmark without the model's
 tokenizer cannot give them.
 """
@@ -36,12 +45,13 @@ warnings.filterwarnings("ignore")
 logging.disable(logging.CRITICAL)
 
 import corpus  # noqa: E402
+from report import table  # noqa: E402
 
 import beacon  # noqa: E402
 
 DELTA = 4  # code points per delta
 
-# beacon format -> (vLLM tool parser name or None, SGLang detector name or None)
+# beacon format -> (vLLM tool parser name or None, SGLang detector name or None), streaming
 PEERS = {
     "hermes": ("hermes", "hermes"),
     "llama": ("llama3_json", "llama3"),
@@ -52,6 +62,17 @@ PEERS = {
     "deepseek_v3": (None, "deepseekv3"),
     "pythonic": ("pythonic", "pythonic"),
 }
+# beacon format -> vLLM tool parser name, one-shot (``extract_tool_calls`` reads text for all)
+VLLM_ONE_SHOT = {
+    "hermes": "hermes",
+    "llama": "llama3_json",
+    "mistral": "mistral",
+    "qwen3_coder": "qwen3_coder",
+    "glm45": "glm45",
+    "kimi_k2": "kimi_k2",
+    "deepseek_v3": "deepseek_v3",
+    "pythonic": "pythonic",
+}
 TOOL_NAMES = ("get_weather", "write_file")
 
 
@@ -59,7 +80,13 @@ class Tokenizer:
     """The stand-in tokenizer (docs/integrations.md): beacon never calls it; vLLM's text parsers
     look their special tokens up in ``get_vocab()``."""
 
-    VOCAB = {t: i for i, t in enumerate(["<tool_call>", "</tool_call>", "<|python_tag|>", "<|eom_id|>", "[TOOL_CALLS]"], 1)}
+    VOCAB = {t: i for i, t in enumerate([
+        "<tool_call>", "</tool_call>", "<|python_tag|>", "<|eom_id|>", "[TOOL_CALLS]",
+        "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>", "<|tool_call_begin|>",
+        "<|tool_call_end|>", "<|tool_call_argument_begin|>",
+        "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>",
+        "<｜tool▁sep｜>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>",
+    ], 1)}
 
     def get_vocab(self):
         return dict(self.VOCAB)
@@ -145,6 +172,61 @@ def fmt(s):
     return f"{s / 1e-9:.0f} ns"
 
 
+def one_shot(budget, tool_defs, request, sg_tools):
+    """The one-shot table: each format's typical and 10 KB outputs parsed whole by beacon, and
+    per request by its plugins and the engines' own parsers."""
+    from sglang.srt.function_call.function_call_parser import FunctionCallParser
+    from vllm.tool_parsers import ToolParserManager
+
+    from beacon.integrations.vllm import BeaconToolParser
+
+    compiled = beacon.Tools(tool_defs)
+
+    def vllm_request(parser_cls):
+        # As vLLM serves a request: a parser made with the request's tools (a list of its own,
+        # as each request has), then the whole output.
+        def run(text):
+            request.tools = list(request.tools)
+            return parser_cls(Tokenizer(), request.tools).extract_tool_calls(text, request)
+        return run
+
+    def vllm_calls(info):
+        return [(c.function.name, c.function.arguments) for c in info.tool_calls] if info.tools_called else []
+
+    def sglang_request(name):
+        return lambda text: FunctionCallParser(list(sg_tools), name).parse_non_stream(text)
+
+    def sglang_calls(result):
+        return [(c.name, c.parameters) for c in result[1]]
+
+    rows = []
+    for fmt_id, label, text, _ in corpus.typical_and_large():
+        if fmt_id not in PEERS:
+            continue
+        want = [(c["name"], c["arguments"]) for c in beacon.parse_message(text, tools=compiled)["tool_calls"]]
+        t_beacon = best_seconds(lambda: beacon.parse_message(text, tools=compiled), budget)
+        row = [fmt_id, label, fmt(t_beacon)]
+        for ours, theirs, calls in (
+            (vllm_request(BeaconToolParser), VLLM_ONE_SHOT[fmt_id], vllm_calls),
+            (sglang_request("beacon"), PEERS[fmt_id][1], sglang_calls),
+        ):
+            assert same(calls(ours(text)), want), fmt_id
+            row.append(fmt(best_seconds(lambda: ours(text), budget)))
+            try:
+                peer = (vllm_request(ToolParserManager.get_tool_parser(theirs)) if calls is vllm_calls
+                        else sglang_request(theirs))
+                got = calls(peer(text))
+                t = best_seconds(lambda: peer(text), budget)
+                row += [fmt(t) + ("" if same(got, want) else " (calls differ)"), f"{t / t_beacon:.1f}×"]
+            except Exception as e:  # noqa: BLE001 - reported in the table
+                row += [f"error: {type(e).__name__}", ""]
+        rows.append(row)
+    header = ["format", "size", "beacon parse_message", "beacon (vLLM plugin)", "vLLM's parser", "vLLM ÷ beacon",
+              "beacon (SGLang detector)", "SGLang's detector", "SGLang ÷ beacon"]
+    table("One-shot: the whole output, with the tools (target: the engines' parsers ≥ 10× slower)",
+                header, rows)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -176,6 +258,8 @@ def main():
     ]
     request = ChatCompletionRequest(model="m", messages=[{"role": "user", "content": "hi"}], tools=tool_defs)
     sg_tools = [Tool(**t) for t in tool_defs]
+
+    one_shot(budget, tool_defs, request, sg_tools)
 
     rows = []
     for fmt_id, label, text, _ in corpus.typical_and_large():
@@ -222,13 +306,8 @@ def main():
 
     header = ["format", "deltas", "ToolCallStream alone", "beacon (vLLM plugin)", "vLLM's parser", "vLLM ÷ beacon",
               "beacon (SGLang detector)", "SGLang's detector", "SGLang ÷ beacon"]
-    print(f"\n## Plugin overhead per streamed delta ({DELTA} code points; target: ≥ 10× less than the engines' own parsers)\n")
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    line = lambda r: "| " + " | ".join(str(x).rjust(w) if i else str(x).ljust(w) for i, (x, w) in enumerate(zip(r, widths))) + " |"  # noqa: E731
-    print(line(header))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in rows:
-        print(line(r))
+    table(f"Plugin overhead per streamed delta ({DELTA} code points; target: ≥ 10× less than the engines' own parsers)",
+                header, rows)
 
 
 if __name__ == "__main__":

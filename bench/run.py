@@ -4,9 +4,8 @@
 
 Prints one table per question: beacon vs json.loads of the payload alone and vs a regex+json.loads
 extractor per format; parse_response vs json.loads of the response plus reading the calls by
-hand; beacon vs SGLang's detectors (when `sglang` is importable); beacon's vLLM and SGLang
-plugins vs the engines' own parsers per streamed delta (bench/engines.py, in build/engines-venv
-when it exists); scanning throughput on 1 MB of prose; the WASM build in Node vs the native call;
+hand; beacon and its vLLM and SGLang plugins vs the engines' own parsers, one-shot and per
+streamed delta (bench/engines.py, in build/engines-venv when it exists); scanning throughput on 1 MB of prose; the WASM build in Node vs the native call;
 time per byte on adversarial inputs from 10 KB to 10 MB; time per call on outputs of very many
 small calls per format, 10 KB to 10 MB; peak memory on 10 MB inputs (bench/memory.py). Ratios
 are what matter: absolute times depend on the machine. Each section's wall time goes to stderr.
@@ -25,6 +24,7 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 import baselines  # noqa: E402
 import corpus  # noqa: E402
+from report import table  # noqa: E402
 
 import beacon  # noqa: E402
 
@@ -72,16 +72,6 @@ def fmt_time(s):
         if s >= scale:
             return f"{s / scale:7.2f} {unit}"
     return f"{s / 1e-9:7.2f} ns"
-
-
-def table(title, header, rows):
-    print(f"\n## {title}\n")
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    line = lambda r: "| " + " | ".join(str(x).rjust(w) if i else str(x).ljust(w) for i, (x, w) in enumerate(zip(r, widths))) + " |"
-    print(line(header))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in rows:
-        print(line(r))
 
 
 def check_same(text, fmt):
@@ -163,38 +153,6 @@ def bench_responses(budget):
           ["response", "bytes", "parse_response", "json.loads + by hand", "beacon÷by hand"], rows)
 
 
-SGLANG_DETECTORS = {
-    "hermes": ("sglang.srt.function_call.hermes_detector", "HermesDetector"),
-    "mistral": ("sglang.srt.function_call.mistral_detector", "MistralDetector"),
-    "llama": ("sglang.srt.function_call.llama32_detector", "Llama32Detector"),
-}
-
-
-def bench_sglang(budget):
-    """beacon vs SGLang's detectors on the same outputs, when `sglang` is importable (see the
-    README's Performance section for how to install it)."""
-    try:
-        import importlib
-
-        from sglang.srt.entrypoints.openai.protocol import Function, Tool
-    except Exception as e:  # noqa: BLE001 - any import failure means "not available"
-        print(f"\n(SGLang comparison skipped: sglang is not importable: {type(e).__name__})")
-        return
-    tools = [Tool(type="function", function=Function(name=name, parameters={"type": "object"}))
-             for name in ("get_weather", "write_file")]
-    rows = []
-    for fmt, label, text, _ in corpus.typical_and_large():
-        if fmt not in SGLANG_DETECTORS:
-            continue
-        module, cls = SGLANG_DETECTORS[fmt]
-        detector = getattr(importlib.import_module(module), cls)()
-        theirs = lambda t: detector.detect_and_parse(t, tools)  # noqa: E731
-        t_beacon, t_sglang = side_by_side([beacon.parse_tool_calls, theirs], lambda i: text, budget)
-        rows.append([fmt, label, fmt_time(t_beacon), fmt_time(t_sglang), f"{t_sglang / t_beacon:.1f}×"])
-    table("beacon vs SGLang's detectors (target: ≥ 10× faster on hermes, mistral, llama3 JSON)",
-          ["format", "size", "beacon", "SGLang", "speed-up"], rows)
-
-
 #: Templates whose inferred format has a built-in family, with a typical call written through the
 #: template (the renderer of the fixture authors, tests/fixtures/_render.py) and that family's id.
 TEMPLATE_ROWS = [
@@ -254,17 +212,18 @@ def bench_proxy(quick):
 
 
 def bench_engines(quick):
-    """Plugin overhead per streamed delta vs vLLM's and SGLang's own parsers (bench/engines.py),
-    run by the engine venv's python when scripts/setup.sh has made build/engines-venv."""
+    """beacon vs vLLM's and SGLang's own parsers, one-shot and per streamed delta
+    (bench/engines.py), run by the engine venv's python when scripts/setup.sh has made
+    build/engines-venv."""
     python = os.path.join(ROOT, "build", "engines-venv", "bin", "python")
     if not os.path.exists(python):
-        print("\n(engine plugin comparison skipped: no build/engines-venv; `bash scripts/setup.sh` makes it)")
+        print("\n(engine comparison skipped: no build/engines-venv; `bash scripts/setup.sh` makes it)")
         return
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
     cmd = [python, os.path.join(ROOT, "bench", "engines.py")] + (["--quick"] if quick else [])
     out = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if out.returncode != 0:
-        print(f"\n(engine plugin comparison failed: {out.stderr[-2000:]})")
+        print(f"\n(engine comparison failed: {out.stderr[-2000:]})")
         return
     print(out.stdout, end="")
 
@@ -420,7 +379,6 @@ def main():
     print(f"beacon benchmark · Python {sys.version.split()[0]} · {os.cpu_count()} CPUs · orjson {'yes' if orjson else 'not installed'}")
     native = timed("formats", bench_formats, budget)
     timed("responses", bench_responses, budget)
-    timed("sglang", bench_sglang, budget)
     timed("templates", bench_templates, budget)
     timed("engines", bench_engines, args.quick)
     timed("proxy", bench_proxy, args.quick)

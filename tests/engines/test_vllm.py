@@ -234,6 +234,78 @@ def test_schema_typing(parser_cls: Any) -> None:
     assert [(c["name"], json.loads(c["arguments"])) for c in out["calls"]] == [("lookup_zip", {"zip": "10001", "n": 3})]
 
 
+def test_a_request_is_read_once(parser_cls: Any, monkeypatch: Any) -> None:
+    # vLLM makes the parser with the request's tools, then hands the reasoning parser and the
+    # tool parser the request and its text: the tools are compiled and the message parsed once
+    # a request, whole or streamed.
+    import beacon.integrations as plugins
+    from beacon.integrations import Options
+
+    compiled: List[Any] = []
+    parsed: List[str] = []
+    real_tools, real_parse = plugins.Tools, Options.parse
+
+    def counting_tools(definitions: Any) -> Any:
+        compiled.append(definitions)
+        return real_tools(definitions)
+
+    def counting_parse(self: Any, text: str, tools: Any, **kwargs: Any) -> Any:
+        parsed.append(text)
+        return real_parse(self, text, tools, **kwargs)
+
+    monkeypatch.setattr(plugins, "Tools", counting_tools)
+    monkeypatch.setattr(Options, "parse", counting_parse)
+    text = '<think>Paris.</think><tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+    for i in range(2):
+        request = request_for(WEATHER)
+        reasoning, content, calls = make_parser(parser_cls, request).parse(text, request, enable_auto_tools=True)
+        assert (reasoning, [c.name for c in calls]) == ("Paris.", ["get_weather"])
+        assert (len(compiled), len(parsed)) == (2 * i + 1, i + 1)
+        # A streamed request's tools are compiled once too (a stream parses nothing whole).
+        streamed = request_for(WEATHER)
+        out = stream(parser_cls, streamed, text, 4)
+        assert [c["name"] for c in out["calls"]] == ["get_weather"]
+        assert (len(compiled), len(parsed)) == (2 * i + 2, i + 1)
+    # The same text in another request is parsed again: each request has its own call ids.
+    other = request_for(WEATHER)
+    parser = make_parser(parser_cls, other)
+    first = parser.parse(text, other, enable_auto_tools=True)[2][0].id
+    again = request_for(WEATHER)
+    second = make_parser(parser_cls, again).parse(text, again, enable_auto_tools=True)[2][0].id
+    assert first != second
+    assert len(parsed) == 4
+
+
+def test_engine_tool_objects_read_as_their_dump() -> None:
+    # A function tool's pydantic object is read by its attributes: the same tools as its dump.
+    from beacon.integrations import _definition, beacon_tools
+    from openai.types.responses import FunctionTool, WebSearchTool
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionToolsParam
+
+    schema = {"type": "object", "properties": {"zip": {"type": "string"}, "n": {"type": "integer"}}}
+    tools = [
+        ChatCompletionToolsParam(type="function", function={"name": "lookup_zip", "description": "d", "parameters": schema}),
+        ChatCompletionToolsParam(type="function", function={"name": "no_parameters"}),
+        FunctionTool(type="function", name="set_n", parameters=schema, strict=True),
+        WebSearchTool(type="web_search"),
+        {"type": "function", "function": {"name": "as_dict"}},
+    ]
+    assert [_definition(t) for t in tools[:3]] == [
+        {"type": "function", "function": {"name": "lookup_zip", "parameters": schema}},
+        {"type": "function", "function": {"name": "no_parameters"}},
+        {"type": "function", "name": "set_n", "parameters": schema},
+    ]
+    assert _definition(tools[3]) == {"type": "web_search"}
+    assert _definition(tools[4]) is tools[4]
+    read = beacon_tools(tools)
+    dumped = beacon.Tools([t.model_dump(exclude_none=True) if hasattr(t, "model_dump") else t for t in tools])
+    assert read.names == dumped.names == ["lookup_zip", "no_parameters", "set_n", "as_dict"]
+    text = "<tool_call>\n<function=set_n>\n<parameter=zip>\n10001\n</parameter>\n<parameter=n>\n3\n</parameter>\n</function>\n</tool_call>"
+    assert beacon.parse_message(text, tools=read) == beacon.parse_message(text, tools=dumped)
+    assert beacon.parse_message(text, tools=read)["tool_calls"][0]["arguments"] == {"zip": "10001", "n": 3}
+    assert beacon_tools(tools) is read  # the list read last is kept
+
+
 def test_content_start_streams_prose_at_once(parser_cls: Any, monkeypatch: Any) -> None:
     # BEACON_START=content (the default): prose goes out as it comes, before the text ends.
     monkeypatch.delenv("BEACON_START", raising=False)

@@ -37,16 +37,37 @@ pub(crate) fn borrowed<K: AsRef<str>>(path: &[Step<K>]) -> Vec<Step<&str>> {
 pub(crate) fn pointer<K: AsRef<str>>(path: &[Step<K>]) -> String {
     let mut out = String::new();
     for step in path {
-        out.push('/');
         match step {
-            Step::Key(k) => out.push_str(&escape(k.as_ref())),
-            Step::Index(i) => out.push_str(&i.to_string()),
+            Step::Key(k) => push_token(&mut out, k.as_ref()),
+            Step::Index(i) => {
+                out.push('/');
+                out.push_str(&i.to_string());
+            }
         }
     }
     out
 }
 
-/// A JSON pointer token: `~` as `~0`, `/` as `~1`.
-pub(crate) fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
+/// `pointer` with the token `key` after it (`pointer/key`, escaped).
+pub(crate) fn child(pointer: &str, key: &str) -> String {
+    let mut out = String::with_capacity(pointer.len() + key.len() + 1);
+    out.push_str(pointer);
+    push_token(&mut out, key);
+    out
+}
+
+/// Appends `/` and `key` as a JSON pointer token: `~` as `~0`, `/` as `~1`.
+pub(crate) fn push_token(out: &mut String, key: &str) {
+    out.push('/');
+    if !key.contains(['~', '/']) {
+        out.push_str(key);
+        return;
+    }
+    for c in key.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
 }

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use super::define::ToolsError;
 use super::pattern::Pattern;
-use crate::syntax::path::escape;
+use crate::syntax::path::child;
 use crate::value::{Number, Object, Value};
 
 pub(crate) type NodeId = usize;
@@ -202,7 +202,7 @@ impl Compiler<'_> {
     }
 
     fn sub(&mut self, value: &Value, pointer: &str, key: &str) -> Result<NodeId, ToolsError> {
-        self.compile(value, format!("{pointer}/{}", escape(key)))
+        self.compile(value, child(pointer, key))
     }
 
     #[allow(
@@ -216,7 +216,7 @@ impl Compiler<'_> {
         };
         let nullable = matches!(crate::value::get(o, "nullable"), Some(Value::Bool(true)));
         for (key, value) in o {
-            let here = format!("{pointer}/{}", escape(key));
+            let here = child(pointer, key);
             match key.as_str() {
                 "type" => node.types = self.types(value, &here)?,
                 "$ref" => node.reference = Some(self.reference(value, &here)?),
@@ -248,7 +248,7 @@ impl Compiler<'_> {
                         return Err(self.type_error(&here, "`dependentRequired` must be an object"));
                     };
                     for (k, v) in members {
-                        let names = self.strings(v, &format!("{here}/{}", escape(k)))?;
+                        let names = self.strings(v, &child(&here, k))?;
                         node.dependent_required.push((k.clone(), names));
                     }
                 }
@@ -322,12 +322,11 @@ impl Compiler<'_> {
     /// `minimum` / `maximum` exclusive (draft 4).
     fn exclusive_bounds(&self, o: &Object, pointer: &str, node: &mut Node) -> Result<(), ToolsError> {
         for (key, low) in [("exclusiveMinimum", true), ("exclusiveMaximum", false)] {
-            let here = format!("{pointer}/{key}");
             let bound = match crate::value::get(o, key) {
                 None | Some(Value::Bool(false)) => continue,
                 Some(Value::Bool(true)) if low => node.minimum.take(),
                 Some(Value::Bool(true)) => node.maximum.take(),
-                Some(v) => Some(self.number(v, &here)?),
+                Some(v) => Some(self.number(v, &child(pointer, key))?),
             };
             if low {
                 node.exclusive_minimum = bound;

@@ -32,17 +32,59 @@ import json
 import logging
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from .. import FormatSpec, Tools, ToolCallError, ToolCallStream, parse_message
 
-__all__ = ["Options", "Stream"]
+__all__ = ["Options", "Stream", "beacon_tools"]
 
 logger = logging.getLogger("beacon.integrations")
 
 _ON_ERROR = ("raise", "content")
 _UNKNOWN = ("error", "keep", "drop")
 _START = ("content", "detect", "reasoning")
+
+
+#: The list :func:`beacon_tools` read last, and what it made of it.
+_read: Tuple[Any, Optional[Tools]] = (None, None)
+
+
+def beacon_tools(tools: Any) -> Optional[Tools]:
+    """A request's ``tools`` (the engine's pydantic tool objects, or dicts) as a
+    :class:`beacon.Tools`; ``None`` when there are none. The list read last is kept (by identity,
+    with a reference held), so that the parsers an engine makes for one request read the
+    request's list once: vLLM's tool parser, its stream and its reasoning parser; SGLang's
+    detector on every piece of a stream."""
+    global _read
+    if not tools:
+        return None
+    last, compiled = _read
+    if last is tools:
+        return compiled
+    compiled = Tools([_definition(t) for t in tools])
+    _read = (tools, compiled)
+    return compiled
+
+
+def _definition(tool: Any) -> Any:
+    """An engine's tool as :class:`beacon.Tools` reads it. A function tool's pydantic object
+    (``type`` and ``function`` with ``name`` and ``parameters``, or those beside ``type``) is read
+    by its attributes, which is all beacon reads of it (``model_dump`` copies every member, and
+    cost two thirds of compiling a request's tools); any other object is dumped, and a dict is
+    taken as it is."""
+    if isinstance(tool, dict) or not hasattr(tool, "model_dump"):
+        return tool
+    function = getattr(tool, "function", None)
+    holder = tool if function is None else function
+    name = getattr(holder, "name", None)
+    parameters = getattr(holder, "parameters", None)
+    kind = getattr(tool, "type", None)
+    if not isinstance(name, str) or not isinstance(parameters, (dict, type(None))) or kind != "function":
+        return tool.model_dump(exclude_none=True)
+    read: Dict[str, Any] = {"name": name}
+    if parameters is not None:
+        read["parameters"] = parameters
+    return {"type": kind, "function": read} if function is not None else {"type": kind, **read}
 
 
 @dataclass(frozen=True)
@@ -67,21 +109,11 @@ class Options:
             ToolCallError: the template's format cannot be inferred (``template.*``).
         """
         env = os.environ if environ is None else environ
-
-        def choice(name: str, allowed: tuple, default: str) -> str:
-            value = env.get(name, "").strip() or default
-            if value not in allowed:
-                raise ValueError(f"{name}={value!r}: expected one of {', '.join(allowed)}")
-            return value
-
-        formats = [f.strip() for f in env.get("BEACON_FORMATS", "").split(",") if f.strip()] or None
-        return cls(
-            on_error=choice("BEACON_ON_ERROR", _ON_ERROR, "raise"),
-            formats=formats,
-            unknown=choice("BEACON_UNKNOWN", _UNKNOWN, "error"),
-            start=choice("BEACON_START", _START, "content"),
-            template=_template(env.get("BEACON_TEMPLATE", "").strip(), tokenizer),
-        )
+        values = tuple(env.get(name, "") for name in _VARIABLES)
+        if values[-1].strip() == "tokenizer":
+            return _options(values, tokenizer)
+        # The engines make a parser per request: the same variables give the same options.
+        return _options_of(values)
 
     def parse(self, text: str, tools: Optional[Tools], *, calls: bool = True) -> Dict[str, Any]:
         """:func:`beacon.parse_message` of a whole message with these options (ids generated).
@@ -96,6 +128,35 @@ class Options:
             unknown=unknown,  # type: ignore[arg-type]
             template=self.template if calls else None,
         )
+
+
+#: The variables :meth:`Options.from_env` reads, in this order.
+_VARIABLES = ("BEACON_ON_ERROR", "BEACON_FORMATS", "BEACON_UNKNOWN", "BEACON_START", "BEACON_TEMPLATE")
+
+
+def _options(values: Tuple[str, ...], tokenizer: Any) -> Options:
+    """The options the values of :data:`_VARIABLES` set (:meth:`Options.from_env`)."""
+    on_error, formats, unknown, start, template = values
+
+    def choice(name: str, value: str, allowed: tuple, default: str) -> str:
+        value = value.strip() or default
+        if value not in allowed:
+            raise ValueError(f"{name}={value!r}: expected one of {', '.join(allowed)}")
+        return value
+
+    return Options(
+        on_error=choice("BEACON_ON_ERROR", on_error, _ON_ERROR, "raise"),
+        formats=[f.strip() for f in formats.split(",") if f.strip()] or None,
+        unknown=choice("BEACON_UNKNOWN", unknown, _UNKNOWN, "error"),
+        start=choice("BEACON_START", start, _START, "content"),
+        template=_template(template.strip(), tokenizer),
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _options_of(values: Tuple[str, ...]) -> Options:
+    """:func:`_options` without a tokenizer, once for each set of values."""
+    return _options(values, None)
 
 
 def _template(value: str, tokenizer: Any) -> Optional[FormatSpec]:

@@ -48,18 +48,10 @@ from sglang.srt.function_call.base_format_detector import BaseFormatDetector
 from sglang.srt.function_call.core_types import StreamingParseResult, StructureInfo, ToolCallItem, _GetInfoFunc
 from sglang.srt.function_call.function_call_parser import FunctionCallParser
 
-from .. import Tools, ToolCallError, scan_stream
-from . import Options, Stream, log_error
+from .. import ToolCallError, scan_stream
+from . import Options, Stream, beacon_tools, log_error
 
 __all__ = ["BeaconDetector", "beacon_tools", "register"]
-
-
-def beacon_tools(tools: Any) -> Optional[Tools]:
-    """SGLang's request ``tools`` (pydantic ``Tool`` objects, or dicts) as a
-    :class:`beacon.Tools`; ``None`` when there are none."""
-    if not tools:
-        return None
-    return Tools([t.model_dump(exclude_none=True) if hasattr(t, "model_dump") else t for t in tools])
 
 
 def _tool_index(tools: Any) -> Dict[str, int]:

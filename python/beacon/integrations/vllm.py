@@ -58,22 +58,33 @@ from vllm.reasoning import ReasoningParser, ReasoningParserManager
 from vllm.tool_parsers import ToolParser, ToolParserManager
 
 from .. import Tools, ToolCallError
-from . import Options, Stream, log_error
+from . import Options, Stream, beacon_tools, log_error
 
 __all__ = ["BeaconReasoningParser", "BeaconToolParser", "beacon_tools"]
 
 
-def beacon_tools(tools: Any) -> Optional[Tools]:
-    """A request's ``tools`` (vLLM's pydantic ``ChatCompletionToolsParam`` objects, or dicts)
-    as a :class:`beacon.Tools`; ``None`` when there are none."""
-    if not tools:
-        return None
-    out = []
-    for tool in tools:
-        if hasattr(tool, "model_dump"):
-            tool = tool.model_dump(exclude_none=True)
-        out.append(tool)
-    return Tools(out)
+#: The request, text, options and tools :func:`_parse` read last, and the message.
+_parsed: Tuple[Any, ...] = (None, None, None, None, None)
+
+
+def _parse(options: Options, text: str, request: Any, tools: Optional[Tools]) -> Dict[str, Any]:
+    """``options.parse`` of a request's whole message. vLLM hands the reasoning parser, then
+    the tool parser, the same request and text: the second reads the first's message (the same
+    request object, text, options and tools), so the message is parsed once a request."""
+    global _parsed
+    calls = _calls_wanted(request)
+    last_request, last_text, last_options, last_tools, message = _parsed
+    if (
+        request is not None
+        and last_request is request
+        and last_tools is tools
+        and last_options == (options, calls)
+        and last_text == text
+    ):
+        return message
+    message = options.parse(text, tools, calls=calls)
+    _parsed = (request, text, (options, calls), tools, message)
+    return message
 
 
 def _calls_wanted(request: Any) -> bool:
@@ -126,22 +137,22 @@ class BeaconToolParser(ToolParser):
     def __init__(self, tokenizer: Any, tools: Optional[list] = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(tokenizer, tools)
         self.options = Options.from_env(tokenizer=tokenizer)
-        self._tools = beacon_tools(self.tools)
+        # The list vLLM makes the parser with is the request's own (its base class keeps a
+        # filtered copy as ``self.tools``; beacon skips tools that are not functions itself).
+        self._tools = beacon_tools(tools)
         self._stream: Optional[Stream] = None
 
     # ------------------------------------------------------------------ whole messages
     def _request_tools(self, request: Any) -> Optional[Tools]:
-        """The request's tools compiled; those the parser was made with (compiled once) when
-        they are the request's own list, as vLLM passes them."""
+        """The request's tools compiled (those the parser was made with when the request has
+        none)."""
         given = getattr(request, "tools", None) if request is not None else None
-        if given is None or given is self.tools:
-            return self._tools
         return beacon_tools(given) or self._tools
 
     def extract_tool_calls(self, model_output: str, request: Any) -> ExtractedToolCallInformation:
         tools = self._request_tools(request)
         try:
-            message = self.options.parse(model_output, tools, calls=_calls_wanted(request))
+            message = _parse(self.options, model_output, request, tools)
         except ToolCallError as err:
             if self.options.on_error == "raise":
                 raise
@@ -220,7 +231,7 @@ class BeaconReasoningParser(ReasoningParser):
     def extract_reasoning(self, model_output: str, request: Any) -> Tuple[Optional[str], Optional[str]]:
         tools = beacon_tools(getattr(request, "tools", None)) if request is not None else None
         try:
-            reasoning = self.options.parse(model_output, tools, calls=_calls_wanted(request))["reasoning"]
+            reasoning = _parse(self.options, model_output, request, tools)["reasoning"]
         except ToolCallError:
             reasoning = None  # the tool parser reads the same text and reports the error
         return reasoning, model_output
