@@ -68,6 +68,29 @@ fn data_key<'py>(py: Python<'py>, key: &str) -> Bound<'py, PyString> {
     string
 }
 
+/// The ids answers have used (format ids, event types, stream states, error codes: the core's
+/// `&'static str`s, a few dozen in all), each with its interned string, found by address and
+/// length. `PyString::intern` makes a string and looks it up in the interpreter's table on every
+/// call: about 730 instructions an event's `type` (callgrind), against a short scan here.
+static IDS: Mutex<Vec<CachedId>> = Mutex::new(Vec::new());
+
+/// An id's address and length, and its interned string.
+type CachedId = ((usize, usize), Py<PyString>);
+
+/// `value` as its interned Python string, from [`IDS`] when it is there.
+fn id<'py>(py: Python<'py>, value: &'static str) -> Bound<'py, PyString> {
+    let at = (value.as_ptr() as usize, value.len());
+    let Ok(mut ids) = IDS.lock() else {
+        return PyString::intern(py, value);
+    };
+    if let Some((_, string)) = ids.iter().find(|(a, _)| *a == at) {
+        return string.bind(py).clone();
+    }
+    let string = PyString::intern(py, value);
+    ids.push((at, string.clone().unbind()));
+    string
+}
+
 pub(crate) struct PySink<'py> {
     pub(crate) py: Python<'py>,
 }
@@ -107,7 +130,7 @@ impl<'py> Sink for PySink<'py> {
     }
 
     fn id(&mut self, value: &'static str) -> PyResult<Self::Value> {
-        Ok(PyString::intern(self.py, value).into_any())
+        Ok(id(self.py, value).into_any())
     }
 
     fn list(&mut self, _: usize) -> PyResult<Self::List> {

@@ -343,20 +343,20 @@ impl Scanner {
         }
     }
 
-    /// Whether the scan stands in plain prose at `len` (the end of the text so far): no region,
-    /// block or leading call waits, so text that cannot begin a tag is prose as it comes.
-    pub(crate) fn in_prose_at(&self, len: usize) -> bool {
-        self.begun
-            && self.pos == len
+    /// Where the scan stands when it stands in plain prose: no region, block or leading call
+    /// waits, so text from there that cannot begin a tag is prose as it comes.
+    pub(crate) fn prose_at(&self) -> Option<usize> {
+        let prose = self.begun
             && self.held().is_none()
             && self.block.is_none()
             && self.lead == LeadState::Off
             && self.pending.is_none()
             && !self.waits
-            && !self.done
+            && !self.done;
+        prose.then_some(self.pos)
     }
 
-    /// Takes text up to `len` as prose (see [`Scanner::in_prose_at`]), or as reasoning text (see
+    /// Takes text up to `len` as prose (see [`Scanner::prose_at`]), or as reasoning text (see
     /// [`Scanner::reasoning_at`]).
     pub(crate) fn prose_to(&mut self, len: usize) {
         self.pos = len;

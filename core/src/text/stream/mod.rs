@@ -152,6 +152,9 @@ pub struct ToolCallStream {
     /// The content rule, and how far the text has gone into it (or into reasoning and calls).
     rule: Content,
     emitted: usize,
+    /// Where the last feed's plain prose left the scan, when that feed took the prose path: the
+    /// text from `emitted` to there is prose that [`Hold`] holds back, nothing else.
+    prose_scanned: Option<usize>,
     /// What holds back prose that may be a JSON or call-syntax call, and, once the text has
     /// ended, the next of the calls found in the prose (whose text is no content).
     hold: Hold,
@@ -220,6 +223,7 @@ impl ToolCallStream {
             scanner: Scanner::new(options.formats, options.start, options.defer(Defer::Large).is_large()),
             rule: Content::with_tags(options.formats.marks().prose()),
             emitted: 0,
+            prose_scanned: None,
             hold: Hold::new(options.formats),
             cut: 0,
             ended: false,
@@ -295,13 +299,18 @@ impl ToolCallStream {
         }
         let mut events = Events(out);
         let settled = self.walk.is_none() && self.segment == self.scanner.found.segments.len();
-        // Plain prose that holds no tag: content as it comes.
-        if settled && self.scanner.in_prose_at(self.emitted) {
-            if let Some(to) = plain_to(self.scanner.marks(), self.text.as_bytes(), self.emitted, before) {
+        // Plain prose that holds no tag: content as it comes. The content shown may stop short
+        // of the scan where this path left it (a word that may yet name a call in prose, or
+        // whitespace before a call, is held back); the text between was scanned as prose.
+        let held = self.prose_scanned.take();
+        let prose = (self.scanner.prose_at()).filter(|&at| settled && (at == self.emitted || held == Some(at)));
+        if let Some(from) = prose {
+            if let Some(to) = plain_to(self.scanner.marks(), self.text.as_bytes(), from, before) {
                 self.scanner.prose_to(to);
                 let shown = self.shown_to(to, true);
                 self.rule.kept(&self.text[self.emitted..shown], &mut events);
                 self.emitted = shown;
+                self.prose_scanned = Some(to);
                 return Ok(());
             }
         }
