@@ -228,10 +228,10 @@ fn spec_marks(id: SpecId) -> &'static Marks {
                     &spec.reasoning_end,
                     spec.reasoning_prompt_opened,
                 ),
-                ProseTags {
-                    end_tokens: with_end_token(&spec.end_of_turn),
-                    wrapper: (&spec.content_start, &spec.content_end),
-                },
+                ProseTags::new(
+                    with_end_token(&spec.end_of_turn),
+                    (&spec.content_start, &spec.content_end),
+                ),
             ),
             crate::formats::Parse::Fn(_) => (BLOCKS, ProseTags::default()),
         };

@@ -303,7 +303,10 @@ impl ToolCallStream {
         // of the scan where this path left it (a word that may yet name a call in prose, or
         // whitespace before a call, is held back); the text between was scanned as prose.
         let held = self.prose_scanned.take();
-        let prose = (self.scanner.prose_at()).filter(|&at| settled && (at == self.emitted || held == Some(at)));
+        let prose = settled
+            .then(|| self.scanner.prose_at())
+            .flatten()
+            .filter(|&at| at == self.emitted || held == Some(at));
         if let Some(from) = prose {
             if let Some(to) = plain_to(self.scanner.marks(), self.text.as_bytes(), from, before) {
                 self.scanner.prose_to(to);
