@@ -5,21 +5,25 @@
 //! deferred, through `parse_tool_call`, `parse_tool_calls` and `parse_message`, answers and
 //! errors alike. The JSON text sink (`host::JsonText`) writes the same answers as JSON text,
 //! `host::message_into` the same arguments, and an answer recorded on a `host::Tape` replays as
-//! the same answer.
+//! the same answer. A provider response's calls, whose arguments `run_into` builds as the
+//! readers find them, give the same answer as their arguments built in the core.
 
 mod common;
 
+use beacon_core::host::Query;
 use beacon_core::host::{
     emit, message_into, run, run_into, run_settled, Host, Input, JsonText, Key, Op, Output, Plain, Sink, Tape,
     ToolOptions, Written,
 };
-use beacon_core::{FormatSet, Ids, Number, Value};
+use beacon_core::{FormatSet, Ids, Number, Provider, Value};
 
 /// Builds the answer as a [`Value`], counting the calls whose arguments the parse built while
-/// it read them ([`Sink::built`]).
+/// it read them ([`Sink::built`]), and the objects made before the parse ended ([`Sink::parsed`]).
 #[derive(Default)]
 struct Tree {
     built: usize,
+    parsed: bool,
+    early: usize,
 }
 
 impl Sink for Tree {
@@ -60,6 +64,7 @@ impl Sink for Tree {
         Ok(Value::Array(list))
     }
     fn map(&mut self, _: usize) -> Result<Self::Map, Self::Error> {
+        self.early += usize::from(!self.parsed);
         Ok((Vec::new(), String::new()))
     }
     fn key(&mut self, map: &mut Self::Map, key: Key<'_>) -> Result<(), Self::Error> {
@@ -77,6 +82,9 @@ impl Sink for Tree {
     fn built(&mut self, value: Value, _: Written) -> Value {
         self.built += 1;
         value
+    }
+    fn parsed(&mut self) {
+        self.parsed = true;
     }
 }
 
@@ -507,4 +515,101 @@ fn json_arguments_are_built_as_read_in_every_shape() {
         assert!(events.is_ok(), "{text}: {events:?}");
         assert_eq!(left, calls.len(), "{text}: left in the text by the stream");
     }
+}
+
+/// Each provider fixture's response, as text and as a decoded value, with the operation that
+/// reads its calls as the case says (tools left out: their checks read the core's values).
+fn responses() -> Vec<(String, Input<'static>, Op)> {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/providers");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("fixtures") {
+        let path = entry.expect("entry").path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let file: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("JSON");
+        let cases = file
+            .get("cases")
+            .unwrap_or(&file)
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        for case in cases {
+            let text = match (&case["response_text"], &case["response"]) {
+                (serde_json::Value::String(text), _) => text.clone(),
+                (_, serde_json::Value::Null) => continue,
+                (_, response) => response.to_string(),
+            };
+            let provider = match case["provider"].as_str() {
+                None | Some("auto") => None,
+                Some(id) => Some(Provider::parse(id).expect("provider")),
+            };
+            let op = Op::Response {
+                provider,
+                text_fallback: case["text_fallback"].as_bool().unwrap_or(false),
+                query: Query::Calls,
+                tools: ToolOptions {
+                    repair: case["repair"].as_bool().unwrap_or(false),
+                    ..ToolOptions::default()
+                },
+            };
+            let value = match &case["response"] {
+                serde_json::Value::Null => None,
+                response => Some(Input::Value(common::from_serde(response))),
+            };
+            let id = case["id"].as_str().unwrap_or_default().to_owned();
+            out.extend(value.map(|value| (id.clone(), value, op.clone())));
+            out.push((id, Input::Text(Box::leak(text.into_boxed_str())), op));
+        }
+    }
+    out
+}
+
+#[test]
+fn response_arguments_built_as_read_are_what_the_core_builds() {
+    let mut early = 0;
+    let mut cases = 0;
+    for (id, input, op) in responses() {
+        cases += 1;
+        let settled = match run_settled(&input, op.clone(), Host::Python) {
+            Ok(output) => {
+                let Ok(value) = emit(&mut Tree::default(), output);
+                Ok(value)
+            }
+            Err(err) => Err((err.code.as_str().to_owned(), err.position)),
+        };
+        let mut tree = Tree::default();
+        let into = match run_into(&mut tree, &input, op.clone(), Host::Python) {
+            Ok(Ok(value)) => Ok(value),
+            Err(err) => Err((err.code.as_str().to_owned(), err.position)),
+        };
+        assert_eq!(into, settled, "run_into: {id}");
+        early += tree.early;
+        let mut sink = JsonText::new(Plain, 0);
+        let text = match run_into(sink.reading(0), &input, op.clone(), Host::Python) {
+            Ok(Ok(piece)) => Ok(sink.text(piece).to_owned()),
+            Err(err) => Err((err.code.as_str().to_owned(), err.position)),
+        };
+        assert_eq!(
+            text,
+            settled.as_ref().map(Value::to_json).map_err(Clone::clone),
+            "JSON text: {id}"
+        );
+        let mut tape = Tape::new();
+        let taped = match run_into(tape.reading(0), &input, op, Host::Python) {
+            Ok(Ok(piece)) => {
+                let Ok(value) = tape.replay(piece, &input, &mut Tree::default());
+                Ok(value)
+            }
+            Err(err) => Err((err.code.as_str().to_owned(), err.position)),
+        };
+        assert_eq!(taped, settled, "tape: {id}");
+    }
+    assert!(cases > 250, "{cases} responses");
+    // The calls of the responses that hold calls, made while the readers found them.
+    assert!(
+        early > 150,
+        "only {early} objects were built while the responses were read"
+    );
 }

@@ -56,7 +56,7 @@ pub(super) fn message_arguments<S: Sink>(
         .iter_mut()
         .map(|call| {
             let object = std::mem::take(&mut call.arguments);
-            arguments(sink, object, call.deferred.take(), &mut left)
+            arguments(sink, &object, call.deferred.take(), &mut left)
         })
         .collect::<Result<_, _>>()?;
     Ok((message, arguments))
@@ -69,7 +69,7 @@ fn answer<S: Sink>(
     again: Again<S>,
 ) -> Result<S::Value, S::Error> {
     match output {
-        Output::Call { call, source, at } => tool_call(sink, call, false, &mut Left { source, built, again }, &at),
+        Output::Call { call, source, at } => tool_call(sink, &call, false, &mut Left { source, built, again }, &at),
         Output::Calls {
             calls,
             include_format,
@@ -78,7 +78,7 @@ fn answer<S: Sink>(
         } => {
             let mut left = Left { source, built, again };
             list(sink, calls.len(), calls, |sink, call| {
-                tool_call(sink, call, include_format, &mut left, &at)
+                tool_call(sink, &call, include_format, &mut left, &at)
             })
         }
         Output::Message {
@@ -98,7 +98,7 @@ fn answer<S: Sink>(
             let mut left = Left { source, built, again };
             field(sink, &mut m, Field::ToolCalls, |s| {
                 list(s, n, calls, |s, (call, span)| {
-                    message_call(s, call, span, &mut left, &at)
+                    message_call(s, &call, span, &mut left, &at)
                 })
             })?;
             if repair {
@@ -106,8 +106,21 @@ fn answer<S: Sink>(
             }
             sink.end_map(m)
         }
-        Output::ProviderCalls { calls, at } => {
-            list(sink, calls.len(), calls, |sink, call| provider_call(sink, call, &at))
+        Output::ProviderCalls {
+            calls,
+            built: handles,
+            at,
+        } => {
+            let mut left = Left {
+                source: "",
+                built,
+                again,
+            };
+            let mut handles = handles.into_iter();
+            list(sink, calls.len(), calls, |sink, call| {
+                let handle = handles.next().flatten();
+                provider_call(sink, &call, handle, &mut left, &at)
+            })
         }
         Output::Bool(b) => sink.bool(b),
         Output::Provider(p) => match p {
@@ -120,7 +133,7 @@ fn answer<S: Sink>(
             field(sink, &mut m, Field::Position, |s| s.int(count(position)))?;
             sink.end_map(m)
         }
-        Output::Value(v) => value(sink, v),
+        Output::Value(v) => value(sink, &v),
         Output::Events {
             events,
             deferred,
@@ -198,7 +211,7 @@ fn event<S: Sink>(
                     built: Vec::new(),
                     again: None,
                 };
-                self::arguments(s, arguments, deferred, left)
+                self::arguments(s, &arguments, deferred, left)
             })?;
             if !repairs.is_empty() {
                 field(sink, &mut m, Field::Repairs, |s| receipts(s, &repairs, at))?;
@@ -266,7 +279,7 @@ fn optional_str<S: Sink>(sink: &mut S, s: Option<&str>) -> Result<S::Value, S::E
 
 fn tool_call<S: Sink>(
     sink: &mut S,
-    call: ToolCall,
+    call: &ToolCall,
     include_format: bool,
     left: &mut Left<'_, S>,
     at: &Receipts,
@@ -279,7 +292,7 @@ fn tool_call<S: Sink>(
     }
     field(sink, &mut m, Field::Name, |s| s.str(&call.name))?;
     field(sink, &mut m, Field::Arguments, |s| {
-        arguments(s, call.arguments, call.deferred, left)
+        arguments(s, &call.arguments, call.deferred, left)
     })?;
     if include_format {
         field(sink, &mut m, Field::Format, |s| s.id(call.format.as_str()))?;
@@ -311,7 +324,7 @@ fn receipts<S: Sink>(sink: &mut S, repairs: &[Repair], at: &Receipts) -> Result<
 
 fn message_call<S: Sink>(
     sink: &mut S,
-    call: ToolCall,
+    call: &ToolCall,
     span: [usize; 2],
     left: &mut Left<'_, S>,
     at: &Receipts,
@@ -321,7 +334,7 @@ fn message_call<S: Sink>(
     field(sink, &mut m, Field::Id, |s| optional_str(s, call.id.as_deref()))?;
     field(sink, &mut m, Field::Name, |s| s.str(&call.name))?;
     field(sink, &mut m, Field::Arguments, |s| {
-        arguments(s, call.arguments, call.deferred, left)
+        arguments(s, &call.arguments, call.deferred, left)
     })?;
     field(sink, &mut m, Field::Format, |s| s.id(call.format.as_str()))?;
     field(sink, &mut m, Field::Span, |s| {
@@ -335,12 +348,26 @@ fn message_call<S: Sink>(
 
 /// `{"id", "name", "arguments", "repairs"?}` (`repairs`, located by `at`, only when the call's
 /// arguments were mended).
-fn provider_call<S: Sink>(sink: &mut S, call: ProviderCall, at: &Receipts) -> Result<S::Value, S::Error> {
+/// A response's call; its arguments are what the host built as the response was read when it
+/// has a `handle` ([`Output::ProviderCalls`]).
+fn provider_call<S: Sink>(
+    sink: &mut S,
+    call: &ProviderCall,
+    handle: Option<u32>,
+    left: &mut Left<'_, S>,
+    at: &Receipts,
+) -> Result<S::Value, S::Error> {
     let repaired = !call.repairs.is_empty();
     let mut m = sink.map(3 + usize::from(repaired))?;
     field(sink, &mut m, Field::Id, |s| optional_str(s, call.id.as_deref()))?;
     field(sink, &mut m, Field::Name, |s| s.str(&call.name))?;
-    field(sink, &mut m, Field::Arguments, |s| object(s, call.arguments))?;
+    let built = handle
+        .and_then(|h| left.built.get_mut(h as usize))
+        .and_then(Option::take);
+    field(sink, &mut m, Field::Arguments, |s| match built {
+        Some(value) => Ok(value),
+        None => object(s, &call.arguments),
+    })?;
     if repaired {
         field(sink, &mut m, Field::Repairs, |s| receipts(s, &call.repairs, at))?;
     }
@@ -365,7 +392,7 @@ type Again<S> = Option<fn(&mut S, &str, usize, Grammar) -> Result<<S as Sink>::V
 /// host built when it built them, else walked from the core's object.
 fn arguments<S: Sink>(
     sink: &mut S,
-    arguments: Object,
+    arguments: &Object,
     deferred: Option<Deferred>,
     left: &mut Left<'_, S>,
 ) -> Result<S::Value, S::Error> {
@@ -386,24 +413,24 @@ fn arguments<S: Sink>(
     }
 }
 
-pub(super) fn object<S: Sink>(sink: &mut S, object: Object) -> Result<S::Value, S::Error> {
+pub(super) fn object<S: Sink>(sink: &mut S, object: &Object) -> Result<S::Value, S::Error> {
     let mut m = sink.map(object.len())?;
     for (k, v) in object {
-        sink.key(&mut m, Key::Data(&k))?;
+        sink.key(&mut m, Key::Data(k))?;
         let v = value(sink, v)?;
         sink.set(&mut m, v)?;
     }
     sink.end_map(m)
 }
 
-pub(super) fn value<S: Sink>(sink: &mut S, v: Value) -> Result<S::Value, S::Error> {
+pub(super) fn value<S: Sink>(sink: &mut S, v: &Value) -> Result<S::Value, S::Error> {
     match v {
         Value::Null => sink.null(),
-        Value::Bool(b) => sink.bool(b),
-        Value::Number(Number::Int(i)) => sink.int(i),
-        Value::Number(Number::BigInt(digits)) => sink.big_int(&digits),
-        Value::Number(Number::Float(f)) => sink.float(f),
-        Value::String(s) => sink.str(&s),
+        Value::Bool(b) => sink.bool(*b),
+        Value::Number(Number::Int(i)) => sink.int(*i),
+        Value::Number(Number::BigInt(digits)) => sink.big_int(digits),
+        Value::Number(Number::Float(f)) => sink.float(*f),
+        Value::String(s) => sink.str(s),
         Value::Array(items) => list(sink, items.len(), items, value),
         Value::Object(o) => object(sink, o),
     }

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use crate::error::{ErrorCode, ParseError, Unit};
 use crate::providers::{self, ResponseOptions};
+use crate::syntax::shape::BuildArguments;
 use crate::value::{Number, Value};
 
 use super::{Located, Output, Query};
@@ -161,15 +162,24 @@ impl<'a> Input<'a> {
         }
     }
 
-    pub(super) fn response(&self, options: &ResponseOptions<'_>, query: Query) -> Result<Output<'static>, ParseError> {
+    pub(super) fn response(
+        &self,
+        options: &ResponseOptions<'_>,
+        query: Query,
+        builder: Option<&dyn BuildArguments>,
+    ) -> Result<Output<'static>, ParseError> {
         match self {
-            Input::Text(text) => response_text(text, options, query),
-            Input::Bytes(bytes) => response_text(providers::utf8_text(bytes)?, options, query),
+            Input::Text(text) => response_text(text, options, query, builder),
+            Input::Bytes(bytes) => response_text(providers::utf8_text(bytes)?, options, query, builder),
             Input::Value(value) => Ok(match query {
-                Query::Calls => Output::ProviderCalls {
-                    calls: providers::parse_response_value_with(value, options)?,
-                    at: super::Receipts::default(),
-                },
+                Query::Calls => {
+                    let (calls, built) = providers::parse_response_value_built(value, options, builder)?;
+                    Output::ProviderCalls {
+                        calls,
+                        built,
+                        at: super::Receipts::default(),
+                    }
+                }
                 Query::Has => Output::Bool(!providers::parse_response_value_with(value, options)?.is_empty()),
                 Query::Detect => Output::Provider(providers::detect_provider_value(value)),
             }),
@@ -193,12 +203,21 @@ impl<'a> Input<'a> {
     }
 }
 
-fn response_text(text: &str, options: &ResponseOptions<'_>, query: Query) -> Result<Output<'static>, ParseError> {
+fn response_text(
+    text: &str,
+    options: &ResponseOptions<'_>,
+    query: Query,
+    builder: Option<&dyn BuildArguments>,
+) -> Result<Output<'static>, ParseError> {
     Ok(match query {
-        Query::Calls => Output::ProviderCalls {
-            calls: providers::parse_response_with(text, options)?,
-            at: super::Receipts::default(),
-        },
+        Query::Calls => {
+            let (calls, built) = providers::parse_response_built(text, options, builder)?;
+            Output::ProviderCalls {
+                calls,
+                built,
+                at: super::Receipts::default(),
+            }
+        }
         Query::Has => Output::Bool(!providers::parse_response_with(text, options)?.is_empty()),
         Query::Detect => Output::Provider(providers::detect_provider(text)?),
     })

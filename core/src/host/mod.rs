@@ -220,9 +220,12 @@ pub enum Output<'a> {
         at: Receipts,
         repair: bool,
     },
-    /// A response's calls; `at` locates their receipts ([`Receipts`]).
+    /// A response's calls; `at` locates their receipts ([`Receipts`]). A call whose index holds
+    /// a handle in `built` had its arguments made by the host's builder as the response was read
+    /// ([`run_into`]); its `arguments` are empty.
     ProviderCalls {
         calls: Vec<ProviderCall>,
+        built: Vec<Option<u32>>,
         at: Receipts,
     },
     Bool(bool),
@@ -329,7 +332,7 @@ pub fn run_settled(input: &Input<'_>, op: Op, host: Host) -> Result<Output<'stat
             at,
             repair,
         },
-        Output::ProviderCalls { calls, at } => Output::ProviderCalls { calls, at },
+        Output::ProviderCalls { calls, built, at } => Output::ProviderCalls { calls, built, at },
         Output::Bool(b) => Output::Bool(b),
         Output::Provider(p) => Output::Provider(p),
         Output::Scan { state, position } => Output::Scan { state, position },
@@ -420,11 +423,11 @@ fn run_op<'a>(input: &Input<'a>, op: Op, host: Host, defer: Defer<'_>) -> Result
             text_fallback,
             query,
             tools,
-        } => match input.response(&tools.response_options(provider, text_fallback), query)? {
-            Output::ProviderCalls { calls, .. } => {
+        } => match input.response(&tools.response_options(provider, text_fallback), query, defer.builder())? {
+            Output::ProviderCalls { calls, built, .. } => {
                 let (text, unit) = input.located_in(host);
                 let at = Receipts::new(text, calls.iter().flat_map(|c| &c.repairs), unit);
-                Ok(Output::ProviderCalls { calls, at })
+                Ok(Output::ProviderCalls { calls, built, at })
             }
             other => Ok(other),
         },

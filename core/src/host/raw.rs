@@ -12,7 +12,7 @@ use crate::syntax::callsyntax;
 use crate::syntax::json::{self, Build, Check, CheckObject};
 use crate::syntax::object_literal::Literal;
 use crate::syntax::shape::{BuildArguments, TextValue};
-use crate::value::{Number, Value};
+use crate::value::{Number, Object, Value};
 
 /// Builds arguments objects in a sink while the parse reads them, as strictly as the parse's
 /// own reading (repeated keys included), and keeps them by handle for `answer::emit_built`.
@@ -121,6 +121,23 @@ impl<S: Sink> BuildArguments for Arguments<'_, S> {
         })
     }
 
+    fn object_text(&self, text: &str) -> Option<usize> {
+        self.keep(None, |checked| {
+            let (value, checked) = json::build_complete_object(text, checked);
+            (value.map(|v| (v, 0)), checked)
+        })
+        .map(|(handle, _)| handle)
+    }
+
+    fn tree(&self, object: &Object) -> Option<usize> {
+        self.keep(None, |Checked { check, mut host }| {
+            let r = super::answer::object(host.sink, object);
+            let value = host.keep(r);
+            (Some((value, 0)), Checked { check, host })
+        })
+        .map(|(handle, _)| handle)
+    }
+
     fn params(&self, params: Vec<(Cow<'_, str>, TextValue<'_>)>) -> Option<usize> {
         self.keep(None, |Checked { check, mut host }| {
             let mut map = host.object();
@@ -138,7 +155,7 @@ impl<S: Sink> BuildArguments for Arguments<'_, S> {
                     }
                     TextValue::Text(text) => host.string(Cow::Borrowed(text)),
                     TextValue::Typed(value) => {
-                        let r = super::answer::value(host.sink, value);
+                        let r = super::answer::value(host.sink, &value);
                         host.keep(r)
                     }
                 };

@@ -31,6 +31,7 @@ pub use results::{format_results, ToolResult};
 
 use crate::error::ParseError;
 use crate::lex::skip_ws;
+use crate::syntax::shape::BuildArguments;
 use crate::tools::{Tools, UnknownTools};
 use crate::value::{get, Object, Value};
 use walk::{Found, Source, ROOT};
@@ -394,13 +395,31 @@ pub fn parse_response(
 /// the list is `tool_call.unknown_tool` at its name, and arguments that break the tool's schema
 /// are `tool_call.schema` at the offending value (also inside an arguments string).
 pub fn parse_response_with(text: &str, options: &ResponseOptions<'_>) -> Result<Vec<ProviderCall>, ParseError> {
+    parse_response_built(text, options, None).map(|(calls, _)| calls)
+}
+
+/// A response's calls, and the handle of each call's arguments (by index) where a host's
+/// builder made them as they were found; that call's `arguments` are then empty. No handle
+/// is made without a builder, with tools (their checks read the core's values) or with
+/// repair.
+pub(crate) type BuiltCalls = (Vec<ProviderCall>, Vec<Option<u32>>);
+
+/// [`parse_response_with`], handing each call's arguments to `build` (see [`BuiltCalls`]).
+pub(crate) fn parse_response_built(
+    text: &str,
+    options: &ResponseOptions<'_>,
+    build: Option<&dyn BuildArguments>,
+) -> Result<BuiltCalls, ParseError> {
     let body = body_of(text).map_err(|e| broken(text, e, options));
     let calls = body.and_then(|body| match body {
-        Body::Value(value, start) => read(&Source::text(text, start), &value, options),
-        Body::Stream => Ok(response_stream::read_text(text, options)?.unwrap_or_default()),
-        Body::Text => Ok(Vec::new()),
+        Body::Value(value, start) => read(&Source::text(text, start).building(build), &value, options),
+        Body::Stream => Ok((
+            response_stream::read_text(text, options)?.unwrap_or_default(),
+            Vec::new(),
+        )),
+        Body::Text => Ok((Vec::new(), Vec::new())),
     });
-    crate::error::within(text, calls.map(numbered))
+    crate::error::within(text, calls.map(|(calls, built)| (numbered(calls), built)))
 }
 
 /// [`parse_response`] for a response already decoded. Errors carry offset 0 (there is no text);
@@ -419,7 +438,17 @@ pub fn parse_response_value_with(
     response: &Value,
     options: &ResponseOptions<'_>,
 ) -> Result<Vec<ProviderCall>, ParseError> {
-    read(&Source::value(), response, options).map(numbered)
+    parse_response_value_built(response, options, None).map(|(calls, _)| calls)
+}
+
+/// [`parse_response_value_with`], handing each call's arguments to `build` (see
+/// [`BuiltCalls`]).
+pub(crate) fn parse_response_value_built(
+    response: &Value,
+    options: &ResponseOptions<'_>,
+    build: Option<&dyn BuildArguments>,
+) -> Result<BuiltCalls, ParseError> {
+    read(&Source::value().building(build), response, options).map(|(calls, built)| (numbered(calls), built))
 }
 
 /// `calls` with each receipt's `call_index` set to its call's.
@@ -446,7 +475,9 @@ pub fn has_tool_calls_value(
     Ok(!parse_response_value(response, provider, text_fallback)?.is_empty())
 }
 
-fn read(ctx: &Source<'_>, value: &Value, options: &ResponseOptions<'_>) -> Result<Vec<ProviderCall>, ParseError> {
+/// The calls of `value` read as `options` say, with the handles `ctx`'s builder made (see
+/// [`BuiltCalls`]).
+fn read(ctx: &Source<'_>, value: &Value, options: &ResponseOptions<'_>) -> Result<BuiltCalls, ParseError> {
     read_into(ctx, value, options, None)
 }
 
@@ -456,19 +487,26 @@ fn read_into(
     value: &Value,
     options: &ResponseOptions<'_>,
     text: Option<&mut String>,
-) -> Result<Vec<ProviderCall>, ParseError> {
+) -> Result<BuiltCalls, ParseError> {
     let ctx = &ctx.repairing(options.repair);
     // A list that holds an event of a known API is a recorded stream, read event by event as a
     // stream reads it (an error event raises where it stands among them).
     if let Value::Array(items) = value {
         if let Some(detected) = response_stream::detect_list(items) {
             let provider = options.provider.unwrap_or(detected);
-            return response_stream::read_list(ctx, value, items, provider, options);
+            return Ok((
+                response_stream::read_list(&ctx.building(None), value, items, provider, options)?,
+                Vec::new(),
+            ));
         }
     }
     api_errors(ctx, value)?;
     let Some(provider) = options.provider.or_else(|| detect_provider_value(value)) else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
+    };
+    let ctx = &match (options.tools, options.repair) {
+        (None, false) => *ctx,
+        _ => ctx.building(None),
     };
     // A list of events is a recorded stream; a list of output items (Responses, Interactions)
     // is read as a response.
@@ -484,7 +522,10 @@ fn read_into(
                     | Provider::Ollama
             )
         {
-            return response_stream::read_list(ctx, value, items, provider, options);
+            return Ok((
+                response_stream::read_list(&ctx.building(None), value, items, provider, options)?,
+                Vec::new(),
+            ));
         }
     }
     let mut found = Found::new(options.text_fallback || text.is_some());
@@ -506,8 +547,24 @@ fn read_into(
 }
 
 /// The answer from what a reader `found` in `response`: its calls with the caller's tools applied,
-/// or, when it found none and `text_fallback` is on, the calls in the assistant's text.
+/// or, when it found none and `text_fallback` is on, the calls in the assistant's text; with the
+/// handles of the arguments `ctx`'s builder made (see [`BuiltCalls`]).
 fn settle(
+    ctx: &Source<'_>,
+    response: &Value,
+    found: Found,
+    options: &ResponseOptions<'_>,
+) -> Result<BuiltCalls, ParseError> {
+    let built = if ctx.builds() {
+        found.calls.iter().map(|c| c.built).collect()
+    } else {
+        Vec::new()
+    };
+    let calls = settle_calls(ctx, response, found, options)?;
+    Ok((calls, built))
+}
+
+fn settle_calls(
     ctx: &Source<'_>,
     response: &Value,
     found: Found,

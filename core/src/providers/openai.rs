@@ -613,6 +613,7 @@ fn complete(ctx: &Source<'_>, p: &Partial, close: Close) -> Result<Option<FoundC
         },
         name_at: p.name_at.clone(),
         args,
+        built: None,
     }))
 }
 

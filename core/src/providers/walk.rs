@@ -8,6 +8,7 @@ use crate::error::{ErrorCode, ParseError};
 use crate::lex::quote;
 use crate::syntax::json::{self, locate_key, locate_path};
 use crate::syntax::path::Step;
+use crate::syntax::shape::BuildArguments;
 use crate::value::{get, Object, Value};
 
 use super::ProviderCall;
@@ -84,7 +85,7 @@ pub(super) fn show(path: &[Step<&'static str>]) -> String {
 
 /// The caller's text when there is one: errors point into it. Without text (a response passed
 /// as a value) every offset is 0 and the message's path is the only position.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub(super) struct Source<'s> {
     src: Option<&'s str>,
     /// Where the response's JSON starts in `src` (after a byte-order mark).
@@ -96,6 +97,9 @@ pub(super) struct Source<'s> {
     event: Option<(usize, &'s Value)>,
     /// Arguments strings are read with repair ([`super::ResponseOptions::repair`]).
     repair: bool,
+    /// The host's builder, which makes each call's arguments as the reader finds them
+    /// ([`FoundCall::built`]): `None` builds them as the core's [`Object`].
+    build: Option<&'s dyn BuildArguments>,
 }
 
 impl<'s> Source<'s> {
@@ -107,6 +111,7 @@ impl<'s> Source<'s> {
             events: None,
             event: None,
             repair: false,
+            build: None,
         }
     }
 
@@ -117,12 +122,23 @@ impl<'s> Source<'s> {
             events: None,
             event: None,
             repair: false,
+            build: None,
         }
     }
 
     /// This source, reading arguments strings with `repair` or strictly.
     pub(super) fn repairing(self, repair: bool) -> Self {
         Source { repair, ..self }
+    }
+
+    /// This source, handing each call's arguments to `build` (see [`Source::build`]).
+    pub(super) fn building(self, build: Option<&'s dyn BuildArguments>) -> Self {
+        Source { build, ..self }
+    }
+
+    /// Whether the host's builder makes the calls' arguments ([`Source::building`]).
+    pub(super) fn builds(&self) -> bool {
+        self.build.is_some()
     }
 
     /// The JSON value of `json` (an arguments string, or streamed fragments joined): strictly,
@@ -143,6 +159,7 @@ impl<'s> Source<'s> {
             events: Some(starts),
             event: None,
             repair: false,
+            build: None,
         }
     }
 
@@ -315,6 +332,9 @@ pub(super) struct FoundCall {
     /// The path of the name's value.
     pub(super) name_at: Vec<Step<&'static str>>,
     pub(super) args: ArgsAt,
+    /// The handle of its arguments when the host's builder made them ([`Source::building`]);
+    /// `call.arguments` is then empty.
+    pub(super) built: Option<u32>,
 }
 
 /// Where a call's arguments are written.
@@ -619,7 +639,11 @@ pub(super) fn call(
     let name = name(ctx, o, at)?;
     let (key, value) = arguments_key(ctx, o, at, own)?;
     let args_at = at.key(key);
-    let (arguments, repairs) = arguments(ctx, &name, value, &args_at)?;
+    let built = ctx.build.zip(value).and_then(|(build, value)| built(build, value));
+    let (arguments, repairs) = match built {
+        Some(_) => (Object::new(), Vec::new()),
+        None => arguments(ctx, &name, value, &args_at)?,
+    };
     Ok(FoundCall {
         call: ProviderCall {
             id,
@@ -632,7 +656,20 @@ pub(super) fn call(
             Some(_) => ArgsAt::Value(args_at.path()),
             None => ArgsAt::None,
         },
+        built,
     })
+}
+
+/// The handle of arguments `value` once `build` made them: an object, or a string whose whole
+/// content is one. `None` for anything else, and for a string that is not strict JSON, which
+/// [`arguments`] reads for its error (an empty string and `null` are the empty object it gives).
+fn built(build: &dyn BuildArguments, value: &Value) -> Option<u32> {
+    let handle = match value {
+        Value::Object(o) => build.tree(o)?,
+        Value::String(s) if !s.is_empty() => build.object_text(s)?,
+        _ => return None,
+    };
+    u32::try_from(handle).ok()
 }
 
 /// The text fallback: the calls written in the assistant's text, by [`crate::parse_tool_calls`].

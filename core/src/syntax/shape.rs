@@ -140,10 +140,18 @@ pub(crate) enum Defer<'b> {
     Build(&'b dyn BuildArguments),
 }
 
-impl Defer<'_> {
+impl<'b> Defer<'b> {
     /// Whether the arguments are left in the text when large ([`Defer::Large`]).
     pub(crate) fn is_large(self) -> bool {
         matches!(self, Defer::Large)
+    }
+
+    /// The host's builder, when there is one ([`Defer::Build`]).
+    pub(crate) fn builder(self) -> Option<&'b dyn BuildArguments> {
+        match self {
+            Defer::Build(build) => Some(build),
+            _ => None,
+        }
     }
 }
 
@@ -195,6 +203,15 @@ pub(crate) trait BuildArguments {
     /// each key with its value, in the order written (the keys checked already). Their handle,
     /// or `None` when the host failed: nothing is kept, and the host's error is the answer.
     fn params(&self, params: Vec<(std::borrow::Cow<'_, str>, TextValue<'_>)>) -> Option<usize>;
+
+    /// Reads the JSON object that is the whole of `text` (whitespace around it allowed: an
+    /// arguments string's content, decoded) into the host's values, as [`Self::object`] does:
+    /// their handle, or `None`.
+    fn object_text(&self, text: &str) -> Option<usize>;
+
+    /// Builds the host's values of an object the core holds as a tree already (the arguments
+    /// object of a decoded provider response): their handle, or `None` when the host failed.
+    fn tree(&self, object: &crate::value::Object) -> Option<usize>;
 
     /// Whether it keeps what it reads (a host's builder), or only checks it ([`CHECK`]): the
     /// arguments are then left in the text, for the host to build from there.
@@ -256,6 +273,15 @@ impl BuildArguments for Check {
 
     fn params(&self, _: Vec<(std::borrow::Cow<'_, str>, TextValue<'_>)>) -> Option<usize> {
         // Not asked: with a builder that keeps nothing, params are built as a tree.
+        None
+    }
+
+    // Not asked: a provider response is read with a host's builder or none.
+    fn object_text(&self, _: &str) -> Option<usize> {
+        None
+    }
+
+    fn tree(&self, _: &crate::value::Object) -> Option<usize> {
         None
     }
 

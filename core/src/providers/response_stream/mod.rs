@@ -503,7 +503,7 @@ fn read_all(
     }
     framed?;
     reader.finish(ctx, &mut out)?;
-    super::settle(ctx, response, out.found, options)
+    super::settle_calls(ctx, response, out.found, options)
 }
 
 /// Reads a provider's response stream as it arrives: text (SSE, NDJSON or a JSON list, in pieces
@@ -693,14 +693,14 @@ impl ResponseStream {
                     Source::text(text, starts[*index])
                 };
                 let mut said = String::new();
-                let calls = super::read_into(&ctx, value, &options, Some(&mut said))?;
+                let (calls, _) = super::read_into(&ctx, value, &options, Some(&mut said))?;
                 self.emit.content_event(&said);
                 calls
             }
             // A list whose items are not events: read whole.
             (false, Some(Framing::Array)) => {
                 let list = Value::Array(held.into_iter().map(|(v, _, _)| v).collect());
-                super::read(&Source::text(text, frames::bom(text)), &list, &options)?
+                super::read(&Source::text(text, frames::bom(text)), &list, &options)?.0
             }
             // Events of no known API: an error event among them still raises.
             _ => {
@@ -1008,5 +1008,6 @@ fn streamed_call(
         },
         name_at: head.name_at.clone(),
         args,
+        built: None,
     })
 }
