@@ -87,13 +87,35 @@ fn arg_error(err: ArgError) -> PyErr {
 /// Runs `op` on `input` and builds the answer: as the core reads when the input is short, else
 /// detached, the answer recorded on a tape (`host::Tape`) and built from it after.
 fn call<'py>(py: Python<'py>, input: Input<'_>, op: Op) -> PyResult<Bound<'py, PyAny>> {
+    call_as(py, input, op, Arguments::Values)
+}
+
+/// How an answer gives each call's arguments.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Arguments {
+    /// As Python objects.
+    Values,
+    /// As a string of their JSON text (`host::run_text_arguments`).
+    Text,
+}
+
+/// [`call`], with each call's arguments as `arguments` says.
+fn call_as<'py>(py: Python<'py>, input: Input<'_>, op: Op, arguments: Arguments) -> PyResult<Bound<'py, PyAny>> {
+    let run = match arguments {
+        Arguments::Values => host::run_into::<Tape>,
+        Arguments::Text => host::run_text_arguments::<Tape>,
+    };
     if input.len() < DETACH_FROM {
         // The arguments of the common call shapes become Python objects as they are read.
-        return host::run_into(&mut sink::PySink { py }, &input, op, HOST).map_err(located_error)?;
+        return match arguments {
+            Arguments::Values => host::run_into(&mut sink::PySink { py }, &input, op, HOST),
+            Arguments::Text => host::run_text_arguments(&mut sink::PySink { py }, &input, op, HOST),
+        }
+        .map_err(located_error)?;
     }
     let (tape, answer) = py.detach(|| {
         let mut tape = Tape::with_capacity(TAPE_ROOM);
-        let answer = host::run_into(tape.reading(TAPE_ROOM), &input, op, HOST);
+        let answer = run(tape.reading(TAPE_ROOM), &input, op, HOST);
         if input.len() >= GIVE_BACK_FROM {
             alloc::give_back();
         }
@@ -288,7 +310,7 @@ fn parse_tool_calls<'py>(
 
 /// The whole message: content, reasoning and calls. See `beacon.parse_message`.
 #[pyfunction]
-#[pyo3(signature = (text, formats = None, ids = None, tools = None, validate = true, unknown = None, id_seed = None, repair = false, spec = None))]
+#[pyo3(signature = (text, formats = None, ids = None, tools = None, validate = true, unknown = None, id_seed = None, repair = false, spec = None, arguments_text = false))]
 #[allow(clippy::too_many_arguments, reason = "the keyword options of beacon.parse_message")]
 fn parse_message<'py>(
     py: Python<'py>,
@@ -301,6 +323,7 @@ fn parse_message<'py>(
     id_seed: Option<&Bound<'py, PyAny>>,
     repair: bool,
     spec: Option<&Bound<'py, PySpec>>,
+    arguments_text: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     const FUNC: &str = "parse_message";
     let formats = self::formats(FUNC, formats, spec)?;
@@ -309,7 +332,12 @@ fn parse_message<'py>(
     let ids = host::ids(FUNC, ids.as_deref(), id_seed.as_deref(), HOST).map_err(arg_error)?;
     let tools = tool_options(FUNC, tools, validate, unknown, repair)?;
     let op = Op::Message { formats, ids, tools };
-    call(py, Input::Text(args::text(FUNC, text)?), op)
+    let arguments = if arguments_text {
+        Arguments::Text
+    } else {
+        Arguments::Values
+    };
+    call_as(py, Input::Text(args::text(FUNC, text)?), op, arguments)
 }
 
 /// What the text streamed so far holds. See `beacon.scan_stream`.

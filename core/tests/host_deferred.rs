@@ -6,14 +6,15 @@
 //! errors alike. The JSON text sink (`host::JsonText`) writes the same answers as JSON text,
 //! `host::message_into` the same arguments, and an answer recorded on a `host::Tape` replays as
 //! the same answer. A provider response's calls, whose arguments `run_into` builds as the
-//! readers find them, give the same answer as their arguments built in the core.
+//! readers find them, give the same answer as their arguments built in the core. With
+//! `host::run_text_arguments`, each call's arguments are the JSON text of what the core builds.
 
 mod common;
 
 use beacon_core::host::Query;
 use beacon_core::host::{
-    emit, message_into, run, run_into, run_settled, Host, Input, JsonText, Key, Op, Output, Plain, Sink, Tape,
-    ToolOptions, Written,
+    emit, message_into, run, run_into, run_settled, run_text_arguments, Host, Input, JsonText, Key, Op, Output, Plain,
+    Sink, Spaced, Tape, ToolOptions, Written,
 };
 use beacon_core::{FormatSet, Ids, Number, Provider, Value};
 
@@ -611,5 +612,91 @@ fn response_arguments_built_as_read_are_what_the_core_builds() {
     assert!(
         early > 150,
         "only {early} objects were built while the responses were read"
+    );
+}
+
+/// `answer` with each call's `arguments` (an object, in a list of calls, a call or a message's
+/// `tool_calls`) replaced by its JSON text, spaced as [`Spaced`] writes it.
+fn arguments_as_text(answer: Value) -> Value {
+    fn text(value: Value) -> Value {
+        let mut sink = JsonText::new(Spaced, 0);
+        let Ok(piece) = emit(&mut sink, Output::Value(value));
+        Value::String(sink.text(piece).to_owned())
+    }
+    fn call(value: Value) -> Value {
+        match value {
+            Value::Object(entries) => Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| match k.as_str() {
+                        "arguments" => (k, text(v)),
+                        _ => (k, v),
+                    })
+                    .collect(),
+            ),
+            other => other,
+        }
+    }
+    match answer {
+        Value::Array(calls) => Value::Array(calls.into_iter().map(call).collect()),
+        Value::Object(entries) if entries.iter().any(|(k, _)| k == "tool_calls") => Value::Object(
+            entries
+                .into_iter()
+                .map(|(k, v)| match (k.as_str(), v) {
+                    ("tool_calls", Value::Array(calls)) => (k, Value::Array(calls.into_iter().map(call).collect())),
+                    (_, v) => (k, v),
+                })
+                .collect(),
+        ),
+        other => call(other),
+    }
+}
+
+#[test]
+fn text_arguments_are_the_json_text_of_what_the_core_builds() {
+    let mut calls = 0;
+    for case in common::fixture_cases() {
+        let Some(input) = case["input"].as_str() else { continue };
+        let padded = format!("{input}{}", " ".repeat(4096));
+        for text in [input, padded.as_str()] {
+            for (settled_op, text_op) in ops().into_iter().zip(ops()) {
+                let (settled, _) = answer(text, settled_op, false);
+                let want = settled.map(arguments_as_text);
+                let mut tree = Tree::default();
+                let got = match run_text_arguments(&mut tree, &Input::Text(text), text_op.clone(), Host::Python) {
+                    Ok(Ok(value)) => Ok(value),
+                    Err(err) => Err((err.code.as_str().to_owned(), err.position)),
+                };
+                assert_eq!(got, want, "{:?} on {text:?}", case["id"]);
+                let mut tape = Tape::new();
+                let taped = match run_text_arguments(tape.reading(0), &Input::Text(text), text_op, Host::Python) {
+                    Ok(Ok(piece)) => {
+                        let Ok(value) = tape.replay(piece, &Input::Text(text), &mut Tree::default());
+                        Ok(value)
+                    }
+                    Err(err) => Err((err.code.as_str().to_owned(), err.position)),
+                };
+                assert_eq!(taped, want, "tape: {:?} on {text:?}", case["id"]);
+                if let Ok(Value::Array(list)) = &want {
+                    calls += list.len();
+                }
+            }
+        }
+    }
+    assert!(calls > 1000, "only {calls} calls");
+    // Spaced as Python's `json.dumps` spaces it.
+    let text = r#"<tool_call>{"name": "f", "arguments": {"a":[1,2.5],"b":{"c":null,"d":"\u00e9\n"}}}</tool_call>"#;
+    let op = Op::ToolCall {
+        formats: FormatSet::ALL,
+        tools: ToolOptions::default(),
+    };
+    let Ok(Ok(call)) = run_text_arguments(&mut Tree::default(), &Input::Text(text), op, Host::Python) else {
+        panic!("no call in {text:?}")
+    };
+    assert_eq!(
+        call.get("arguments"),
+        Some(&Value::String(
+            r#"{"a": [1, 2.5], "b": {"c": null, "d": "é\n"}}"#.to_owned()
+        ))
     );
 }

@@ -53,6 +53,7 @@ def parse_message(
     id_seed: Optional[str] = None,
     repair: bool = False,
     spec: Optional[Spec] = None,
+    arguments_text: bool = False,
 ) -> Message: ...
 def scan_stream(text: str) -> StreamScan: ...
 def infer_format(

@@ -11,6 +11,8 @@ use crate::repair::Repair;
 use crate::text::stream::Event;
 use crate::value::{Number, Object, Value};
 
+use super::json_text::{JsonText, Spaced};
+use super::ordered::Piece;
 use super::raw::Built;
 use super::sink::{Field, Key, Sink};
 use super::{Located, Output, Receipts};
@@ -25,7 +27,7 @@ use super::{Located, Output, Receipts};
 /// - a stream's events: a list of events (see `event`), a `call_end` whose arguments were left in
 ///   the stream's text built from there.
 pub fn emit<S: Sink>(sink: &mut S, output: Output<'_>) -> Result<S::Value, S::Error> {
-    answer(sink, output, Vec::new(), None)
+    answer(sink, output, Left::values(Vec::new(), None))
 }
 
 /// [`emit`], for an output whose parse built arguments into `sink` as it read them
@@ -35,7 +37,29 @@ pub(super) fn emit_built<S: Sink>(
     output: Output<'_>,
     built: Built<S::Value>,
 ) -> Result<S::Value, S::Error> {
-    answer(sink, output, built, Some(super::raw::written::<S>))
+    answer(sink, output, Left::values(built, Some(super::raw::written::<S>)))
+}
+
+/// [`emit`], each call's arguments a string of their JSON text written in `text`: those the
+/// parse wrote while it read are `built`, by handle ([`super::run_text_arguments`]). Their
+/// strings are made first, and the sink is then told the parse has ended ([`Sink::parsed`]), so
+/// that a sink that writes in order places them as it places values a parse built.
+pub(super) fn emit_text_arguments<S: Sink>(
+    sink: &mut S,
+    text: &mut JsonText<Spaced>,
+    output: Output<'_>,
+    built: Built<Piece>,
+) -> Result<S::Value, S::Error> {
+    let built = built
+        .into_iter()
+        .map(|piece| piece.map(|piece| sink.str(text.text(piece))).transpose())
+        .collect::<Result<_, _>>()?;
+    sink.parsed();
+    let left = Left {
+        text: Some(text),
+        ..Left::values(built, None)
+    };
+    answer(sink, output, left)
 }
 
 /// The arguments of `message`'s calls built in `sink`, in order, and the message with them
@@ -50,6 +74,7 @@ pub(super) fn message_arguments<S: Sink>(
         source,
         built,
         again: Some(super::raw::written::<S>),
+        text: None,
     };
     let arguments = message
         .tool_calls
@@ -62,21 +87,21 @@ pub(super) fn message_arguments<S: Sink>(
     Ok((message, arguments))
 }
 
-fn answer<S: Sink>(
-    sink: &mut S,
-    output: Output<'_>,
-    built: Built<S::Value>,
-    again: Again<S>,
-) -> Result<S::Value, S::Error> {
+/// The answer `output` gives, its calls' arguments as `left` has them (its `source` is the
+/// output's).
+fn answer<'o, S: Sink>(sink: &mut S, output: Output<'o>, mut left: Left<'o, '_, S>) -> Result<S::Value, S::Error> {
     match output {
-        Output::Call { call, source, at } => tool_call(sink, &call, false, &mut Left { source, built, again }, &at),
+        Output::Call { call, source, at } => {
+            left.source = source;
+            tool_call(sink, &call, false, &mut left, &at)
+        }
         Output::Calls {
             calls,
             include_format,
             source,
             at,
         } => {
-            let mut left = Left { source, built, again };
+            left.source = source;
             list(sink, calls.len(), calls, |sink, call| {
                 tool_call(sink, &call, include_format, &mut left, &at)
             })
@@ -95,7 +120,7 @@ fn answer<S: Sink>(
             })?;
             let calls = message.tool_calls.into_iter().zip(spans);
             let n = calls.len();
-            let mut left = Left { source, built, again };
+            left.source = source;
             field(sink, &mut m, Field::ToolCalls, |s| {
                 list(s, n, calls, |s, (call, span)| {
                     message_call(s, &call, span, &mut left, &at)
@@ -111,11 +136,6 @@ fn answer<S: Sink>(
             built: handles,
             at,
         } => {
-            let mut left = Left {
-                source: "",
-                built,
-                again,
-            };
             let mut handles = handles.into_iter();
             list(sink, calls.len(), calls, |sink, call| {
                 let handle = handles.next().flatten();
@@ -210,6 +230,7 @@ fn event<S: Sink>(
                     source,
                     built: Vec::new(),
                     again: None,
+                    text: None,
                 };
                 self::arguments(s, &arguments, deferred, left)
             })?;
@@ -281,7 +302,7 @@ fn tool_call<S: Sink>(
     sink: &mut S,
     call: &ToolCall,
     include_format: bool,
-    left: &mut Left<'_, S>,
+    left: &mut Left<'_, '_, S>,
     at: &Receipts,
 ) -> Result<S::Value, S::Error> {
     let repaired = !call.repairs.is_empty();
@@ -326,7 +347,7 @@ fn message_call<S: Sink>(
     sink: &mut S,
     call: &ToolCall,
     span: [usize; 2],
-    left: &mut Left<'_, S>,
+    left: &mut Left<'_, '_, S>,
     at: &Receipts,
 ) -> Result<S::Value, S::Error> {
     let repaired = !call.repairs.is_empty();
@@ -347,14 +368,13 @@ fn message_call<S: Sink>(
 }
 
 /// `{"id", "name", "arguments", "repairs"?}` (`repairs`, located by `at`, only when the call's
-/// arguments were mended).
-/// A response's call; its arguments are what the host built as the response was read when it
-/// has a `handle` ([`Output::ProviderCalls`]).
+/// arguments were mended); the arguments are what the host built as the response was read when
+/// the call has a `handle` ([`Output::ProviderCalls`]).
 fn provider_call<S: Sink>(
     sink: &mut S,
     call: &ProviderCall,
     handle: Option<u32>,
-    left: &mut Left<'_, S>,
+    left: &mut Left<'_, '_, S>,
     at: &Receipts,
 ) -> Result<S::Value, S::Error> {
     let repaired = !call.repairs.is_empty();
@@ -366,7 +386,7 @@ fn provider_call<S: Sink>(
         .and_then(Option::take);
     field(sink, &mut m, Field::Arguments, |s| match built {
         Some(value) => Ok(value),
-        None => object(s, &call.arguments),
+        None => left.object(s, &call.arguments),
     })?;
     if repaired {
         field(sink, &mut m, Field::Repairs, |s| receipts(s, &call.repairs, at))?;
@@ -376,10 +396,65 @@ fn provider_call<S: Sink>(
 
 /// Where the arguments the core did not build are: the text the parse read, and what a host's
 /// builder made while it read ([`Deferred::Built`]), by handle.
-struct Left<'s, S: Sink> {
+struct Left<'s, 't, S: Sink> {
     source: &'s str,
     built: Built<S::Value>,
     again: Again<S>,
+    /// Where arguments are written as JSON text, for a host that takes each as a string
+    /// ([`emit_text_arguments`]); `None` builds them as the host's values.
+    text: Option<&'t mut dyn TextArguments>,
+}
+
+impl<S: Sink> Left<'_, '_, S> {
+    /// Arguments built as the host's values: those the parse built while it read are `built`,
+    /// by handle, and `again` builds one again.
+    fn values(built: Built<S::Value>, again: Again<S>) -> Self {
+        Left {
+            source: "",
+            built,
+            again,
+            text: None,
+        }
+    }
+
+    /// The core's `object` as the host takes arguments.
+    fn object(&mut self, sink: &mut S, object: &Object) -> Result<S::Value, S::Error> {
+        match self.text.as_deref_mut() {
+            Some(text) => sink.str(text.write(Write::Object(object))),
+            None => self::object(sink, object),
+        }
+    }
+}
+
+/// What a call's arguments are written as JSON text from ([`TextArguments`]).
+enum Write<'a> {
+    /// The core's object.
+    Object(&'a Object),
+    /// The text at `at` of `source`, in `grammar`, where the parse left them (`raw::left`).
+    Left(&'a str, usize, Grammar),
+    /// The same, built again after a parse that built them while it read (`raw::written`).
+    Again(&'a str, usize, Grammar),
+}
+
+/// Writes arguments as JSON text ([`emit_text_arguments`]). A trait object, so that a host
+/// that takes arguments as values (every host's `emit`) does not carry the text writer of every
+/// grammar: 38 KB of the WebAssembly module, which never asks for text.
+trait TextArguments {
+    /// The JSON text of `what`, until the next call.
+    fn write(&mut self, what: Write<'_>) -> &str;
+}
+
+impl TextArguments for JsonText<Spaced> {
+    fn write(&mut self, what: Write<'_>) -> &str {
+        // The answer's text holds nothing else: the arguments the parse wrote are aside.
+        self.out().clear();
+        let Ok(piece) = match what {
+            Write::Object(object) => self::object(self, object),
+            Write::Left(source, at, grammar) => super::raw::left(self, source, at, grammar),
+            Write::Again(source, at, grammar) => super::raw::written(self, source, at, grammar),
+        };
+        self.text(piece)
+    }
 }
 
 /// Builds a host-built value again from the text, in its grammar, when it was taken already (a
@@ -394,22 +469,27 @@ fn arguments<S: Sink>(
     sink: &mut S,
     arguments: &Object,
     deferred: Option<Deferred>,
-    left: &mut Left<'_, S>,
+    left: &mut Left<'_, '_, S>,
 ) -> Result<S::Value, S::Error> {
+    let source = left.source;
     match deferred {
         Some(Deferred::Built { handle, at, grammar }) => {
             match left.built.get_mut(handle as usize).and_then(Option::take) {
                 Some(value) => Ok(value),
                 // Taken already (a call reported twice): built again from the text.
-                None => match left.again {
-                    Some(again) => again(sink, left.source, at, grammar),
+                None => match (left.text.as_deref_mut(), left.again) {
+                    (Some(text), _) => sink.str(text.write(Write::Again(source, at, grammar))),
+                    (None, Some(again)) => again(sink, source, at, grammar),
                     // Not reached: a parse that did not build made no `Built`.
-                    None => sink.null(),
+                    (None, None) => sink.null(),
                 },
             }
         }
-        Some(Deferred::Text { at, grammar }) => super::raw::left(sink, left.source, at, grammar),
-        None => object(sink, arguments),
+        Some(Deferred::Text { at, grammar }) => match left.text.as_deref_mut() {
+            Some(text) => sink.str(text.write(Write::Left(source, at, grammar))),
+            None => super::raw::left(sink, source, at, grammar),
+        },
+        None => left.object(sink, arguments),
     }
 }
 

@@ -27,6 +27,11 @@ pub trait Dialect {
     fn str(&mut self, value: &str, out: &mut String) {
         write_string(value, out);
     }
+    /// What follows each item of a list and each entry of an object but the last, and what
+    /// follows each key.
+    fn separators(&self) -> (&'static str, &'static str) {
+        (",", ":")
+    }
 }
 
 /// Plain JSON, as [`Value::to_json`](crate::Value::to_json) writes it.
@@ -34,6 +39,17 @@ pub trait Dialect {
 pub struct Plain;
 
 impl Dialect for Plain {}
+
+/// Plain JSON with a space after each `,` and `:`, as Python's `json.dumps` spaces it by default
+/// (the arguments strings an inference server's parsers answer with).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Spaced;
+
+impl Dialect for Spaced {
+    fn separators(&self) -> (&'static str, &'static str) {
+        (", ", ": ")
+    }
+}
 
 /// Writes values as JSON text. Values made while a parse reads ([`run_into`](super::run_into),
 /// until [`Sink::parsed`]) go to a buffer of their own ([`JsonText::reading`]); the others to
@@ -125,7 +141,8 @@ impl<D: Dialect> JsonText<D> {
     /// Separates an item or entry from the one before it.
     fn next(&mut self, open: &mut Open) {
         if !std::mem::take(&mut open.first) {
-            self.buf().push(',');
+            let comma = self.dialect.separators().0;
+            self.buf().push_str(comma);
         }
     }
 
@@ -190,9 +207,10 @@ impl<D: Dialect> Sink for JsonText<D> {
     /// Keys are written plain, whatever the dialect: a dialect's marks are for values.
     fn key(&mut self, map: &mut Open, key: Key<'_>) -> Result<(), Self::Error> {
         self.next(map);
+        let colon = self.dialect.separators().1;
         let buf = self.buf();
         write_string(key.as_str(), buf);
-        buf.push(':');
+        buf.push_str(colon);
         map.next = buf.len();
         Ok(())
     }

@@ -35,7 +35,7 @@ pub use error::{
 };
 pub use feed::Stream;
 pub use input::{Host, Input};
-pub use json_text::{Dialect, JsonText, Plain};
+pub use json_text::{Dialect, JsonText, Plain, Spaced};
 pub use options::{formats, ids, provider, provider_id, spec, start, tools, unknown};
 pub use ordered::{Open, Piece};
 pub use results::{read_calls, read_results};
@@ -270,12 +270,43 @@ pub fn run_into<S: Sink>(
     op: Op,
     host: Host,
 ) -> Result<Result<S::Value, S::Error>, Located> {
+    let (output, built) = run_building(sink, input, op, host);
+    let output = output?;
+    Ok(built.and_then(|built| answer::emit_built(sink, output, built)))
+}
+
+/// What [`run_building`] gives: the output, and what the sink built or its error.
+type Building<'a, S> = (
+    Result<Output<'a>, Located>,
+    Result<raw::Built<<S as Sink>::Value>, <S as Sink>::Error>,
+);
+
+/// [`run`] with the arguments of the common call shapes built in `sink` while the parse reads
+/// them; the sink is then told the parse has ended ([`Sink::parsed`]). The output, and what the
+/// sink built (by handle) or its error.
+fn run_building<'a, S: Sink>(sink: &mut S, input: &Input<'a>, op: Op, host: Host) -> Building<'a, S> {
     let arguments = raw::Arguments::new(sink);
     let output = run_with(input, op, host, Defer::Build(&arguments));
     let (sink, built) = arguments.finish();
     sink.parsed();
-    let output = output?;
-    Ok(built.and_then(|built| answer::emit_built(sink, output, built)))
+    (output, built)
+}
+
+/// [`run_into`] for a host that takes each call's arguments as a string of their JSON text
+/// (spaced as [`Spaced`] says) rather than as values, as an inference server answers them: the
+/// arguments of the common call shapes are written as text while the parse reads them, the
+/// others from the text where the parse left them, or from the core's object. Everything else of
+/// the answer is as [`run_into`] builds it.
+pub fn run_text_arguments<S: Sink>(
+    sink: &mut S,
+    input: &Input<'_>,
+    op: Op,
+    host: Host,
+) -> Result<Result<S::Value, S::Error>, Located> {
+    let mut text = JsonText::new(Spaced, 0);
+    let (output, built) = run_building(text.reading(0), input, op, host);
+    let Ok(built) = built;
+    Ok(answer::emit_text_arguments(sink, &mut text, output?, built))
 }
 
 /// A message whose calls' arguments were taken out, and those arguments as a host built them, in
@@ -292,10 +323,7 @@ pub fn message_into<S: Sink>(
     op: Op,
     host: Host,
 ) -> Result<Result<MessageArguments<S::Value>, S::Error>, Located> {
-    let arguments = raw::Arguments::new(sink);
-    let output = run_with(input, op, host, Defer::Build(&arguments));
-    let (sink, built) = arguments.finish();
-    sink.parsed();
+    let (output, built) = run_building(sink, input, op, host);
     let Output::Message { message, source, .. } = output? else {
         let err = ParseError::new(ErrorCode::Internal, 0, "message_into runs parse_message only");
         return Err(input.locate(&err, host));

@@ -34,7 +34,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from .. import FormatSpec, Tools, ToolCallError, ToolCallStream, parse_message
+from .. import FormatSpec, Tools, ToolCallError, ToolCallStream, _core
 
 __all__ = ["Options", "Stream", "beacon_tools"]
 
@@ -116,17 +116,23 @@ class Options:
         return _options_of(values)
 
     def parse(self, text: str, tools: Optional[Tools], *, calls: bool = True) -> Dict[str, Any]:
-        """:func:`beacon.parse_message` of a whole message with these options (ids generated).
-        ``calls=False`` (a request with ``tool_choice="none"``) recognises no call format: the
-        calls stay in the content as the model wrote them, and only the reasoning is read."""
+        """:func:`beacon.parse_message` of a whole message with these options (ids generated),
+        each call's ``arguments`` the string of their JSON text, spaced as ``json.dumps`` spaces
+        it, as the engines answer them: written by the core while it reads them, where
+        ``json.dumps`` of the arguments' objects cost more than the whole parse (3.6 µs against
+        2.8 µs for a typical call). ``calls=False`` (a request with ``tool_choice="none"``)
+        recognises no call format: the calls stay in the content as the model wrote them, and
+        only the reasoning is read."""
         unknown = self.unknown if tools is not None else "error"
-        return parse_message(
+        return _core.parse_message(
             text,
-            formats=self.formats if calls else [],  # type: ignore[arg-type]
-            ids="generate",
-            tools=tools,
-            unknown=unknown,  # type: ignore[arg-type]
-            template=self.template if calls else None,
+            (self.formats if calls else []),
+            "generate",
+            None if tools is None else tools._compiled,
+            True,
+            unknown,
+            spec=self.template._compiled() if calls and self.template is not None else None,
+            arguments_text=True,
         )
 
 

@@ -41,7 +41,6 @@ The rules:
 
 from __future__ import annotations
 
-import json
 from typing import Any, Dict, List, Optional
 
 from sglang.srt.function_call.base_format_detector import BaseFormatDetector
@@ -105,7 +104,7 @@ class BeaconDetector(BaseFormatDetector):
             ToolCallItem(
                 tool_index=index.get(call["name"], -1),
                 name=call["name"],
-                parameters=json.dumps(call["arguments"], ensure_ascii=False),
+                parameters=call["arguments"],
             )
             for call in message["tool_calls"]
         ]

@@ -45,7 +45,6 @@ The rules:
 
 from __future__ import annotations
 
-import json
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from vllm.entrypoints.generate.base.protocol import (
@@ -162,7 +161,7 @@ class BeaconToolParser(ToolParser):
             {
                 "id": call["id"],
                 "type": "function",
-                "function": {"name": call["name"], "arguments": json.dumps(call["arguments"], ensure_ascii=False)},
+                "function": {"name": call["name"], "arguments": call["arguments"]},
             }
             for call in message["tool_calls"]
         ]
