@@ -183,11 +183,12 @@ def one_shot(budget, tool_defs, request, sg_tools):
     compiled = beacon.Tools(tool_defs)
 
     def vllm_request(parser_cls):
-        # As vLLM serves a request: a parser made with the request's tools (a list of its own,
-        # as each request has), then the whole output.
+        # As vLLM serves a request: a request object of its own, with a list of its own of the
+        # same tools (a client that sends the same tools each time), a parser made with them,
+        # then the whole output. The copy costs both sides alike.
         def run(text):
-            request.tools = list(request.tools)
-            return parser_cls(Tokenizer(), request.tools).extract_tool_calls(text, request)
+            req = request.model_copy(update={"tools": list(request.tools)})
+            return parser_cls(Tokenizer(), req.tools).extract_tool_calls(text, req)
         return run
 
     def vllm_calls(info):

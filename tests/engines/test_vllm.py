@@ -236,8 +236,8 @@ def test_schema_typing(parser_cls: Any) -> None:
 
 def test_a_request_is_read_once(parser_cls: Any, monkeypatch: Any) -> None:
     # vLLM makes the parser with the request's tools, then hands the reasoning parser and the
-    # tool parser the request and its text: the tools are compiled and the message parsed once
-    # a request, whole or streamed.
+    # tool parser the request and its text: the message is parsed once a request, whole or
+    # streamed, and the tools compiled once for requests that send the same ones.
     import beacon.integrations as plugins
     from beacon.integrations import Options
 
@@ -254,18 +254,26 @@ def test_a_request_is_read_once(parser_cls: Any, monkeypatch: Any) -> None:
         return real_parse(self, text, tools, **kwargs)
 
     monkeypatch.setattr(plugins, "Tools", counting_tools)
+    monkeypatch.setattr(plugins, "_read", (None, None))
     monkeypatch.setattr(Options, "parse", counting_parse)
     text = '<think>Paris.</think><tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
     for i in range(2):
         request = request_for(WEATHER)
         reasoning, content, calls = make_parser(parser_cls, request).parse(text, request, enable_auto_tools=True)
         assert (reasoning, [c.name for c in calls]) == ("Paris.", ["get_weather"])
-        assert (len(compiled), len(parsed)) == (2 * i + 1, i + 1)
-        # A streamed request's tools are compiled once too (a stream parses nothing whole).
+        assert (len(compiled), len(parsed)) == (1, i + 1)
+        # A streamed request with the same tools reads them from there (and parses nothing whole).
         streamed = request_for(WEATHER)
         out = stream(parser_cls, streamed, text, 4)
         assert [c["name"] for c in out["calls"]] == ["get_weather"]
-        assert (len(compiled), len(parsed)) == (2 * i + 2, i + 1)
+        assert (len(compiled), len(parsed)) == (1, i + 1)
+    # Other tools are compiled, once.
+    lookup = WEATHER + [{"type": "function", "function": {"name": "lookup", "parameters": {"type": "object"}}}]
+    for _ in range(2):
+        request = request_for(lookup)
+        calls = make_parser(parser_cls, request).parse(text, request, enable_auto_tools=True)[2]
+        assert [c.name for c in calls] == ["get_weather"]
+    assert (len(compiled), len(parsed)) == (2, 4)
     # The same text in another request is parsed again: each request has its own call ids.
     other = request_for(WEATHER)
     parser = make_parser(parser_cls, other)
@@ -273,7 +281,7 @@ def test_a_request_is_read_once(parser_cls: Any, monkeypatch: Any) -> None:
     again = request_for(WEATHER)
     second = make_parser(parser_cls, again).parse(text, again, enable_auto_tools=True)[2][0].id
     assert first != second
-    assert len(parsed) == 4
+    assert len(parsed) == 6
 
 
 def test_engine_tool_objects_read_as_their_dump() -> None:

