@@ -82,14 +82,16 @@ class BeaconDetector(BaseFormatDetector):
     def has_tool_call(self, text: str) -> bool:
         # SGLang's chat server parses a whole message only when this is true, and otherwise
         # returns the raw text: so it is true whenever beacon's reading differs from the text
-        # (a call, a broken one, or markup beacon removes, such as end-of-turn tokens).
-        if scan_stream(text)["state"] != "none":
-            return True
+        # (a call, a broken one, or markup beacon removes, such as end-of-turn tokens), or the
+        # text ends inside a tagged call. The reading comes first: a text with a call needs no
+        # scan (35 µs for a 10 KB hermes output, more than its parse).
         try:
             message = self.options.parse(text, None)
         except ToolCallError:
             return True
-        return bool(message["tool_calls"]) or message["reasoning"] is not None or message["content"].strip() != text.strip()
+        if message["tool_calls"] or message["reasoning"] is not None or message["content"].strip() != text.strip():
+            return True
+        return scan_stream(text)["state"] != "none"
 
     def detect_and_parse(self, text: str, tools: List[Any]) -> StreamingParseResult:
         try:
