@@ -1080,9 +1080,6 @@ pub(crate) fn raw_string_end(bytes: &[u8], pos: usize) -> Option<usize> {
     }
 }
 
-/// The end of the JSON value at `pos` (no whitespace before it), found by matching brackets
-/// outside strings without parsing: for text known to be JSON up to where `bytes` ends. `None`
-/// when `bytes` ends inside the value.
 /// The nesting of JSON brackets over a text read a byte at a time, strings skipped: enough to see
 /// a value close without parsing it.
 #[derive(Debug, Default, Clone, Copy)]
@@ -1101,7 +1098,6 @@ impl Nesting {
         }
     }
 
-    /// Reads one byte; whether it closed a bracket and brought the depth back to zero.
     /// Whether reading `bytes` would leave this state as it is: no escape pending and none of
     /// them a quote, a backslash or a bracket (so they neither close nor open anything).
     pub(crate) fn unchanged_by(&self, bytes: &[u8]) -> bool {
@@ -1111,6 +1107,13 @@ impl Nesting {
                 .any(|b| matches!(b, b'"' | b'\\' | b'{' | b'}' | b'[' | b']'))
     }
 
+    /// Whether the byte read last was a backslash inside a string: the next byte, whatever it
+    /// is, is escaped.
+    pub(crate) fn escaping(&self) -> bool {
+        self.escape
+    }
+
+    /// Reads one byte; whether it closed a bracket and brought the depth back to zero.
     pub(crate) fn byte(&mut self, b: u8) -> bool {
         if self.string {
             match b {
@@ -1134,6 +1137,9 @@ impl Nesting {
     }
 }
 
+/// The end of the JSON value at `pos` (no whitespace before it), found by matching brackets
+/// outside strings without parsing: for text known to be JSON up to where `bytes` ends. `None`
+/// when `bytes` ends inside the value.
 pub(crate) fn raw_value_end(bytes: &[u8], pos: usize) -> Option<usize> {
     match *bytes.get(pos)? {
         b'"' => raw_string_end(bytes, pos),

@@ -115,15 +115,24 @@ pub(super) enum Watch {
 pub(super) struct Skim(Nesting);
 
 impl Skim {
-    /// Reads `text[from..]`; whether something in it may have completed the region.
+    /// Reads `text[from..]`; whether something in it may have completed the region. Only the
+    /// bytes in [`SKIM_STOPS`] are looked at (and the byte after a backslash in a string): the
+    /// others change neither the nesting nor what may close the region, and are passed over in a
+    /// tight loop. The 10 KB hermes output read whole as a growing text (`scan_stream`, callgrind):
+    /// 310k → 138k instructions here, against the nesting and the closers checked at every byte.
     fn arms(&mut self, text: &str, from: usize, watch: Watch) -> bool {
         let bytes = text.as_bytes();
-        let mut armed = false;
-        for (i, &b) in bytes.iter().enumerate().skip(from) {
-            armed |= self.0.byte(b) || (b == b')' && self.0.depth == 0);
-            if let Watch::Lead(at) = watch {
-                armed |= i < at + LEAD_WORD;
+        let mut armed = matches!(watch, Watch::Lead(at) if from < bytes.len() && from < at + LEAD_WORD);
+        let mut i = from;
+        while i < bytes.len() {
+            if !self.0.escaping() {
+                match bytes[i..].iter().position(|&b| SKIM_STOPS[usize::from(b)]) {
+                    Some(skip) => i += skip,
+                    None => break,
+                }
             }
+            let b = bytes[i];
+            armed |= self.0.byte(b) || (b == b')' && self.0.depth == 0);
             if let (b'>' | b']', Watch::Region(family)) = (b, watch) {
                 let done = &bytes[..=i];
                 armed |= family
@@ -132,10 +141,24 @@ impl Skim {
                     .chain(family.tokens)
                     .any(|t| done.ends_with(t.as_bytes()));
             }
+            i += 1;
         }
         armed
     }
 }
+
+/// The bytes [`Skim::arms`] looks at: those that open or close a string or a bracket, a
+/// backslash, and the last bytes of what closes a region (`)` of a call, `>` and `]` of tags).
+static SKIM_STOPS: [bool; 256] = {
+    let mut stops = [false; 256];
+    let mut i = 0;
+    let bytes = *b"\"\\{}[])>";
+    while i < bytes.len() {
+        stops[bytes[i] as usize] = true;
+        i += 1;
+    }
+    stops
+};
 
 /// Whether an error of a region's parse may only say that the text ends too early: it stands at
 /// the end, is `tool_call.unclosed`, or stands where the rest of the text is a proper beginning of
@@ -158,5 +181,67 @@ pub(crate) fn region_final(text: &str, at: usize, end: usize, family: &Family, m
     match marks.entry_at(bytes, q) {
         Some((len, _)) => !marks.may_change(bytes, q, q, len, false),
         None => marks.end_tokens().iter().any(|t| bytes[q..].starts_with(t.as_bytes())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::FAMILIES;
+
+    /// Whether reading `text[from..]` one byte at a time may complete the region: each byte read
+    /// by the nesting, each `)` at depth zero, each closer or token ending at a `>` or `]`.
+    fn armed_byte_by_byte(nesting: &mut Nesting, text: &str, from: usize, family: &Family) -> bool {
+        let bytes = text.as_bytes();
+        let mut armed = false;
+        for i in from..bytes.len() {
+            let b = bytes[i];
+            armed |= nesting.byte(b) || (b == b')' && nesting.depth == 0);
+            if matches!(b, b'>' | b']') {
+                armed |= family
+                    .closers
+                    .iter()
+                    .chain(family.tokens)
+                    .any(|t| bytes[..=i].ends_with(t.as_bytes()));
+            }
+        }
+        armed
+    }
+
+    #[test]
+    fn a_skim_arms_where_every_byte_read_in_turn_would() {
+        let texts = [
+            r#"{"name": "f", "arguments": {"a": "x\"y\\", "b": [1, {"c": ")"}]}}</tool_call> more"#,
+            r#"{"path": "a\\", "s": "<\/tool_call>", "t": "q\"]>"}]"#,
+            "f(a=1, b=(2, 3)) then [TOOL_CALLS] and <|tool_call_end|> done",
+            r#"{"a": "\\\"}\\", "b": "}"} ] ) > ""#,
+            // An escape of a byte the skim passes over, then a quote.
+            r#"{"a": "x\ny", "b": "}", "c": "\u0041"}</tool_call>"#,
+        ];
+        for family in FAMILIES {
+            for text in texts {
+                for cut in 0..=text.len() {
+                    if !text.is_char_boundary(cut) {
+                        continue;
+                    }
+                    // Read in two pieces, as a growing text arrives, against one byte at a time.
+                    let mut skim = Skim::default();
+                    let mut nesting = Nesting::default();
+                    let first = skim.arms(&text[..cut], 0, Watch::Region(family));
+                    assert_eq!(
+                        first,
+                        armed_byte_by_byte(&mut nesting, &text[..cut], 0, family),
+                        "{text:?} to {cut}"
+                    );
+                    let rest = skim.arms(text, cut, Watch::Region(family));
+                    assert_eq!(
+                        rest,
+                        armed_byte_by_byte(&mut nesting, text, cut, family),
+                        "{text:?} from {cut}"
+                    );
+                    assert_eq!(skim.0.depth, nesting.depth, "{text:?} at {cut}");
+                }
+            }
+        }
     }
 }
