@@ -6,7 +6,7 @@ use crate::call::FormatSet;
 use crate::formats::tokens::WRAPPERS;
 use crate::formats::Calls;
 use crate::formats::Family;
-use crate::syntax::shape::Defer;
+use crate::syntax::shape::{Defer, CHECK};
 use crate::text::reasoning::Start;
 use crate::text::scanner::{Scanner, Segment};
 
@@ -53,8 +53,9 @@ pub struct StreamScan {
 /// marker, a held `<tool_` may turn out to be prose.
 pub fn scan_stream(text: &str) -> StreamScan {
     let mut scanner = Scanner::new(FormatSet::ALL, Start::Content, false).markers_only();
-    // A growing text never fails; a broken call waits for the end.
-    let _ = scanner.run(text, true, None);
+    // A growing text never fails; a broken call waits for the end. The calls' arguments are
+    // checked, not built: only where the calls are is reported.
+    let _ = scanner.run_building(text, true, None, Some(CHECK));
     let first_region = scanner.found.segments.iter().find_map(|s| match s {
         Segment::Calls { range, .. } => Some(range.start),
         Segment::Reasoning(_) => None,
@@ -93,13 +94,13 @@ pub fn scan_stream(text: &str) -> StreamScan {
 /// it), partial otherwise.
 fn region_state(text: &str, at: usize, family: &Family) -> StreamState {
     let mut calls = Vec::new();
-    match family.read(text, at, &mut Calls::new(&mut calls, Defer::Never)) {
+    match family.read(text, at, &mut Calls::new(&mut calls, Defer::Build(CHECK))) {
         // Complete only because the text ends here (a closing tag or `<|eom_id|>` may follow)?
         // Then more of the call is to come: with any character after it, it would not parse.
         Ok(_) => match family.read(
             &format!("{text}\u{1}"),
             at,
-            &mut Calls::new(&mut Vec::new(), Defer::Never),
+            &mut Calls::new(&mut Vec::new(), Defer::Build(CHECK)),
         ) {
             Err(e) if e.offset >= text.len() => StreamState::Partial,
             _ => StreamState::Found,
