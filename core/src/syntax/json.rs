@@ -512,8 +512,12 @@ impl<'a> Build<'a> for Check<'a> {
     fn null(&mut self) {}
     fn bool(&mut self, _: bool) {}
     fn number(&mut self, text: &str, float: bool) -> Option<()> {
-        // Integers are exact at any size; only a float can be out of range.
-        (!float || text.parse::<f64>().is_ok_and(f64::is_finite)).then_some(())
+        // Integers are exact at any size; only a float can be out of range, and one written
+        // without an exponent in fewer than 309 characters is below `f64::MAX` (1.8e308).
+        let in_range = !float
+            || (text.len() < 309 && !text.bytes().any(|b| b | 0x20 == b'e'))
+            || text.parse::<f64>().is_ok_and(f64::is_finite);
+        in_range.then_some(())
     }
     fn string(&mut self, _: Cow<'a, str>) {}
     fn array(&mut self) {}
@@ -1213,6 +1217,24 @@ mod tests {
         assert_eq!(crate::repair::inner_quotes(&many, 0, 9, b'"', json), None);
         let fewer = format!(r#"{{"q": "a "b{}"}}"#, r#" \""#.repeat(crate::repair::MAX_READINGS));
         assert!(crate::repair::inner_quotes(&fewer, 0, 9, b'"', json).is_some());
+    }
+
+    /// The check's shortcut for floats without an exponent agrees with reading them, at the
+    /// edge of `f64`'s range and past it.
+    #[test]
+    fn a_checked_float_is_in_range_exactly_when_it_reads() {
+        let max = format!("{:.1}", f64::MAX); // 309 digits, then ".0"
+        let over = format!("2{}.0", "0".repeat(308));
+        let long_small = format!("0.{}1", "0".repeat(400));
+        let nines = format!("{}.9", "9".repeat(307));
+        for text in [
+            "1.37", "-0.5", "1e308", "1.5E308", "1e309", "-1E400", "2.5e-400", &max, &over, &long_small, &nines,
+        ] {
+            let read = super::parse_json(text).is_ok();
+            let checked = super::probe_check_at(text, 0).is_ok();
+            assert_eq!(checked, read, "{text:.20}");
+            assert_eq!(read, text.parse::<f64>().is_ok_and(f64::is_finite), "{text:.20}");
+        }
     }
 
     use super::{locate_key, locate_path, plain_run_end, STRING_STOP};
