@@ -21,6 +21,7 @@ mod alloc;
 mod args;
 mod arrow;
 mod batch;
+mod direct;
 mod pool;
 mod sink;
 mod stream;
@@ -524,6 +525,8 @@ macro_rules! ids {
 /// `gil_used = false`: the module keeps no state, so it is safe on free-threaded Python.
 #[pymodule(gil_used = false)]
 mod _core {
+    #[pymodule_export]
+    use super::direct::Direct;
     #[pymodule_export]
     use super::stream::{PyResponseStream, PyToolCallStream};
     #[pymodule_export]

@@ -22,7 +22,8 @@ The parsing runs in Rust (``beacon._core``, the same core as the WebAssembly pac
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, TypedDict, Union, overload
+import functools
+from typing import Any, Callable, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, TypedDict, TypeVar, Union, overload
 
 from . import _core
 from ._errors import NoToolCallFoundError, ToolCallError
@@ -195,6 +196,16 @@ class ToolCallWithFormat(ToolCall):
     format: Format
 
 
+_Parse = TypeVar("_Parse", bound=Callable[..., Any])
+
+
+def _direct(function: _Parse) -> _Parse:
+    """``function``, one of the parse functions, called with its input alone by the core directly
+    (``_core.Direct``: the options it would pass are the defaults), with any option by itself.
+    It keeps the function's name, docstring, module and signature (``__wrapped__``)."""
+    return functools.update_wrapper(_core.Direct(function.__name__, function), function)  # type: ignore[return-value]
+
+
 def _format_ids(formats: Optional[Iterable[str]]) -> Optional[List[str]]:
     """The ``formats`` option as a list of ids (``None``: every format)."""
     if formats is None:
@@ -208,6 +219,7 @@ def _format_ids(formats: Optional[Iterable[str]]) -> Optional[List[str]]:
     return ids
 
 
+@_direct
 def parse_tool_call(
     text: str,
     *,
@@ -277,6 +289,7 @@ class Message(TypedDict):
     tool_calls: List[MessageToolCall]
 
 
+@_direct
 def parse_message(
     text: str,
     *,
@@ -656,6 +669,7 @@ def parse_tool_calls(
 ) -> Union[List[ToolCall], List[ToolCallWithFormat]]: ...
 
 
+@_direct
 def parse_tool_calls(
     text: str,
     *,
@@ -786,6 +800,7 @@ class ToolResult(_ToolResultContent, total=False):
     is_error: bool
 
 
+@_direct
 def parse_response(
     response: Response,
     *,

@@ -1,6 +1,6 @@
 # Stubs for the native module built from bindings-python/ (PyO3). Private: use `beacon`, whose
 # functions document these.
-from typing import Any, Dict, List, Literal, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Literal, Optional, Tuple, Union
 
 from . import (
     ErrorCode,
@@ -31,6 +31,13 @@ class Tools:
 
 class Spec:
     def __init__(self, described: Dict[str, Any]) -> None: ...
+
+class Direct:
+    # `name`: "parse_tool_call", "parse_tool_calls", "parse_message" or "parse_response";
+    # `function` is that public function, which runs for every call but the one with the input
+    # alone.
+    def __init__(self, name: str, function: Callable[..., Any]) -> None: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
 
 def parse_tool_call(
     text: str,

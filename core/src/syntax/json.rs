@@ -1228,7 +1228,17 @@ mod tests {
         let long_small = format!("0.{}1", "0".repeat(400));
         let nines = format!("{}.9", "9".repeat(307));
         for text in [
-            "1.37", "-0.5", "1e308", "1.5E308", "1e309", "-1E400", "2.5e-400", &max, &over, &long_small, &nines,
+            "1.37",
+            "-0.5",
+            "1e308",
+            "1.5E308",
+            "1e309",
+            "-1E400",
+            "2.5e-400",
+            &max,
+            &over,
+            &long_small,
+            &nines,
         ] {
             let read = super::parse_json(text).is_ok();
             let checked = super::probe_check_at(text, 0).is_ok();

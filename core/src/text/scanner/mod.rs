@@ -245,13 +245,8 @@ impl Scanner {
     /// Scans `text` (which extends the text of earlier runs) as far as it can decide. With
     /// `more`, more text may follow: the scan stops where it cannot decide yet and never fails
     /// (an error waits for the final run). Without, it scans to the end and fails as the
-    /// one-shot functions fail.
-    pub(crate) fn run(&mut self, text: &str, more: bool, known: Option<&Tools>) -> Result<(), ParseError> {
-        self.run_building(text, more, known, None)
-    }
-
-    /// [`Self::run`], the JSON arguments of the common call shapes handed to `build` while they
-    /// are read ([`Defer::Build`]).
+    /// one-shot functions fail. The JSON arguments of the common call shapes are handed to
+    /// `build` while they are read ([`Defer::Build`]), when there is one.
     pub(crate) fn run_building(
         &mut self,
         text: &str,
