@@ -5,7 +5,9 @@
 //! the operation: `parse_tool_call`, `parse_tool_calls`, `parse_message`, or `parse_response`
 //! (the byte's upper bits pick the provider; the last choice detects it).
 #![no_main]
-use beacon_core::host::{emit, run_into, run_settled, run_text_arguments, Host, Input, JsonText, Op, Plain, Query, ToolOptions};
+use beacon_core::host::{
+    emit, run_into, run_settled, run_text_arguments, Host, Input, JsonText, Op, Plain, Query, ToolOptions,
+};
 use beacon_core::{parse_json, ErrorCode, FormatSet, Ids, Provider, Value};
 use libfuzzer_sys::fuzz_target;
 
@@ -14,11 +16,24 @@ type Answer = Result<String, (&'static str, usize)>;
 fn op(selector: u8) -> Op {
     let tools = ToolOptions::default();
     match selector % 4 {
-        0 => Op::ToolCall { formats: FormatSet::ALL, tools },
-        1 => Op::ToolCalls { formats: FormatSet::ALL, include_format: true, tools },
-        2 => Op::Message { formats: FormatSet::ALL, ids: Ids::Keep, tools },
+        0 => Op::ToolCall {
+            formats: FormatSet::ALL,
+            tools,
+        },
+        1 => Op::ToolCalls {
+            formats: FormatSet::ALL,
+            include_format: true,
+            tools,
+        },
+        2 => Op::Message {
+            formats: FormatSet::ALL,
+            ids: Ids::Keep,
+            tools,
+        },
         _ => Op::Response {
-            provider: Provider::ALL.get(usize::from(selector >> 2) % (Provider::ALL.len() + 1)).copied(),
+            provider: Provider::ALL
+                .get(usize::from(selector >> 2) % (Provider::ALL.len() + 1))
+                .copied(),
             text_fallback: true,
             query: Query::Calls,
             tools,
@@ -89,6 +104,10 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(written, settled, "text arguments differ");
             }
         }
-        (written, settled) => assert_eq!(written.err(), settled.clone().err(), "run_text_arguments fails otherwise"),
+        (written, settled) => assert_eq!(
+            written.err(),
+            settled.clone().err(),
+            "run_text_arguments fails otherwise"
+        ),
     }
 });
