@@ -5,9 +5,11 @@
 //! the text for anchor bytes; at each anchor it looks only at the markers whose anchor is that
 //! byte and whose next byte is the byte after the anchor in the text (a marker that ends at its
 //! anchor, like `functools[`, is looked at after every anchor of its kind), longest first, so
-//! the longer of two markers matching at one offset wins. Each marker is first tested on its
-//! first eight bytes as one integer, then compared whole when it is longer. Each anchor costs at
-//! most the markers of one bucket, each at most its length: the search is linear in the text.
+//! the longer of two markers matching at one offset wins. A bucket of more than
+//! [`SPLIT_ABOVE`] markers (`<|`, where some twenty tokens begin) is split again by the byte
+//! after those two. Each marker is first tested on its first eight bytes as one integer, then
+//! compared whole when it is longer. Each anchor costs at most the markers of one bucket, each
+//! at most its length: the search is linear in the text.
 
 /// One marker: its text, where its anchor stands in it, and what it starts.
 #[derive(Clone, Copy)]
@@ -21,10 +23,48 @@ struct Entry<K> {
     mask: u64,
 }
 
+/// A bucket larger than this is split by the second byte after the anchor.
+const SPLIT_ABOVE: usize = 4;
+
+/// The markers of one anchor byte and the byte after it, longest first.
+struct Bucket<K> {
+    entries: Vec<Entry<K>>,
+    /// For a bucket of more than [`SPLIT_ABOVE`] markers, `[byte]`: those that the byte two
+    /// after the anchor does not rule out (that byte, or none), and `[256]` those that end
+    /// before it, for a text that ends there; each longest first.
+    by_third: Option<Box<[Vec<Entry<K>>]>>,
+}
+
+impl<K: Copy> Bucket<K> {
+    /// The markers that may match where `third` follows the anchor's two bytes (`None`: the
+    /// text ends after them).
+    #[inline]
+    fn for_third(&self, third: Option<u8>) -> &[Entry<K>] {
+        match &self.by_third {
+            None => &self.entries,
+            Some(split) => &split[third.map_or(256, usize::from)],
+        }
+    }
+
+    fn split(&mut self) {
+        if self.entries.len() <= SPLIT_ABOVE {
+            return;
+        }
+        let third = |e: &Entry<K>| e.text.as_bytes().get(e.anchor + 2).copied();
+        let split = (0..=256)
+            .map(|b| {
+                let keeps = |e: &&Entry<K>| third(e).is_none_or(|t| usize::from(t) == b);
+                self.entries.iter().filter(keeps).copied().collect()
+            })
+            .collect();
+        self.by_third = Some(split);
+    }
+}
+
 /// Markers by anchor byte and the byte after it.
 pub(crate) struct MarkerIndex<K> {
-    /// `[slot * 256 + next byte]`, slots `<`, `[`, `>`; each bucket longest first.
-    by_next: Vec<Vec<Entry<K>>>,
+    /// `[slot * 256 + next byte]`, slots `<`, `[`, `>`.
+    by_next: Vec<Bucket<K>>,
     /// `[slot]`: the markers that end at their anchor, for an anchor at the end of the text.
     at_end: [Vec<Entry<K>>; 3],
 }
@@ -54,7 +94,12 @@ impl<K: Copy> MarkerIndex<K> {
     /// error, caught by every test).
     pub(crate) fn new(markers: impl IntoIterator<Item = (&'static str, K)>) -> Self {
         let mut index = MarkerIndex {
-            by_next: (0..3 * 256).map(|_| Vec::new()).collect(),
+            by_next: (0..3 * 256)
+                .map(|_| Bucket {
+                    entries: Vec::new(),
+                    by_third: None,
+                })
+                .collect(),
             at_end: Default::default(),
         };
         for (text, kind) in markers {
@@ -72,17 +117,19 @@ impl<K: Copy> MarkerIndex<K> {
             };
             let slot = slot(text.as_bytes()[anchor]);
             if let Some(&next) = text.as_bytes().get(anchor + 1) {
-                index.by_next[slot * 256 + usize::from(next)].push(entry);
+                index.by_next[slot * 256 + usize::from(next)].entries.push(entry);
             } else {
                 index.at_end[slot].push(entry);
                 for bucket in &mut index.by_next[slot * 256..(slot + 1) * 256] {
-                    bucket.push(entry);
+                    bucket.entries.push(entry);
                 }
             }
         }
-        for bucket in index.by_next.iter_mut().chain(index.at_end.iter_mut()) {
+        let buckets = index.by_next.iter_mut().map(|b| &mut b.entries);
+        for bucket in buckets.chain(index.at_end.iter_mut()) {
             bucket.sort_by_key(|e| std::cmp::Reverse(e.text.len()));
         }
+        index.by_next.iter_mut().for_each(Bucket::split);
         index
     }
 
@@ -92,7 +139,7 @@ impl<K: Copy> MarkerIndex<K> {
         let s = slot(anchor);
         self.by_next[s * 256..(s + 1) * 256]
             .iter()
-            .flatten()
+            .flat_map(|b| &b.entries)
             .chain(&self.at_end[s])
             .map(|e| (e.text, e.anchor, e.kind))
     }
@@ -111,7 +158,7 @@ impl<K: Copy> MarkerIndex<K> {
             let anchor = pos + i;
             let slot = slot(bytes[anchor]);
             let bucket = match bytes.get(anchor + 1) {
-                Some(&next) => &self.by_next[slot * 256 + usize::from(next)],
+                Some(&next) => self.by_next[slot * 256 + usize::from(next)].for_third(bytes.get(anchor + 2).copied()),
                 None => &self.at_end[slot],
             };
             pos = anchor + 1;
@@ -155,6 +202,61 @@ mod tests {
         assert_eq!(find("no >> here <|x|"), None);
         assert_eq!(find("a >>>"), Some((2, 3, 4)));
         assert_eq!(find("ｆ<|x|>"), Some((3, 5, 5)));
+    }
+
+    /// A bucket split by its third byte finds what looking at every marker in turn finds: the
+    /// first offset, and the longest marker there.
+    #[test]
+    fn a_split_bucket_finds_what_every_marker_in_turn_finds() {
+        let markers = [
+            "<|a|>",
+            "<|ab|>",
+            "<|b|>",
+            "<|tool_call|>",
+            "<|tool_calls|>",
+            "<|t",
+            "<|",
+            "x<|y",
+            "f[",
+            "<|c>",
+            "<|cc",
+        ];
+        let index = MarkerIndex::new(markers.iter().enumerate().map(|(i, &m)| (m, i)));
+        assert!(index.by_next[usize::from(b'|')].by_third.is_some());
+        let naive = |text: &str, from: usize| {
+            (from..text.len()).find_map(|at| {
+                let rest = &text.as_bytes()[at..];
+                let found = markers
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, m)| rest.starts_with(m.as_bytes()));
+                found
+                    .max_by_key(|(i, m)| (m.len(), std::cmp::Reverse(*i)))
+                    .map(|(i, m)| (at, m.len(), i))
+            })
+        };
+        let texts = [
+            "a <|tool_calls|> b",
+            "<|tool_call|><|ab|>",
+            "x<|y <|c> <|cc",
+            "<|",
+            "<|t",
+            "<|a",
+            "f[ <|b|",
+            "<|z <|b|>",
+        ];
+        for text in texts {
+            for from in 0..text.len() {
+                for end in from..=text.len() {
+                    let piece = &text[..end];
+                    assert_eq!(
+                        index.next(piece.as_bytes(), from, end, |_| true),
+                        naive(piece, from),
+                        "{piece:?} from {from}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
