@@ -68,6 +68,12 @@ impl Direct {
         self.function.bind(py).call(args, kwargs)
     }
 
+    /// Pickled by name, as a function is (`beacon.parse_tool_calls`), so it goes to another
+    /// process (`multiprocessing`, `concurrent.futures`) as the function does.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.function.bind(py).getattr(pyo3::intern!(py, "__qualname__"))
+    }
+
     /// Itself, wherever it is looked up: a function, not a method. Having `__get__` makes it a
     /// routine to `inspect`, so `help` documents it as the function it wraps.
     fn __get__(slf: Py<Self>, _instance: &Bound<'_, PyAny>, _owner: Option<&Bound<'_, PyAny>>) -> Py<Self> {

@@ -67,6 +67,9 @@ pub(crate) fn char_at(bytes: &[u8], pos: usize) -> Option<char> {
 #[inline]
 pub(crate) fn char_before(bytes: &[u8], end: usize) -> Option<(usize, char)> {
     let mut start = end.checked_sub(1)?;
+    if let Some(&b) = bytes.get(start).filter(|b| b.is_ascii()) {
+        return Some((start, char::from(b)));
+    }
     while start > 0 && end - start < 4 && bytes[start] & 0xc0 == 0x80 {
         start -= 1;
     }

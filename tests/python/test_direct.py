@@ -4,9 +4,13 @@ and the same errors, and the wrapped function keeps its name, docstring, signatu
 
 from __future__ import annotations
 
+import concurrent.futures
+import copy
 import doctest
 import inspect
 import json
+import multiprocessing
+import pickle
 import pydoc
 from typing import Any, Callable, Dict, List, Tuple
 
@@ -89,6 +93,18 @@ def test_a_direct_function_is_the_function_it_wraps_to_its_readers(function: Any
         function("text", None)
     with pytest.raises(TypeError, match="unexpected keyword"):
         function("text", colour=1)
+
+
+@pytest.mark.parametrize("function", FUNCTIONS, ids=lambda f: f.__name__)
+def test_a_direct_function_pickles_and_copies_as_itself(function: Any) -> None:
+    assert pickle.loads(pickle.dumps(function)) is function
+    assert copy.copy(function) is function and copy.deepcopy(function) is function
+
+
+def test_a_direct_function_runs_in_another_process() -> None:
+    text = '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>'
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        assert list(pool.map(beacon.parse_tool_calls, [text])) == [[{"name": "f", "arguments": {"a": 1}}]]
 
 
 def test_direct_takes_only_the_parse_functions() -> None:
