@@ -5,9 +5,10 @@
 //! 1,700 instructions before the core runs (CPython looks each option left out up in the
 //! function's `__kwdefaults__`, then the function passes all of them on): 8% of parsing a
 //! typical output. `beacon` wraps `parse_tool_call`, `parse_tool_calls`, `parse_message` and
-//! `parse_response` in a [`Direct`] (`functools.update_wrapper` gives it the function's name, docstring, module and
-//! `__wrapped__`, so `help`, `inspect.signature` and doctest read the function): a call with the
-//! input alone is parsed here with the default options, and any other call runs the function.
+//! `parse_response` in a [`Direct`] (`functools.update_wrapper` gives it the function's name,
+//! docstring, module and `__wrapped__`, so `help`, `inspect.signature` and doctest read the
+//! function): a call with the input alone is parsed here with the default options, and any
+//! other call runs the function.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
