@@ -15,7 +15,7 @@ use super::{unclosed_marker, unrecognized};
 use super::{Calls, LeadScan};
 use crate::call::{Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, is_ws, quote, skip_ws};
+use crate::lex::{at, find, is_ws, quote, skip_ws};
 use crate::syntax::json::{locate_key, locate_path};
 use crate::syntax::path::Step;
 use crate::value::{Object, Value};
@@ -152,7 +152,7 @@ fn lead(bytes: &[u8], scan: &mut LeadScan) {
     loop {
         if scan.hold.is_none() {
             let from = scan.checked.min(bytes.len());
-            if let Some(i) = memchr::memmem::find(&bytes[from..], MESSAGE_SEP.as_bytes()) {
+            if let Some(i) = find(&bytes[from..], MESSAGE_SEP) {
                 scan.hold = Some(from + i);
                 scan.checked = from + i + MESSAGE_SEP.len();
             } else {
