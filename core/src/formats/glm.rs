@@ -48,7 +48,7 @@ use super::tagged::{self, Opener, Place, ValueTags};
 use super::{expect, unexpected, unrecognized};
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, skip_ws};
+use crate::lex::{at, skip_ws, trim};
 use crate::syntax::shape::{Defer, TextValue};
 use crate::value::Value;
 
@@ -249,7 +249,7 @@ fn pair<'t>(
     let key_at = pos + tags.key.len();
     let key_to = memchr::memchr(b'<', &bytes[key_at..]).map_or(bytes.len(), |n| key_at + n);
     let after_key = expect(text, key_to, tags.key_close, "the argument name")?;
-    let key = text[key_at..key_to].trim();
+    let key = trim(&text[key_at..key_to]);
     if key.is_empty() {
         return Err(ParseError::new(ErrorCode::Syntax, key_at, "the argument name is empty"));
     }

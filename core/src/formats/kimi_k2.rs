@@ -29,7 +29,7 @@ use super::Calls;
 use super::{expect, unclosed_marker, unexpected, unrecognized, widen_span};
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, skip_ws};
+use crate::lex::{at, has_whitespace, skip_ws, trim};
 use crate::syntax::origin::offset_of;
 
 const SECTION_BEGIN: [&str; 2] = ["<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"];
@@ -121,7 +121,7 @@ fn call(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseErr
 /// The id written between `from` and `to` (trimmed) and the tool name in it.
 fn id_and_name(text: &str, from: usize, to: usize) -> Result<(&str, &str), ParseError> {
     let raw = &text[from..to];
-    let id = raw.trim();
+    let id = trim(raw);
     let id_at = from + (raw.len() - raw.trim_start().len());
     if id.is_empty() {
         return Err(ParseError::new(
@@ -147,7 +147,7 @@ fn id_and_name(text: &str, from: usize, to: usize) -> Result<(&str, &str), Parse
     }
     let name_from = if id.starts_with(PREFIX) { PREFIX.len() } else { 0 };
     let name = &id[name_from..colon];
-    if name.is_empty() || name.contains(char::is_whitespace) {
+    if name.is_empty() || has_whitespace(name) {
         let why = if name.is_empty() {
             "the tool name in the call id is empty"
         } else {

@@ -27,7 +27,7 @@ use super::tagged::{self, Opener, Parameters, Place, ValueTags};
 use super::Calls;
 use crate::call::{Args, Deferred, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, skip_ws};
+use crate::lex::{at, has_whitespace, skip_ws, trim};
 use crate::syntax::origin::offset_of;
 use crate::syntax::shape::{Defer, TextValue};
 use crate::value::{Object, Value};
@@ -105,7 +105,7 @@ fn function_name(text: &str, start: usize) -> Result<(&str, usize), ParseError> 
             "the tool name is empty",
         ));
     }
-    if name.contains(char::is_whitespace) {
+    if has_whitespace(name) {
         return Err(ParseError::new(
             ErrorCode::InvalidName,
             at_name,
@@ -200,7 +200,7 @@ fn parameter_value(
 fn tag_value<'t>(text: &'t str, from: usize, tag: &str) -> Result<(&'t str, usize), ParseError> {
     let bytes = text.as_bytes();
     match memchr::memchr2(b'>', b'\n', &bytes[from..]) {
-        Some(n) if bytes[from + n] == b'>' => Ok((text[from..from + n].trim(), from + n + 1)),
+        Some(n) if bytes[from + n] == b'>' => Ok((trim(&text[from..from + n]), from + n + 1)),
         Some(n) => Err(ParseError::new(
             ErrorCode::Syntax,
             from + n,

@@ -27,7 +27,7 @@ use super::Calls;
 use super::{expect, unclosed_marker, unexpected, unrecognized, widen_span};
 use crate::call::{Args, Format, Origin, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, skip_ws};
+use crate::lex::{at, has_whitespace, skip_ws, trim};
 use crate::syntax::origin::offset_of;
 
 const SECTION_BEGIN: &str = "<|tool_calls|>";
@@ -90,7 +90,7 @@ fn field(text: &str, from: usize) -> (&str, usize, usize) {
     let bytes = text.as_bytes();
     let to = memchr::memchr(b'<', &bytes[from..]).map_or(bytes.len(), |n| from + n);
     let raw = &text[from..to];
-    let trimmed = raw.trim();
+    let trimmed = trim(raw);
     let at = from + (raw.len() - raw.trim_start().len());
     (trimmed, at, to)
 }
@@ -110,7 +110,7 @@ fn call(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseErr
     }
     let (name, name_at, name_to) = field(text, name_from);
     let args_from = expect(text, name_to, ARGS_BEGIN, "the tool name")?;
-    if name.is_empty() || name.contains(char::is_whitespace) {
+    if name.is_empty() || has_whitespace(name) {
         let why = if name.is_empty() {
             "the tool name is empty"
         } else {

@@ -50,7 +50,7 @@ use std::borrow::Cow;
 
 use crate::call::{Deferred, Grammar, Param};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, skip_ws};
+use crate::lex::{at, has_whitespace, skip_ws};
 use crate::repair::{Fix, RepairCode};
 use crate::syntax::shape::{Defer, TextValue};
 use crate::value::{Keys, Object};
@@ -262,7 +262,7 @@ impl<'t> Params<'t> {
     /// pushed: non-empty, without white space (`tool_call.syntax`), and not given before
     /// (`tool_call.duplicate_argument`, at the tag).
     pub(crate) fn check_key(&mut self, key: &str, key_at: usize, opener: usize) -> Result<(), ParseError> {
-        if key.is_empty() || key.contains(char::is_whitespace) {
+        if key.is_empty() || has_whitespace(key) {
             return Err(ParseError::new(
                 ErrorCode::Syntax,
                 key_at,

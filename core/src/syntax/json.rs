@@ -18,7 +18,7 @@ use std::fmt;
 use std::ops::Range;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{is_ws, quote, show_char, skip_ws};
+use crate::lex::{is_ws, quote, show_char, skip_ws, trim};
 use crate::syntax::path::Step;
 use crate::value::{Keys, Number, Object, Value, MAX_DEPTH};
 
@@ -358,15 +358,6 @@ fn json_text(raw: &str) -> Option<&str> {
     match trimmed.as_bytes().first()? {
         b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => Some(trimmed),
         _ => None,
-    }
-}
-
-/// `s.trim()`, without decoding characters when neither end can be whitespace.
-fn trim(s: &str) -> &str {
-    let may_be_space = |b: u8| b >= 0x80 || b == b' ' || (0x09..=0x0d).contains(&b);
-    match (s.as_bytes().first(), s.as_bytes().last()) {
-        (Some(&a), Some(&z)) if !may_be_space(a) && !may_be_space(z) => s,
-        _ => s.trim(),
     }
 }
 
