@@ -20,7 +20,7 @@ use std::ops::Range;
 use crate::error::{ErrorCode, ParseError};
 use crate::lex::{is_ws, quote, show_char, skip_ws, trim};
 use crate::syntax::path::Step;
-use crate::value::{Keys, Number, Object, Value, MAX_DEPTH};
+use crate::value::{same_key, Keys, Number, Object, Value, MAX_DEPTH};
 
 mod in_string;
 
@@ -533,7 +533,7 @@ impl<'a> Build<'a> for Check<'a> {
         let own = &self.keys[object.start..];
         let repeated = match &mut object.set {
             Some(set) => !set.insert(key.clone()),
-            None => own.contains(&key),
+            None => own.iter().any(|k| same_key(k, &key)),
         };
         if repeated {
             return Err(key);

@@ -21,7 +21,7 @@ use crate::call::{Deferred, Format, Grammar, ToolCall};
 use crate::lex::{self, skip_ws};
 use crate::syntax::json::{self, Tree};
 use crate::syntax::shape::{BuildArguments, Defer, Mode, NamedArgs, ARGUMENT_KEYS, DEFER_FROM, ID_KEYS};
-use crate::value::{Object, Value};
+use crate::value::{same_key, Object, Value};
 
 /// The most keys one object of these shapes may have here (more: the general reading).
 const MOST_KEYS: usize = 8;
@@ -260,7 +260,7 @@ fn entries(src: &str, at: usize, mut member: impl FnMut(&str, usize) -> Option<u
             return None;
         }
         let key = &src[start..start + len];
-        if keys[..count].contains(&key) {
+        if keys[..count].iter().any(|k| same_key(k, key)) {
             return None;
         }
         keys[count] = key;
