@@ -315,8 +315,8 @@ impl Tags {
 
 /// Where the text may end partway through one of `closes` (a reasoning block's close tags): the
 /// first offset at or after `from` from which the rest is a proper beginning of one. Only the
-/// offsets whose byte begins some close tag are compared (a stream's feed of reasoning with a
-/// `<` in it: 840 → 120 instructions for the built-in close tags).
+/// offsets whose byte begins some close tag are compared (a scan run over reasoning fed to a
+/// stream, with the built-in close tags: 840 → 370 instructions a call, `stream_bench`).
 #[allow(clippy::needless_pass_by_value, reason = "the signature every caller passes in")]
 pub(crate) fn close_hold<'a>(bytes: &[u8], from: usize, closes: impl Iterator<Item = &'a str> + Clone) -> usize {
     let mut longest = 1;

@@ -1125,9 +1125,6 @@ fn owned(text: &str) -> String {
 mod tests {
     use crate::text::scanner::marks::Marks;
 
-    /// `plain_to` holds back a last byte that may begin a tag as the beginning of one, and finds
-    /// close tags by the bytes that may begin a tag (but for leading blocks' close phrases, whose
-    /// text the stream leaves to the scanner).
     /// Prose is plain up to a byte whose first two bytes may begin a tag: `<b>` and `[1]` begin
     /// none, `</` (a close tag's) and `[T` (`[TOOL_CALLS]`'s) may; a last byte that may begin one
     /// is held back.
@@ -1147,6 +1144,9 @@ mod tests {
         assert_eq!(plain("<", 0), Some(0));
     }
 
+    /// `plain_to` holds back a last byte that may begin a tag as the beginning of one, and finds
+    /// close tags by the bytes that may begin a tag (but for leading blocks' close phrases, whose
+    /// text the stream leaves to the scanner).
     #[test]
     fn every_tag_is_longer_than_a_byte() {
         for b in 0..=255u8 {
