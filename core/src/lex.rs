@@ -23,7 +23,7 @@ pub(crate) fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
 /// parse, for its six tag names).
 #[inline]
 pub(crate) fn trim(s: &str) -> &str {
-    let may_be_space = |b: u8| b >= 0x80 || b == b' ' || (0x09..=0x0d).contains(&b);
+    let may_be_space = |b: u8| b >= 0x80 || is_ascii_space(b);
     match (s.as_bytes().first(), s.as_bytes().last()) {
         (Some(&a), Some(&z)) if !may_be_space(a) && !may_be_space(z) => s,
         _ => s.trim(),
@@ -38,11 +38,18 @@ pub(crate) fn has_whitespace(s: &str) -> bool {
         if b >= 0x80 {
             return s[i..].contains(char::is_whitespace);
         }
-        if b == b' ' || (0x09..=0x0d).contains(&b) {
+        if is_ascii_space(b) {
             return true;
         }
     }
     false
+}
+
+/// The ASCII members of `char::is_whitespace`: space, tab, line feed, vertical tab, form feed,
+/// carriage return.
+#[inline]
+fn is_ascii_space(b: u8) -> bool {
+    b == b' ' || (0x09..=0x0d).contains(&b)
 }
 
 /// Whether the ASCII byte `b` may start an identifier.
