@@ -105,7 +105,7 @@ fn spawn_parse(workers: &Workers, rows: Vec<Row>, op: Op) -> Receiver<(Vec<Row>,
 fn entry<'py>(py: Python<'py>, row: Row, parsed: Parsed) -> PyResult<Bound<'py, PyAny>> {
     match (row, parsed) {
         (Row::Unreadable(err), _) => Ok(err.into_bound(py)),
-        (Row::Text(_), Some(Ok(output))) => host::emit(&mut PySink { py }, output),
+        (Row::Text(_), Some(Ok(output))) => host::emit(&mut PySink::new(py), output),
         (Row::Text(_), Some(Err(err))) if err.code == ErrorCode::NotFound => Ok(PyList::empty(py).into_any()),
         (Row::Text(_), Some(Err(err))) => Ok(located_error(err).into_value(py).into_bound(py).into_any()),
         (Row::Null, _) | (Row::Text(_), None) => Ok(py.None().into_bound(py)),

@@ -109,8 +109,8 @@ fn call_as<'py>(py: Python<'py>, input: Input<'_>, op: Op, arguments: Arguments)
     if input.len() < DETACH_FROM {
         // The arguments of the common call shapes become Python objects as they are read.
         return match arguments {
-            Arguments::Values => host::run_into(&mut sink::PySink { py }, &input, op, HOST),
-            Arguments::Text => host::run_text_arguments(&mut sink::PySink { py }, &input, op, HOST),
+            Arguments::Values => host::run_into(&mut sink::PySink::new(py), &input, op, HOST),
+            Arguments::Text => host::run_text_arguments(&mut sink::PySink::new(py), &input, op, HOST),
         }
         .map_err(located_error)?;
     }
@@ -125,7 +125,7 @@ fn call_as<'py>(py: Python<'py>, input: Input<'_>, op: Op, arguments: Arguments)
     let Ok(answer) = answer.map_err(located_error)?;
     // A large input's answer may hold many calls, each of two containers or more.
     let _pause = batch::GcPause::new(py)?;
-    tape.replay(answer, &input, &mut sink::PySink { py })
+    tape.replay(answer, &input, &mut sink::PySink::new(py))
 }
 
 /// The `formats` option, with the format of `spec` (the `template=` option, compiled).

@@ -30,7 +30,7 @@ fn piece<'a>(stream: &mut Stream, func: &str, name: &str, arg: &'a Bound<'_, PyA
 }
 
 fn events<'py>(py: Python<'py>, output: Result<Output, Failure>) -> PyResult<Bound<'py, PyAny>> {
-    host::emit(&mut crate::sink::PySink { py }, output.map_err(failure)?)
+    host::emit(&mut crate::sink::PySink::new(py), output.map_err(failure)?)
 }
 
 /// A model's output read while it arrives. `beacon.ToolCallStream` subclasses it (its options

@@ -160,6 +160,77 @@ pub(crate) fn dotted_name_end(bytes: &[u8], pos: usize) -> usize {
     end
 }
 
+/// Eight bytes at a time: in `w - 0x0101…` a zero byte (of `w`, or of `w` XOR the byte looked
+/// for) borrows into its high bit, and in `w - n·0x0101…` a byte below `n` does; `& !w` drops
+/// the bytes whose high bit was set already (UTF-8's). A borrow can only flag a byte above one
+/// that matched, so the lowest byte flagged is the first match.
+mod words {
+    pub(super) const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+
+    /// The high bit of each byte of `w` below `n` (`n <= 0x80`); exact for the lowest one.
+    #[inline]
+    pub(super) fn below(w: u64, n: u64) -> u64 {
+        w.wrapping_sub(n * ONES) & !w & HIGH
+    }
+
+    /// The high bit of each byte of `w` equal to `b`; exact for the lowest one.
+    #[inline]
+    pub(super) fn equal(w: u64, b: u8) -> u64 {
+        below(w ^ (u64::from(b) * ONES), 1)
+    }
+
+    /// The first byte at or after `from` that `flags` marks in its word (or `stop` says, in the
+    /// last bytes, fewer than eight), or `bytes.len()` (`from` itself when it is past the end).
+    #[inline]
+    pub(super) fn first(bytes: &[u8], from: usize, flags: impl Fn(u64) -> u64, stop: impl Fn(u8) -> bool) -> usize {
+        let mut i = from;
+        while let Some(chunk) = bytes.get(i..i + 8) {
+            let mut eight = [0u8; 8];
+            eight.copy_from_slice(chunk);
+            let found = flags(u64::from_le_bytes(eight));
+            if found != 0 {
+                return i + (found.trailing_zeros() / 8) as usize;
+            }
+            i += 8;
+        }
+        while let Some(&b) = bytes.get(i) {
+            if stop(b) {
+                break;
+            }
+            i += 1;
+        }
+        i
+    }
+}
+
+/// The first byte at or after `from` that a JSON string cannot hold as it is (`"`, `\` or a
+/// control character), or `bytes.len()` (`from`, past the end): where a string's plain run ends,
+/// and what a writer escapes. Eight bytes at a time (writing the JSON text of a typical call's
+/// arguments, callgrind: 2,342 → 1,411 instructions, against comparing each byte in turn).
+#[inline]
+pub(crate) fn json_string_stop(bytes: &[u8], from: usize) -> usize {
+    use words::{below, equal};
+    words::first(
+        bytes,
+        from,
+        |w| below(w, 0x20) | equal(w, b'"') | equal(w, b'\\'),
+        |b| b < 0x20 || b == b'"' || b == b'\\',
+    )
+}
+
+/// The first `a` or `b` at or after `from`, or `bytes.len()`, eight bytes at a time: for the
+/// short runs (an attribute's value) where `memchr2`'s set-up costs more than the scan.
+#[inline]
+pub(crate) fn find2_short(bytes: &[u8], from: usize, a: u8, b: u8) -> usize {
+    words::first(
+        bytes,
+        from,
+        |w| words::equal(w, a) | words::equal(w, b),
+        |c| c == a || c == b,
+    )
+}
+
 /// Whether `bytes[pos..]` starts with `s`.
 #[inline]
 pub(crate) fn at(bytes: &[u8], pos: usize, s: &str) -> bool {
@@ -310,5 +381,46 @@ mod tests {
                 assert_eq!(ident_end(shifted.as_bytes(), 1), 1 + naive(&text), "{shifted:?}");
             }
         }
+    }
+
+    /// The word-at-a-time searches find what a byte-by-byte reading finds, for every stop byte at
+    /// every offset of a word and in the last bytes, after ASCII and after multi-byte characters
+    /// (whose bytes have their high bit set, as no stop byte has).
+    #[test]
+    fn word_searches_agree_with_a_naive_reading() {
+        let json_stop = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
+        for stop in [b'"', b'\\', 0x00, 0x1f, b'\n', b'&', b'\'', b'<'] {
+            for prefix in [
+                "",
+                "a",
+                "abcdefg",
+                "abcdefgh",
+                "é€x",
+                "0123456789abcdef",
+                "\u{7f}\u{80}\u{ff}",
+            ] {
+                for tail in ["", "x", "tail after the stop byte"] {
+                    let mut text = prefix.as_bytes().to_vec();
+                    text.push(stop);
+                    text.extend_from_slice(tail.as_bytes());
+                    for from in 0..text.len() {
+                        let naive = |f: &dyn Fn(u8) -> bool| {
+                            from + text[from..].iter().position(|&b| f(b)).unwrap_or(text.len() - from)
+                        };
+                        assert_eq!(json_string_stop(&text, from), naive(&json_stop), "{text:?} from {from}");
+                        let pair = |b: u8| b == b'&' || b == b'\'';
+                        assert_eq!(
+                            find2_short(&text, from, b'&', b'\''),
+                            naive(&pair),
+                            "{text:?} from {from}"
+                        );
+                    }
+                }
+            }
+        }
+        assert_eq!(json_string_stop(b"no stop at all in this text", 0), 27);
+        assert_eq!(find2_short(b"", 0, b'a', b'b'), 0);
+        // A reading that starts past the end (a string cut short) stays there.
+        assert_eq!(json_string_stop(b"ab", 3), 3);
     }
 }

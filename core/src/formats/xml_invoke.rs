@@ -26,7 +26,7 @@ use super::Calls;
 use super::{cut_short, expect_token};
 use crate::call::{Args, Format, Origin, Param, Text, ToolCall};
 use crate::error::{ErrorCode, ParseError};
-use crate::lex::{at, decode_entities, is_ws, skip_ws};
+use crate::lex::{at, decode_entities, find2_short, is_ws, skip_ws};
 use crate::syntax::shape::{Defer, TextValue};
 use crate::value::{Object, Value};
 
@@ -128,6 +128,7 @@ pub(crate) fn invoke(text: &str, start: usize, d: &Dialect, defer: Defer<'_>) ->
 /// The parameters from `p` up to the invoke's closing tag (as [`tagged::parameters`]).
 fn parameters(text: &str, p: usize, d: &Dialect, defer: Defer<'_>) -> Result<Parameters, ParseError> {
     let bytes = text.as_bytes();
+    let tags = d.value_tags();
     tagged::parameters(text, p, d.invoke_close, defer, |p, params| {
         if p == bytes.len() {
             return Err(ParseError::new(
@@ -140,7 +141,7 @@ fn parameters(text: &str, p: usize, d: &Dialect, defer: Defer<'_>) -> Result<Par
             return Err(not_a_parameter(text, p, d));
         }
         let (param, value_at) = read_tag(text, p, d.parameter.len(), d)?;
-        let (value, written, next) = parameter_value(text, p, value_at, param.string, d)?;
+        let (value, written, next) = parameter_value(text, p, value_at, param.string, d, &tags)?;
         if params.repeated(&param.name) {
             return Err(ParseError::new(
                 ErrorCode::DuplicateArgument,
@@ -206,6 +207,7 @@ fn parameter_value<'t>(
     value_at: usize,
     string: Option<(&str, usize)>,
     d: &Dialect,
+    tags: &ValueTags<'_>,
 ) -> Result<(TextValue<'t>, Param, usize), ParseError> {
     let string = if d.typed { string } else { None };
     if let Some(("false", _)) = string {
@@ -222,7 +224,7 @@ fn parameter_value<'t>(
             ),
         ));
     }
-    let tagged::Closed { len, amp } = tagged::read(text, opener, value_at, &d.value_tags())?;
+    let tagged::Closed { len, amp } = tagged::read(text, opener, value_at, tags)?;
     let end = value_at + len + d.parameter_close.len();
     let written = value_at..value_at + len;
     let raw = &text[written.clone()];
@@ -439,15 +441,18 @@ fn attr_name_end(bytes: &[u8], p: usize) -> (usize, Attr) {
 }
 
 /// The length of the attribute value at the start of `rest`, up to its closing `quote`, and
-/// whether it holds an `&` (an entity to decode); `None` when the quote never closes. A byte loop:
-/// values are short names, where `memchr`'s set-up costs more than the scan.
+/// whether it holds an `&` (an entity to decode); `None` when the quote never closes. Eight bytes
+/// at a time ([`find2_short`]): values are short names, where `memchr2`'s set-up costs more than
+/// the scan. Inlined into every tag's reading: called, it cost about 30 instructions a tag more
+/// (typical `xml_invoke` output, six tags: 24.85k → 24.67k instructions a parse).
+#[allow(clippy::inline_always, reason = "measured: `#[inline]` left it out of line")]
+#[inline(always)]
 fn attr_value(rest: &[u8], quote: u8) -> Option<(usize, bool)> {
     let mut amp = false;
-    for (i, &b) in rest.iter().enumerate() {
-        if b == quote {
-            return Some((i, amp));
-        }
-        amp |= b == b'&';
+    let mut i = find2_short(rest, 0, quote, b'&');
+    while rest.get(i) == Some(&b'&') {
+        amp = true;
+        i = find2_short(rest, i + 1, quote, b'&');
     }
-    None
+    (i < rest.len()).then_some((i, amp))
 }

@@ -531,10 +531,17 @@ impl Receipts {
         repairs: impl IntoIterator<Item = &'r crate::repair::Repair>,
         unit: crate::error::Unit,
     ) -> Self {
-        let mut at: Vec<_> = repairs
-            .into_iter()
-            .map(|r| (r.offset, locate(text, r.offset, unit)))
-            .collect();
+        Receipts::sorted(
+            repairs
+                .into_iter()
+                .map(|r| (r.offset, locate(text, r.offset, unit)))
+                .collect(),
+        )
+    }
+
+    /// Sorts by offset outside the generic [`Receipts::new`], so that the module links one copy
+    /// of the sort for all its callers, not one per iterator type (about 5 KB of WebAssembly each).
+    fn sorted(mut at: Vec<(usize, crate::error::Location)>) -> Self {
         at.sort_by_key(|(offset, _)| *offset);
         Receipts(at)
     }

@@ -139,30 +139,39 @@ impl<S: Sink> BuildArguments for Arguments<'_, S> {
     }
 
     fn params(&self, params: Vec<(Cow<'_, str>, TextValue<'_>)>) -> Option<usize> {
-        self.keep(None, |Checked { check, mut host }| {
-            let mut map = host.object();
-            for (key, value) in params {
+        self.keep(None, |Checked { check, host }| {
+            // One check for the JSON of every value, so that the room for its keys is taken
+            // once a call rather than once a value.
+            let mut values = Checked::over(host);
+            let mut map = values.host.object();
+            for (key, value) in &params {
                 // The keys were checked as they were read; the host's builder takes any key.
-                let _ = host.key(&mut map, key);
+                let _ = values.host.key(&mut map, Cow::Borrowed(&**key));
                 let value = match value {
                     TextValue::Probed(raw) => {
-                        let (built, back) = json::build_text(&raw, Checked::over(host));
-                        host = back.host;
+                        let built;
+                        (built, values) = json::build_text(raw, values);
                         match built {
                             Some(value) => value,
-                            None => host.string(raw),
+                            None => values.host.string(Cow::Borrowed(&**raw)),
                         }
                     }
-                    TextValue::Text(text) => host.string(Cow::Borrowed(text)),
+                    TextValue::Text(text) => values.host.string(Cow::Borrowed(*text)),
                     TextValue::Typed(value) => {
-                        let r = super::answer::value(host.sink, &value);
-                        host.keep(r)
+                        let r = super::answer::value(values.host.sink, value);
+                        values.host.keep(r)
                     }
                 };
-                host.value(&mut map, value);
+                values.host.value(&mut map, value);
             }
-            let value = host.end_object(map);
-            (Some((value, 0)), Checked { check, host })
+            let value = values.host.end_object(map);
+            (
+                Some((value, 0)),
+                Checked {
+                    check,
+                    host: values.host,
+                },
+            )
         })
         .map(|(handle, _)| handle)
     }

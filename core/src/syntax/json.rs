@@ -28,19 +28,6 @@ pub(crate) use in_string::build_object_in_string;
 
 const SMALL_OBJECT: usize = 16;
 
-/// Bytes that end the plain run of a string: the closing quote, a backslash, control characters.
-const STRING_STOP: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        table[b] = true;
-        b += 1;
-    }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table
-};
-
 /// A JSON error as data: the message is written only when the error becomes a [`ParseError`]
 /// (or is shown), so a probe that only asks where parsing failed formats nothing.
 #[derive(Debug)]
@@ -90,35 +77,6 @@ impl From<JsonError> for ParseError {
     fn from(err: JsonError) -> Self {
         ParseError::new(err.code, err.offset, err.detail.to_string())
     }
-}
-
-/// The end of the run of plain string bytes (not `"`, `\\` or a control character) from `i`: eight
-/// bytes at a time, the first stop byte of a word found from its mask, the last few bytes of the
-/// text one by one.
-#[inline]
-fn plain_run_end(bytes: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // The high bit of each byte of `w` below `n` (n <= 0x80). Bits above the lowest one may be
-    // wrong (a borrow moves up), the lowest one is exact: it marks the first such byte.
-    let below = |w: u64, n: u64| w.wrapping_sub(n * ONES) & !w & HIGH;
-    while let Some(chunk) = bytes.get(i..i + 8) {
-        let w = u64::from_le_bytes([
-            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
-        ]);
-        let stops = below(w ^ (u64::from(b'"') * ONES), 1) | below(w ^ (u64::from(b'\\') * ONES), 1) | below(w, 0x20);
-        if stops != 0 {
-            return i + (stops.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while let Some(&b) = bytes.get(i) {
-        if STRING_STOP[b as usize] {
-            break;
-        }
-        i += 1;
-    }
-    i
 }
 
 /// Parses one JSON value starting at byte `start` of `src` (leading whitespace is skipped).
@@ -758,7 +716,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// no escapes (most strings), else decoded when `decode` (else only checked, and empty).
     fn string(&mut self, decode: bool) -> Result<Cow<'a, str>, JsonError> {
         let start = self.pos + 1;
-        let mut i = plain_run_end(self.bytes, start);
+        let mut i = crate::lex::json_string_stop(self.bytes, start);
         if self.bytes.get(i) == Some(&b'"') {
             self.pos = i + 1;
             return Ok(Cow::Borrowed(&self.src[start..i]));
@@ -800,7 +758,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                         next
                     };
                     run = next;
-                    i = plain_run_end(self.bytes, next);
+                    i = crate::lex::json_string_stop(self.bytes, next);
                 }
                 0..=0x1f => {
                     return Err(JsonError::new(
@@ -1238,7 +1196,7 @@ mod tests {
         }
     }
 
-    use super::{locate_key, locate_path, plain_run_end, STRING_STOP};
+    use super::{locate_key, locate_path};
     use crate::syntax::path::Step;
 
     /// A path that is not in the text points at the object or array that lacks it, never past
@@ -1260,21 +1218,5 @@ mod tests {
             let at = locate_path(&src[..cut], 0, &[Step::Index(1), Step::Key("b")]);
             assert!(at <= cut, "{cut}: {at}");
         }
-    }
-
-    /// The word-at-a-time run agrees with the byte table for every stop byte at every offset of
-    /// a word, after plain ASCII and after multi-byte characters.
-    #[test]
-    fn plain_run_end_stops_where_the_table_does() {
-        for stop in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
-            for prefix in ["", "a", "abcdefg", "abcdefgh", "é€x", "0123456789abcdef"] {
-                let mut text = prefix.as_bytes().to_vec();
-                text.push(stop);
-                text.extend_from_slice(b"tail after the stop byte");
-                let by_table = text.iter().position(|&b| STRING_STOP[b as usize]).unwrap();
-                assert_eq!(plain_run_end(&text, 0), by_table, "{prefix:?} then {stop:#x}");
-            }
-        }
-        assert_eq!(plain_run_end("no stop at all in this text".as_bytes(), 0), 27);
     }
 }

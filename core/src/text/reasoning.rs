@@ -176,8 +176,11 @@ impl PromptScan {
             .unwrap_or(1);
         let from = self.scanned.saturating_sub(longest);
         // Every such tag holds `think`, `THINK` or `channel`: one search for each word (a text
-        // without reasoning has none) finds the first of each tag. Looking at every `<` and `[` instead
-        // cost about 1.5k instructions of a typical 26k parse of a tag-heavy format (GLM 4.5).
+        // without reasoning has none) finds the first of each tag, about 970 instructions on a
+        // typical 460-byte output. Looking at every `<` and `[` instead cost about 1.5k of a
+        // typical 26k parse of a tag-heavy format (GLM 4.5); at every `k` and `K` (`think`'s,
+        // `THINK`'s), with a search for `channel`, it saved 240–450 on hermes and `json` but cost
+        // 1.4k on GLM 4.5, IFM and LongCat, whose `arg_key` tags put a `k` every few bytes.
         let tags = prompt_tags();
         for (word, finder) in tags.words.iter().enumerate() {
             for hit in finder.find_iter(&bytes[from..]) {
@@ -301,6 +304,30 @@ mod tests {
                     .map(|w| tag.matches(w).count())
                     .sum::<usize>();
                 assert_eq!(words, 1, "{tag}");
+            }
+        }
+    }
+
+    /// The first open and close tag of each kind, wherever it stands (at the start, at the end,
+    /// after a false start, beside other tags and other words with the same letters), as a
+    /// search for the tag itself finds it.
+    #[test]
+    fn prompt_scan_finds_the_first_tag_of_each_kind() {
+        let texts = [
+            "</think>",
+            "a</think>b<think>",
+            "thin</think>k|K <|channel>x<channel|> [/THINK] <|END_THINKING|>",
+            "<think></think></think>",
+            "kkk||KK</seed:think></longcat_think>[THINK]<|START_THINKING|><|channel>thought",
+            "<channel|<channel|>",
+            "<arg_key>k</arg_key><|\"|>x<|\"|> no tag here, only think and THINK and channel|",
+        ];
+        for text in texts {
+            let mut scan = super::PromptScan::default();
+            scan.decide(text, false, BLOCKS);
+            for (i, b) in BLOCKS.iter().enumerate().filter(|(_, b)| b.prompt_may_open) {
+                assert_eq!(scan.open[i], text.find(b.open), "{text}: {}", b.open);
+                assert_eq!(scan.close[i], text.find(b.close), "{text}: {}", b.close);
             }
         }
     }

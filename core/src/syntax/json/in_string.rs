@@ -150,13 +150,7 @@ impl<'a, B: Build<'a>> Reader<'a, B> {
     fn string(&mut self) -> Option<Cow<'a, str>> {
         let bytes = self.0.bytes;
         let start = self.0.pos + 2;
-        let mut i = start;
-        while let Some(&b) = bytes.get(i) {
-            if b == b'\\' || b == b'"' || b < 0x20 {
-                break;
-            }
-            i += 1;
-        }
+        let mut i = crate::lex::json_string_stop(bytes, start);
         if (bytes.get(i), bytes.get(i + 1)) == (Some(&b'\\'), Some(&b'"')) {
             self.0.pos = i + 2;
             return Some(Cow::Borrowed(&self.0.src[start..i]));
@@ -207,7 +201,7 @@ impl<'a, B: Build<'a>> Reader<'a, B> {
                 }
                 // The string ends, or holds a control character: not JSON.
                 b'"' | 0..=0x1f => return None,
-                _ => i += 1,
+                _ => i = crate::lex::json_string_stop(bytes, i),
             }
         }
     }
