@@ -253,10 +253,8 @@ fn entries(src: &str, at: usize, mut member: impl FnMut(&str, usize) -> Option<u
             return None;
         }
         let start = p + 1;
-        let len = bytes[start..]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
-        if bytes[start + len] != b'"' || count == MOST_KEYS {
+        let len = crate::lex::json_string_stop(bytes, start) - start;
+        if bytes.get(start + len) != Some(&b'"') || count == MOST_KEYS {
             return None;
         }
         let key = &src[start..start + len];
