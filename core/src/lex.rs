@@ -165,7 +165,7 @@ pub(crate) fn dotted_name_end(bytes: &[u8], pos: usize) -> usize {
 /// the bytes whose high bit was set already (UTF-8's). A borrow can only flag a byte above one
 /// that matched, so the lowest byte flagged is the first match.
 mod words {
-    pub(super) const ONES: u64 = 0x0101_0101_0101_0101;
+    const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
 
     /// The high bit of each byte of `w` below `n` (`n <= 0x80`); exact for the lowest one.
@@ -223,12 +223,8 @@ pub(crate) fn json_string_stop(bytes: &[u8], from: usize) -> usize {
 /// short runs (an attribute's value) where `memchr2`'s set-up costs more than the scan.
 #[inline]
 pub(crate) fn find2_short(bytes: &[u8], from: usize, a: u8, b: u8) -> usize {
-    words::first(
-        bytes,
-        from,
-        |w| words::equal(w, a) | words::equal(w, b),
-        |c| c == a || c == b,
-    )
+    use words::equal;
+    words::first(bytes, from, |w| equal(w, a) | equal(w, b), |c| c == a || c == b)
 }
 
 /// Whether `bytes[pos..]` starts with `s`.
