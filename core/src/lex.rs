@@ -227,6 +227,28 @@ pub(crate) fn find2_short(bytes: &[u8], from: usize, a: u8, b: u8) -> usize {
     words::first(bytes, from, |w| equal(w, a) | equal(w, b), |c| c == a || c == b)
 }
 
+/// The first `quote`, `\\`, `\n` or `\r` at or after `from`, or `bytes.len()`: where a one-line
+/// string's plain run ends. Its first 32 bytes are read eight at a time and the rest with
+/// `memchr`, whose set-up costs more than most strings' scan (typical `python` output through
+/// the Rust API: 17.3k → 16.8k instructions a parse, against `memchr` from the start).
+pub(crate) fn line_string_stop(bytes: &[u8], from: usize, quote: u8) -> usize {
+    use words::equal;
+    let short = from.saturating_add(32).min(bytes.len());
+    let stop = |b: u8| b == quote || b == b'\\' || b == b'\n' || b == b'\r';
+    let i = words::first(
+        &bytes[..short],
+        from,
+        |w| equal(w, quote) | equal(w, b'\\') | equal(w, b'\n') | equal(w, b'\r'),
+        stop,
+    );
+    if i < short || short == bytes.len() {
+        return i;
+    }
+    let rest = &bytes[short..];
+    let n = memchr::memchr3(quote, b'\\', b'\n', rest).unwrap_or(rest.len());
+    short + memchr::memchr(b'\r', &rest[..n]).unwrap_or(n)
+}
+
 /// Whether `bytes[pos..]` starts with `s`.
 #[inline]
 pub(crate) fn at(bytes: &[u8], pos: usize, s: &str) -> bool {
@@ -385,7 +407,7 @@ mod tests {
     #[test]
     fn word_searches_agree_with_a_naive_reading() {
         let json_stop = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
-        for stop in [b'"', b'\\', 0x00, 0x1f, b'\n', b'&', b'\'', b'<'] {
+        for stop in [b'"', b'\\', 0x00, 0x1f, b'\n', b'\r', b'&', b'\'', b'<'] {
             for prefix in [
                 "",
                 "a",
@@ -394,6 +416,7 @@ mod tests {
                 "é€x",
                 "0123456789abcdef",
                 "\u{7f}\u{80}\u{ff}",
+                "a run longer than the thirty-two bytes read eight at a time, é",
             ] {
                 for tail in ["", "x", "tail after the stop byte"] {
                     let mut text = prefix.as_bytes().to_vec();
@@ -410,6 +433,12 @@ mod tests {
                             naive(&pair),
                             "{text:?} from {from}"
                         );
+                        let line = |b: u8| b == b'\'' || b == b'\\' || b == b'\n' || b == b'\r';
+                        assert_eq!(
+                            line_string_stop(&text, from, b'\''),
+                            naive(&line),
+                            "{text:?} from {from}"
+                        );
                     }
                 }
             }
@@ -418,5 +447,6 @@ mod tests {
         assert_eq!(find2_short(b"", 0, b'a', b'b'), 0);
         // A reading that starts past the end (a string cut short) stays there.
         assert_eq!(json_string_stop(b"ab", 3), 3);
+        assert_eq!(line_string_stop(b"ab", 3, b'"'), 3);
     }
 }

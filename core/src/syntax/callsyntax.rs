@@ -657,13 +657,11 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
     /// a backslash, or (in a one-line string) a line break; the end of the text when none comes.
     fn plain_run(&self, from: usize, quote: u8, triple: bool) -> usize {
         let rest = &self.bytes[from..];
-        let n = if triple {
-            memchr::memchr2(quote, b'\\', rest).unwrap_or(rest.len())
+        if triple {
+            from + memchr::memchr2(quote, b'\\', rest).unwrap_or(rest.len())
         } else {
-            let n = memchr::memchr3(quote, b'\\', b'\n', rest).unwrap_or(rest.len());
-            memchr::memchr(b'\r', &rest[..n]).unwrap_or(n)
-        };
-        from + n
+            crate::lex::line_string_stop(self.bytes, from, quote)
+        }
     }
 
     /// Decodes the escape at `at` (a backslash) into `out`; returns the offset after it.

@@ -180,19 +180,19 @@ impl PromptScan {
         // typical 460-byte output. Looking at every `<` and `[` instead cost about 1.5k of a
         // typical 26k parse of a tag-heavy format (GLM 4.5); at every `k` and `K` (`think`'s,
         // `THINK`'s), with a search for `channel`, it saved 240–450 on hermes and `json` but cost
-        // 1.4k on GLM 4.5, IFM and LongCat, whose `arg_key` tags put a `k` every few bytes.
+        // 1.4k on GLM 4.5, IFM and LongCat, whose `arg_key` tags put a `k` every few bytes. One
+        // pass for the three words (aho-corasick's Teddy) saved 50–150 on typical outputs, but
+        // costs more a byte than the three `memmem` passes beyond about 1 KB.
         let tags = prompt_tags();
-        for (word, finder) in tags.words.iter().enumerate() {
-            for hit in finder.find_iter(&bytes[from..]) {
-                let hit = from + hit;
-                for &(i, open, tag, w, offset) in &tags.tags {
-                    let slot = if open { &mut self.open[i] } else { &mut self.close[i] };
-                    if slot.is_none() && w == word && hit >= from + offset && bytes[hit - offset..].starts_with(tag) {
-                        *slot = Some(hit - offset);
-                    }
+        tags.each_hit(&bytes[from..], |word, hit| {
+            let hit = from + hit;
+            for &(i, open, tag, w, offset) in &tags.tags {
+                let slot = if open { &mut self.open[i] } else { &mut self.close[i] };
+                if slot.is_none() && w == word && hit >= from + offset && bytes[hit - offset..].starts_with(tag) {
+                    *slot = Some(hit - offset);
                 }
             }
-        }
+        });
         // A format spec's own kind (after the built-in ones) holds no known word: its tags are
         // looked for as they are.
         for (i, b) in kinds.clone().filter(|&(i, _)| i >= BLOCKS.len()) {
@@ -266,6 +266,21 @@ fn prompt_tags() -> &'static PromptTags {
         let words = PROMPT_WORDS.iter().map(memmem::Finder::new).collect();
         PromptTags { tags, words }
     })
+}
+
+impl PromptTags {
+    /// Calls `f` with the index in [`PROMPT_WORDS`] and the offset of every hit of each word in
+    /// `hay`.
+    fn each_hit(&self, hay: &[u8], mut f: impl FnMut(usize, usize)) {
+        for (word, finder) in self.words.iter().enumerate() {
+            // `find` from each hit rather than `find_iter`, which copies the searcher.
+            let mut at = 0;
+            while let Some(found) = finder.find(&hay[at..]) {
+                f(word, at + found);
+                at += found + 1;
+            }
+        }
+    }
 }
 
 /// Searchers for the open and close tags of every block, by index in [`BLOCKS`], built once

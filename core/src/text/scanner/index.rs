@@ -7,8 +7,9 @@
 //! anchor, like `functools[`, is looked at after every anchor of its kind), longest first, so
 //! the longer of two markers matching at one offset wins. A bucket of more than
 //! [`SPLIT_ABOVE`] markers (`<|`, where some twenty tokens begin) is split again by the byte
-//! after those two. Each marker is first tested on its first eight bytes as one integer, then
-//! compared whole when it is longer. Each anchor costs at most the markers of one bucket, each
+//! after those two. Each marker is first tested on its first eight bytes as one integer, then on
+//! the next eight the same way, and compared whole only when it is longer than sixteen (many
+//! markers share their first eight bytes, `<|tool_c` above all). Each anchor costs at most the markers of one bucket, each
 //! at most its length: the search is linear in the text.
 
 /// One marker: its text, where its anchor stands in it, and what it starts.
@@ -21,6 +22,21 @@ struct Entry<K> {
     /// a marker of at most eight bytes, the whole marker: a match needs no other compare).
     head: u64,
     mask: u64,
+    /// The same for bytes eight to sixteen (zero for a marker of at most eight bytes).
+    next: u64,
+    next_mask: u64,
+}
+
+/// The little-endian word of (up to) eight bytes of `text` from `from`, and the mask of those it
+/// has.
+fn word_of(text: &[u8], from: usize) -> (u64, u64) {
+    let n = text.len().saturating_sub(from).min(8);
+    let mask = match n {
+        0 => 0,
+        8 => u64::MAX,
+        _ => (1 << (8 * n)) - 1,
+    };
+    (head_at(text, from) & mask, mask)
 }
 
 /// A bucket larger than this is split by the second byte after the anchor.
@@ -107,13 +123,16 @@ impl<K: Copy> MarkerIndex<K> {
                 .bytes()
                 .position(|b| matches!(b, b'<' | b'[' | b'>'))
                 .unwrap_or_else(|| panic!("marker {text:?} has no `<`, `[` or `>`"));
-            let n = text.len().min(8);
+            let (head, mask) = word_of(text.as_bytes(), 0);
+            let (next, next_mask) = word_of(text.as_bytes(), 8);
             let entry = Entry {
                 text,
                 anchor,
                 kind,
-                head: head_at(text.as_bytes(), 0),
-                mask: if n == 8 { u64::MAX } else { (1 << (8 * n)) - 1 },
+                head,
+                mask,
+                next,
+                next_mask,
             };
             let slot = slot(text.as_bytes()[anchor]);
             if let Some(&next) = text.as_bytes().get(anchor + 1) {
@@ -144,6 +163,16 @@ impl<K: Copy> MarkerIndex<K> {
             .map(|e| (e.text, e.anchor, e.kind))
     }
 
+    /// The markers that may match at the anchor `anchor` of `bytes`.
+    #[inline]
+    fn bucket(&self, bytes: &[u8], anchor: usize) -> &[Entry<K>] {
+        let slot = slot(bytes[anchor]);
+        match bytes.get(anchor + 1) {
+            Some(&next) => self.by_next[slot * 256 + usize::from(next)].for_third(bytes.get(anchor + 2).copied()),
+            None => &self.at_end[slot],
+        }
+    }
+
     /// The first marker whose kind `accept`s that starts at or after `from` and whose anchor
     /// stands before `limit`: its offset, its length and its kind.
     pub(crate) fn next(
@@ -156,11 +185,7 @@ impl<K: Copy> MarkerIndex<K> {
         let mut pos = from;
         while let Some(i) = memchr::memchr3(b'<', b'[', b'>', &bytes[pos..limit]) {
             let anchor = pos + i;
-            let slot = slot(bytes[anchor]);
-            let bucket = match bytes.get(anchor + 1) {
-                Some(&next) => self.by_next[slot * 256 + usize::from(next)].for_third(bytes.get(anchor + 2).copied()),
-                None => &self.at_end[slot],
-            };
+            let bucket = self.bucket(bytes, anchor);
             pos = anchor + 1;
             if bucket.is_empty() {
                 continue;
@@ -174,15 +199,40 @@ impl<K: Copy> MarkerIndex<K> {
                 } else {
                     return false;
                 };
-                head & e.mask == e.head
-                    && accept(&e.kind)
-                    && (e.text.len() <= 8 || bytes[anchor - e.anchor..].starts_with(e.text.as_bytes()))
+                accept(&e.kind) && e.matches(bytes, anchor - e.anchor, head)
             });
             if let Some(e) = found {
                 return Some((anchor - e.anchor, e.text.len(), e.kind));
             }
         }
         None
+    }
+
+    /// The first marker in [`MarkerIndex::next`]'s order that starts exactly at `at` and whose
+    /// anchor stands before `limit`: its length and kind. Such a marker's anchor is the first
+    /// anchor byte from `at`, so only that anchor's bucket is looked at. That byte is most often
+    /// the one at `at`, looked at before `memchr3` (whose set-up costs more).
+    pub(crate) fn at(&self, bytes: &[u8], at: usize, limit: usize) -> Option<(usize, K)> {
+        let i = match bytes[at..limit].first() {
+            Some(b'<' | b'[' | b'>') => 0,
+            _ => memchr::memchr3(b'<', b'[', b'>', &bytes[at..limit])?,
+        };
+        let head = head_at(bytes, at);
+        self.bucket(bytes, at + i)
+            .iter()
+            .find(|e| e.anchor == i && e.matches(bytes, at, head))
+            .map(|e| (e.text.len(), e.kind))
+    }
+}
+
+impl<K> Entry<K> {
+    /// Whether the marker is the text at `start`, whose first eight bytes are `head`.
+    #[inline]
+    fn matches(&self, bytes: &[u8], start: usize, head: u64) -> bool {
+        head & self.mask == self.head
+            && (self.text.len() <= 8
+                || (head_at(bytes, start + 8) & self.next_mask == self.next
+                    && (self.text.len() <= 16 || bytes[start..].starts_with(self.text.as_bytes()))))
     }
 }
 

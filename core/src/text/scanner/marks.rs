@@ -126,10 +126,7 @@ impl Marks {
     /// The marker or reasoning open tag that starts exactly at `at`, if one does (as far as the
     /// text goes).
     pub(crate) fn entry_at(&self, bytes: &[u8], at: usize) -> Option<(usize, Kind)> {
-        let limit = bytes.len().min(at + self.tags.longest);
-        self.next_candidate(bytes, at, limit, false)
-            .filter(|&(start, ..)| start == at)
-            .map(|(_, len, kind)| (len, kind))
+        self.index.at(bytes, at, bytes.len().min(at + self.tags.longest))
     }
 
     /// Whether the candidate `next_candidate` found at `at` (`len` bytes; scanning from `from`)
