@@ -252,7 +252,7 @@ fn pair<'t>(
 ) -> Result<(&'t str, TextValue<'t>, Range<usize>, usize), ParseError> {
     let bytes = text.as_bytes();
     let key_at = pos + tags.key.len();
-    let key_to = memchr::memchr(b'<', &bytes[key_at..]).map_or(bytes.len(), |n| key_at + n);
+    let key_to = crate::lex::find_short(bytes, key_at, b'<');
     let after_key = expect(text, key_to, tags.key_close, "the argument name")?;
     let key = trim(&text[key_at..key_to]);
     if key.is_empty() {

@@ -97,7 +97,7 @@ fn section_end(bytes: &[u8], pos: usize) -> Option<usize> {
 fn call(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseError> {
     let bytes = text.as_bytes();
     let id_from = start + CALL_BEGIN.len();
-    let id_to = memchr::memchr(b'<', &bytes[id_from..]).map_or(bytes.len(), |n| id_from + n);
+    let id_to = crate::lex::find_short(bytes, id_from, b'<');
     let args_at = skip_ws(bytes, expect(text, id_to, ARGUMENT_BEGIN, "the tool call id")?);
     let (id, name) = id_and_name(text, id_from, id_to)?;
     if args_at == bytes.len() {

@@ -88,7 +88,7 @@ fn parse(text: &str, start: usize, out: &mut Calls<'_>) -> Result<usize, ParseEr
 /// The text between `from` and the next `<` (or the end), trimmed, and where it starts.
 fn field(text: &str, from: usize) -> (&str, usize, usize) {
     let bytes = text.as_bytes();
-    let to = memchr::memchr(b'<', &bytes[from..]).map_or(bytes.len(), |n| from + n);
+    let to = crate::lex::find_short(bytes, from, b'<');
     let raw = &text[from..to];
     let trimmed = trim(raw);
     let at = from + (raw.len() - raw.trim_start().len());

@@ -190,12 +190,8 @@ impl Scanner {
             done: false,
             reasoning: true,
             large,
-            leads: lead_families()
-                .iter()
-                .filter(|f| formats.any(f.formats))
-                .filter_map(|f| f.lead)
-                .map(|hook| (hook, LeadScan::default()))
-                .collect(),
+            // Set up by the first scan of a growing text: the whole text has no use for them.
+            leads: Vec::new(),
             opens: (0, 0, false, false),
         }
     }
@@ -261,6 +257,13 @@ impl Scanner {
         if !more {
             // The whole text: what a lead holds is decided with its marker.
             self.leads.clear();
+        } else if !self.begun && self.leads.is_empty() {
+            self.leads = lead_families()
+                .iter()
+                .filter(|f| self.formats.any(f.formats))
+                .filter_map(|f| f.lead)
+                .map(|hook| (hook, LeadScan::default()))
+                .collect();
         }
         if !self.begun && !self.begin(text, more) {
             return Ok(());
@@ -541,12 +544,14 @@ impl Scanner {
             }
             Lead::Pending => Some(Flow::Stop),
             Lead::Header(end) => {
-                self.push_region(q..end, Vec::new());
+                self.push_region(q..end, self.found.outside.len());
                 self.lead = LeadState::Off;
                 Some(Flow::Go)
             }
             Lead::Calls(end) => {
-                self.push_region(q..end, calls);
+                let first = self.found.outside.len();
+                self.found.outside.extend(calls);
+                self.push_region(q..end, first);
                 self.found.leading = self.found.outside.len();
                 self.lead = LeadState::After;
                 Some(Flow::Go)
@@ -567,17 +572,20 @@ impl Scanner {
         let defer = self.defer(build);
         let result = family.read(text, at, &mut Calls::new(&mut self.found.outside, defer));
         keep_allowed(&mut self.found.outside, first, self.formats);
-        let calls = self.found.outside.split_off(first);
+        // The region's calls stay where they were read, at `found.outside[first..]`, unless it
+        // is set aside.
+        let read = self.found.outside.len() > first;
         let prose_may_open = self.prose_may_open(bytes, at);
-        let suspect = result.is_err() || (!calls.is_empty() && prose_may_open);
+        let suspect = result.is_err() || (read && prose_may_open);
         if more {
             let settled = matches!(result, Ok(end) if !suspect && region_final(text, at, end, family, self.marks));
             if !settled {
+                let calls = self.found.outside.split_off(first);
                 self.pos = at;
                 if let Some(p) = self.pending.as_mut() {
                     p.marker = Some(family);
                     p.shown = !prose_may_open;
-                    p.claimed = result.is_err() || !calls.is_empty();
+                    p.claimed = result.is_err() || read;
                 }
                 match &result {
                     Err(e) if !cut_short(text, e, self.marks) => self.waits = true,
@@ -594,6 +602,7 @@ impl Scanner {
         if suspect {
             match self.shield.covering(text, at) {
                 Some(Cover::Call(end)) => {
+                    self.found.outside.truncate(first);
                     self.pos = end;
                     self.gap = end;
                     self.pending = None;
@@ -601,31 +610,39 @@ impl Scanner {
                 }
                 // The marker may be inside a string that the end of the text cut off: the call
                 // around it is unfinished, and reading the marker could give another call.
-                Some(Cover::Open(e)) => return Err(e),
+                Some(Cover::Open(e)) => {
+                    self.found.outside.truncate(first);
+                    return Err(e);
+                }
                 None => {}
             }
         }
-        let end = result?;
-        if calls.is_empty() {
+        let end = match result {
+            Ok(end) => end,
+            Err(e) => {
+                self.found.outside.truncate(first);
+                return Err(e);
+            }
+        };
+        if read {
+            // The region takes in the text before its marker that its first call's span does
+            // (the lead), but not text of the region before.
+            let start = self.found.outside[first].span.start.clamp(self.gap, at);
+            self.push_region(start..end.max(at + 1), first);
+        } else {
             self.pos = end.max(at + 1);
             self.pending = None;
             self.settle_leads(self.pos);
-        } else {
-            // The region takes in the text before its marker that its first call's span does
-            // (the lead), but not text of the region before.
-            let start = calls[0].span.start.clamp(self.gap, at);
-            self.push_region(start..end.max(at + 1), calls);
         }
         Ok(Flow::Go)
     }
 
-    /// Records a region and its outside calls; scanning resumes after it.
-    fn push_region(&mut self, range: Range<usize>, calls: Vec<ToolCall>) {
-        let first = self.found.outside.len();
+    /// Records a region and its outside calls, `found.outside[first..]`; scanning resumes after
+    /// it.
+    fn push_region(&mut self, range: Range<usize>, first: usize) {
         self.found
             .outside_at
-            .extend(std::iter::repeat_n(range.start, calls.len()));
-        self.found.outside.extend(calls);
+            .extend(std::iter::repeat_n(range.start, self.found.outside.len() - first));
         self.pos = range.end;
         self.gap = range.end;
         self.settle_leads(range.end);
