@@ -9,8 +9,8 @@
 //! [`SPLIT_ABOVE`] markers (`<|`, where some twenty tokens begin) is split again by the byte
 //! after those two. Each marker is first tested on its first eight bytes as one integer, then on
 //! the next eight the same way, and compared whole only when it is longer than sixteen (many
-//! markers share their first eight bytes, `<|tool_c` above all). Each anchor costs at most the markers of one bucket, each
-//! at most its length: the search is linear in the text.
+//! markers share their first eight bytes, `<|tool_c` above all). Each anchor costs at most the
+//! markers of one bucket, each at most its length: the search is linear in the text.
 
 /// One marker: its text, where its anchor stands in it, and what it starts.
 #[derive(Clone, Copy)]
@@ -304,6 +304,15 @@ mod tests {
                         naive(piece, from),
                         "{piece:?} from {from}"
                     );
+                    // The marker that starts exactly at `from`: the longest, the first listed
+                    // among equals.
+                    let exact = markers
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, m)| piece.as_bytes()[from..].starts_with(m.as_bytes()))
+                        .max_by_key(|(i, m)| (m.len(), std::cmp::Reverse(*i)))
+                        .map(|(i, m)| (m.len(), i));
+                    assert_eq!(index.at(piece.as_bytes(), from, end), exact, "{piece:?} at {from}");
                 }
             }
         }
